@@ -1,0 +1,45 @@
+"""Every error the engine raises, in one tree.
+
+    CodebiasError
+    ├── PolicyError          a policy that does not validate (defined in config, re-exported)
+    ├── SourceError          a file that cannot be read or holds no parsable Python
+    └── ExecutionError       the process running the code under test failed us
+        ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
+        └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
+"""
+
+from __future__ import annotations
+
+from config.policy import PolicyError
+
+__all__ = [
+    "CodebiasError",
+    "PolicyError",
+    "SourceError",
+    "ExecutionError",
+    "SandboxUnavailable",
+    "SessionDied",
+]
+
+
+class CodebiasError(Exception):
+    """Base of every error codebias raises on purpose."""
+
+
+class SourceError(CodebiasError):
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class ExecutionError(CodebiasError):
+    pass
+
+
+class SandboxUnavailable(ExecutionError):
+    pass
+
+
+class SessionDied(ExecutionError):
+    pass

@@ -1,0 +1,232 @@
+"""The process boundary: code under test runs in a child process, never in ours.
+
+One `Session` per function: the child loads the module once, then answers batches of calls
+through the harness protocol (see harness.py). An `Executor` decides how the child is
+started; `ProcessExecutor` here applies rlimits only (for code the user owns), and
+`analysis.sandbox.BwrapExecutor` adds namespaces, a separate uid and a read-only system.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import SessionDied
+
+HARNESS_SOURCE = (Path(__file__).parent / "harness.py").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_timeout: float = 1.0  # per call, enforced by an alarm inside the harness
+    session_timeout: float = 20.0  # wall clock for the whole child, enforced from here
+    memory_mb: int = 1024  # RLIMIT_AS
+    cpu_seconds: int = 20  # RLIMIT_CPU
+    processes: int = 64  # RLIMIT_NPROC (per uid: meaningful only with a uid of its own)
+    file_size_mb: int = 16  # RLIMIT_FSIZE
+    open_files: int = 64  # RLIMIT_NOFILE
+    max_reply_bytes: int = 4 << 20  # the child's answers are untrusted: cap them
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to load in the child and which callable to call."""
+
+    source: str
+    filename: str
+    qualname: str
+    instantiate: bool = False  # a method: build its class with no arguments first
+
+
+def rlimit_setter(limits: Limits) -> Callable[[], None]:
+    """A preexec function that applies the resource limits in the child before exec."""
+
+    def apply() -> None:
+        mb = 1 << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mb, limits.memory_mb * mb))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+        resource.setrlimit(
+            resource.RLIMIT_FSIZE, (limits.file_size_mb * mb, limits.file_size_mb * mb)
+        )
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
+
+
+class Executor:
+    """Starts harness children. Subclasses decide the isolation around them."""
+
+    name = "process"
+
+    def argv(self, limits: Limits) -> list[str]:
+        return [sys.executable, "-I", "-c", HARNESS_SOURCE]
+
+    def env(self) -> dict[str, str]:
+        # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and
+        # dict orders are the same in every run.
+        return {"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+
+    def preexec(self, limits: Limits) -> Callable[[], None] | None:
+        return rlimit_setter(limits)
+
+    def open(self, target: Target, limits: Limits) -> Session:
+        proc = subprocess.Popen(
+            self.argv(limits),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self.env(),
+            cwd="/",
+            start_new_session=True,  # its own process group, so we can kill all of it
+            preexec_fn=self.preexec(limits),
+        )
+        return Session(proc, target, limits)
+
+
+class ProcessExecutor(Executor):
+    """rlimits and a clean environment only: for `--trust-code`, never for pull requests."""
+
+
+class Session:
+    """One child running one function's calls. Dies by timeout, crash or close()."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], target: Target, limits: Limits) -> None:
+        self.proc = proc
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.session_timeout
+        self.buffer = b""
+        self.calls = 0
+        self.load_error: str | None = None
+        reply = self.request(
+            {
+                "op": "load",
+                "source": target.source,
+                "filename": target.filename,
+                "qualname": target.qualname,
+                "instantiate": target.instantiate,
+                "call_timeout": limits.call_timeout,
+            },
+            extra_seconds=max(5.0, limits.call_timeout * 5) + 2.0,  # the harness's load alarm, plus slack
+        )
+        if not reply.get("loaded"):
+            self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
+
+    def run(self, calls: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Run a batch of calls; each outcome is {"ok", "repr", "stdout"} or {"ok", "error"}."""
+        if not calls:
+            return []
+        budget = self.limits.call_timeout * len(calls) + 2.0
+        reply = self.request({"op": "call", "calls": list(calls)}, extra_seconds=budget)
+        outcomes = reply.get("outcomes")
+        if not isinstance(outcomes, list) or len(outcomes) != len(calls):
+            self.close()
+            raise SessionDied("the child answered a batch with the wrong shape")
+        self.calls += len(calls)
+        return [sanitize(o) for o in outcomes]
+
+    def request(self, message: dict[str, Any], extra_seconds: float) -> dict[str, Any]:
+        if self.proc.poll() is not None:
+            raise SessionDied(self.death_reason())
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self.close()
+            raise SessionDied(self.death_reason()) from None
+        return self.read_reply(min(self.deadline, time.monotonic() + extra_seconds))
+
+    def read_reply(self, deadline: float) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.close()
+                    raise SessionDied(
+                        "the function exceeded the wall-clock limit "
+                        f"({self.limits.session_timeout:.0f}s per function)"
+                        if time.monotonic() >= self.deadline
+                        else "the function did not answer in time (it may ignore timeouts)"
+                    )
+                if not sel.select(remaining):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    self.close()
+                    raise SessionDied(self.death_reason())
+                self.buffer += chunk
+                if len(self.buffer) > self.limits.max_reply_bytes:
+                    self.close()
+                    raise SessionDied("the child's reply exceeded the size limit")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            self.close()
+            raise SessionDied("the child answered something that is not JSON") from None
+        if not isinstance(reply, dict):
+            self.close()
+            raise SessionDied("the child answered something that is not a JSON object")
+        return reply
+
+    def death_reason(self) -> str:
+        code = self.proc.poll()
+        if code is None:
+            return "the child stopped answering"
+        if code < 0:
+            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else code
+            if -code == signal.SIGXCPU or -code == signal.SIGKILL:
+                return f"the function was killed ({name}): it exceeded a CPU or memory limit"
+            return f"the function crashed the interpreter ({name})"
+        return f"the function ended the interpreter (exit code {code})"
+
+    def close(self) -> None:
+        """Kill the child's whole process group; safe to call twice."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def sanitize(outcome: Any) -> dict[str, Any]:
+    """Keep only well-typed fields of an untrusted outcome."""
+    if not isinstance(outcome, dict):
+        return {"ok": False, "error": "malformed outcome"}
+    if outcome.get("ok") is True:
+        return {
+            "ok": True,
+            "repr": str(outcome.get("repr", ""))[:4000],
+            "stdout": str(outcome.get("stdout", ""))[:4000],
+        }
+    return {"ok": False, "error": str(outcome.get("error", "unknown error"))[:500]}

@@ -1,0 +1,245 @@
+"""The child side of execution: loads one module and calls one function many times.
+
+This file runs *inside* the sandbox, as ``python -I -c <this source>``, so it must use the
+standard library only and import nothing from codebias. It speaks newline-delimited JSON on
+private file descriptors; the code under test gets /dev/null as stdin and a capped buffer as
+stdout, so it can neither read the protocol nor forge a reply by printing.
+
+Protocol (parent -> child, one JSON object per line):
+  {"op": "load", "source": str, "filename": str, "qualname": str, "instantiate": bool,
+   "call_timeout": float}
+  {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...]}]}
+Replies (child -> parent, one line each):
+  {"loaded": true} | {"loaded": false, "error": str}
+  {"outcomes": [{"ok": true, "repr": str, "stdout": str} | {"ok": false, "error": str}]}
+A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
+answers both item and attribute access), "new" (class, kwargs: instance of a class of the
+module), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"-inf"/"nan").
+"""
+
+import asyncio
+import enum
+import io
+import json
+import os
+import random
+import re
+import signal
+import sys
+import types
+
+MAX_REPR = 2000
+MAX_STDOUT = 2000
+MAX_GENERATOR_ITEMS = 200
+MASK = "<protected>"
+
+
+class CallTimeout(BaseException):
+    """Raised by the per-call alarm; a BaseException so `except Exception` in user code misses it."""
+
+
+class Record(dict):
+    """A person or object as code receives it: answers r["age"], r.get("age") and r.age."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        self[name] = value
+
+
+class Harness:
+    def __init__(self, reply_fd):
+        self.reply = os.fdopen(reply_fd, "w", buffering=1, encoding="utf-8")
+        self.module = None
+        self.target = None
+        self.call_timeout = 1.0
+
+    def send(self, obj):
+        self.reply.write(json.dumps(obj, default=str) + "\n")
+        self.reply.flush()
+
+    # -- loading -------------------------------------------------------------------------
+    def load(self, msg):
+        self.call_timeout = float(msg.get("call_timeout", 1.0))
+        module = types.ModuleType("codebias_target")
+        module.__file__ = msg.get("filename", "<target>")
+        sys.modules["codebias_target"] = module
+        try:
+            code = compile(msg["source"], module.__file__, "exec")
+            with self.alarm(max(self.call_timeout * 5, 5.0)):
+                exec(code, module.__dict__)
+            target = module
+            parts = msg["qualname"].split(".")
+            for i, part in enumerate(parts):
+                target = getattr(target, part)
+                if msg.get("instantiate") and i == len(parts) - 2 and isinstance(target, type):
+                    target = target()
+        except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
+            return {"loaded": False, "error": describe(exc)}
+        self.module, self.target = module, target
+        return {"loaded": True}
+
+    # -- calling -------------------------------------------------------------------------
+    def alarm(self, seconds):
+        harness = self
+
+        class Alarm:
+            def __enter__(self):
+                signal.signal(signal.SIGALRM, harness.on_alarm)
+                signal.setitimer(signal.ITIMER_REAL, seconds)
+
+            def __exit__(self, *exc):
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                return False
+
+        return Alarm()
+
+    @staticmethod
+    def on_alarm(signum, frame):
+        raise CallTimeout()
+
+    def call_one(self, call):
+        args = [self.decode(v) for v in call.get("args", [])]
+        kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
+        masks = [self.decode(v) for v in call.get("mask", [])]
+        seed = call.get("seed", 0)
+        random.seed(seed)
+        numpy = sys.modules.get("numpy")
+        if numpy is not None:
+            try:
+                numpy.random.seed(seed)
+            except Exception:  # noqa: BLE001 - a broken numpy must not end the run
+                pass
+        sink = io.StringIO()
+        saved_stdout = sys.stdout
+        sys.stdout = sink
+        try:
+            with self.alarm(self.call_timeout):
+                result = self.target(*args, **kwargs)
+                if isinstance(result, types.CoroutineType):
+                    result = asyncio.run(result)
+                if isinstance(result, types.GeneratorType):
+                    result = [item for _, item in zip(range(MAX_GENERATOR_ITEMS), result)]
+                text = canonical(result, masks)
+        except CallTimeout:
+            return {"ok": False, "error": "TimeoutError: call exceeded %.1fs" % self.call_timeout}
+        except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are outcomes too
+            return {"ok": False, "error": describe(exc)}
+        finally:
+            sys.stdout = saved_stdout
+        printed = mask_text(sink.getvalue()[:MAX_STDOUT], masks)
+        return {"ok": True, "repr": text[:MAX_REPR], "stdout": printed}
+
+    def decode(self, value):
+        if isinstance(value, list):
+            return [self.decode(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        tag = value.get("__cb__")
+        if tag is None:
+            return {k: self.decode(v) for k, v in value.items()}
+        if tag == "record":
+            return Record({k: self.decode(v) for k, v in value["fields"].items()})
+        if tag == "tuple":
+            return tuple(self.decode(v) for v in value["items"])
+        if tag == "float":
+            return float(value["v"])
+        if tag == "enum":
+            return getattr(getattr(self.module, value["class"]), value["member"])
+        if tag == "new":
+            cls = getattr(self.module, value["class"])
+            kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
+            try:
+                return cls(**kwargs)
+            except Exception:  # noqa: BLE001 - fall back to filling the fields by hand
+                obj = object.__new__(cls)
+                for k, v in kwargs.items():
+                    object.__setattr__(obj, k, v)
+                return obj
+        raise ValueError("unknown value tag %r" % tag)
+
+
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def describe(exc):
+    return "%s: %s" % (type(exc).__name__, str(exc)[:300])
+
+
+def mask_text(text, masks):
+    for m in masks:
+        if isinstance(m, bool) or m is None:
+            continue
+        token = str(m)
+        if len(token) >= 2 or isinstance(m, str):
+            text = re.sub(r"(?<![\w.])%s(?![\w])" % re.escape(token), MASK, text)
+    return text
+
+
+def is_masked(obj, masks):
+    for m in masks:
+        if type(obj) is type(m) and obj == m and not isinstance(m, bool):
+            return True
+    return False
+
+
+def canonical(obj, masks, depth=0):
+    """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
+    if depth > 20:
+        return "..."
+    if is_masked(obj, masks):
+        return MASK
+    if isinstance(obj, str):
+        return repr(mask_text(obj, masks))
+    if isinstance(obj, float):
+        return repr(round(obj, 9))
+    if isinstance(obj, (bool, int, type(None), complex, bytes)):
+        return repr(obj)
+    if isinstance(obj, enum.Enum):
+        return "%s.%s" % (type(obj).__name__, obj.name)
+    if isinstance(obj, dict):
+        items = sorted(
+            "%s: %s" % (canonical(k, masks, depth + 1), canonical(v, masks, depth + 1))
+            for k, v in obj.items()
+        )
+        return "{" + ", ".join(items) + "}"
+    if isinstance(obj, (list, tuple)):
+        inner = ", ".join(canonical(v, masks, depth + 1) for v in obj)
+        return ("[%s]" if isinstance(obj, list) else "(%s)") % inner
+    if isinstance(obj, (set, frozenset)):
+        return "{" + ", ".join(sorted(canonical(v, masks, depth + 1) for v in obj)) + "}"
+    if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
+        return "%s(%s)" % (type(obj).__name__, canonical(vars(obj), masks, depth + 1))
+    try:
+        text = repr(obj)
+    except Exception as exc:  # noqa: BLE001
+        text = "<unrepresentable %s: %s>" % (type(obj).__name__, exc)
+    return mask_text(ADDRESS.sub("", text), masks)
+
+
+def main():
+    # Take the protocol channels away from fds 0/1 before any untrusted code runs.
+    request_fd = os.dup(0)
+    reply_fd = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    sys.stdin = open(os.devnull)
+    harness = Harness(reply_fd)
+    requests = os.fdopen(request_fd, "r", encoding="utf-8")
+    for line in requests:
+        msg = json.loads(line)
+        if msg["op"] == "load":
+            harness.send(harness.load(msg))
+        elif msg["op"] == "call":
+            harness.send({"outcomes": [harness.call_one(c) for c in msg["calls"]]})
+        else:
+            harness.send({"error": "unknown op"})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""`codebias` command line: parses arguments and hands each subcommand to its module."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="codebias",
+        description="Find, prove and fix social bias in Python functions.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    scan = sub.add_parser("scan", help="test every Python function under PATH for bias")
+    scan.add_argument("paths", nargs="+", metavar="PATH")
+    scan.add_argument("--diff", metavar="FILE", help="unified diff (or - for stdin): test only touched functions")
+    scan.add_argument("--config", metavar="FILE", help="a .codebias.yml layered over the defaults")
+    scan.add_argument("--format", choices=["text", "json", "sarif", "markdown"], default="text")
+    scan.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    scan.add_argument("--jobs", type=int, default=0, help="functions tested at once (default: cores)")
+    scan.add_argument("--budget", type=int, default=None, help="executions per function")
+    scan.add_argument(
+        "--trust-code",
+        action="store_true",
+        help="DANGEROUS: run the code with resource limits only, without the sandbox "
+        "(only for code you wrote yourself)",
+    )
+
+    serve = sub.add_parser("serve", help="run the GitHub App webhook service")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=int, default=8000)
+
+    worker = sub.add_parser("worker", help="run an RQ worker for review jobs (needs REDIS_URL)")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+
+    fix = sub.add_parser("fix", help="propose a verified, bias-free version of one function")
+    fix.add_argument("target", metavar="FILE::QUALNAME")
+    fix.add_argument("--strategy", default=None)
+    fix.add_argument("--apply", action="store_true", help="rewrite the file with a verified fix")
+    fix.add_argument("--config", metavar="FILE")
+    fix.add_argument("--format", choices=["text", "json"], default="text")
+    fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
+
+    bench = sub.add_parser("bench", help="reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
+    bench.add_argument("--completions", metavar="FILE.jsonl")
+    bench.add_argument("--prompts", metavar="FILE")
+    bench.add_argument("--samples", type=int, default=5)
+    bench.add_argument("--temperature", type=float, default=0.8)
+    bench.add_argument("--strategy", default="zero-shot")
+    bench.add_argument("--output", metavar="FILE", help="where generated completions are written")
+    bench.add_argument("--config", metavar="FILE")
+    bench.add_argument("--format", choices=["text", "json"], default="text")
+    bench.add_argument("--jobs", type=int, default=0)
+    bench.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # Each subcommand's module is imported only when used, so `scan` never loads the web stack.
+    if args.command == "scan":
+        from bot.commands.scan import run
+    elif args.command == "serve":
+        from bot.commands.serve import run
+    elif args.command == "worker":
+        from bot.commands.worker import run
+    elif args.command == "fix":
+        from bot.commands.fix import run
+    else:
+        from bot.commands.bench import run
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""The fairness policy: which categories are protected, how findings fail a check, budgets.
+
+A policy is built from layers (built-in defaults, then the organisation's `.codebias.yml`,
+then the repository's), deep-merged in that order and validated once. It is passed
+explicitly to whoever needs it; there is no global settings object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from importlib import resources
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class PolicyError(Exception):
+    """A policy layer that is not valid YAML or does not match the schema."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Category(Strict):
+    enabled: bool = True
+    synonyms: tuple[str, ...] = ()
+    values: tuple[Any, ...] = ()
+
+
+class Paths(Strict):
+    include: tuple[str, ...] = ("**/*.py",)
+    exclude: tuple[str, ...] = ()
+
+
+class Allow(Strict):
+    function: str  # dotted "module.qualname" or just "qualname"; fnmatch patterns allowed
+    attribute: str
+    reason: str
+
+
+class Budget(Strict):
+    executions_per_function: int = Field(5000, ge=10, le=1_000_000)
+    seconds_per_function: float = Field(10.0, gt=0, le=600)
+
+
+class Mitigation(Strict):
+    enabled: bool = True
+    provider: Literal["openai", "anthropic"] | None = None
+    model: str | None = None
+    strategy: str = "feedback-cot"
+    max_rounds: int = Field(3, ge=1, le=10)
+
+
+class Policy(Strict):
+    extends: str | None = None
+    protected: dict[str, Category] = Field(default_factory=dict)
+    fail_on: Literal["new", "any", "none"] = "new"
+    review_drafts: bool = False
+    paths: Paths = Paths()
+    allow: tuple[Allow, ...] = ()
+    budget: Budget = Budget()
+    mitigation: Mitigation = Mitigation()
+
+    @cached_property
+    def enabled_categories(self) -> dict[str, Category]:
+        return {name: cat for name, cat in self.protected.items() if cat.enabled}
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A stable hash of everything that can change a verdict (for the results cache)."""
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def canonical_category(self, name: str) -> str | None:
+        """'sex' -> 'gender'; None when the name is no enabled category or synonym."""
+        tokens = name_tokens(name)
+        for category in self.enabled_categories:
+            if tokens == name_tokens(category):
+                return category
+        return match_category(tokens, self.enabled_categories)
+
+    def allowed(self, module: str, qualname: str, attribute: str) -> Allow | None:
+        from fnmatch import fnmatchcase
+
+        full = f"{module}.{qualname}" if module else qualname
+        for entry in self.allow:
+            if entry.attribute != attribute and entry.attribute != "*":
+                continue
+            if fnmatchcase(full, entry.function) or fnmatchcase(qualname, entry.function):
+                return entry
+        return None
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def name_tokens(name: str) -> tuple[str, ...]:
+    """Identifier or phrase -> lower-case word tokens: 'applicantAge_years' -> (applicant, age, years)."""
+    return tuple(t.lower() for t in _CAMEL.findall(name))
+
+
+def match_category(tokens: tuple[str, ...], categories: Mapping[str, Category]) -> str | None:
+    """The category whose synonym (or own name) appears as consecutive tokens; longest wins."""
+    best: tuple[int, str] | None = None
+    for category, spec in categories.items():
+        for phrase in (category, *spec.synonyms):
+            want = name_tokens(str(phrase))
+            if want and contains_run(tokens, want) and (best is None or len(want) > best[0]):
+                best = (len(want), category)
+    return best[1] if best else None
+
+
+def contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    n = len(run)
+    return any(tokens[i : i + n] == run for i in range(len(tokens) - n + 1))
+
+
+def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """Mappings merge key by key; anything else in `over` replaces what `base` had."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def default_layer() -> dict[str, Any]:
+    text = resources.files("config").joinpath("defaults.yml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def parse_layer(text: str, source: str) -> dict[str, Any]:
+    """One `.codebias.yml` as a mapping; a clear PolicyError naming `source` otherwise."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise PolicyError(f"{source}: not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PolicyError(f"{source}: the top level must be a mapping, not {type(data).__name__}")
+    return data
+
+
+def build_policy(layers: Iterable[Mapping[str, Any]] = (), source: str = "policy") -> Policy:
+    """Defaults, then each layer in order, merged and validated."""
+    merged = default_layer()
+    for layer in layers:
+        merged = deep_merge(merged, layer)
+    try:
+        return Policy.model_validate(merged)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise PolicyError(f"{source}: {problems}") from None
+
+
+def default_policy() -> Policy:
+    return build_policy()
