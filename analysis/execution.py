@@ -123,7 +123,7 @@ class Session:
             self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
 
     def run(self, calls: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Run a batch of calls; each outcome is {"ok", "repr", "stdout"} or {"ok", "error"}."""
+        """Run a batch of calls; each outcome is as the harness protocol describes it."""
         if not calls:
             return []
         budget = self.limits.call_timeout * len(calls) + 2.0
@@ -226,7 +226,9 @@ def sanitize(outcome: Any) -> dict[str, Any]:
     if outcome.get("ok") is True:
         return {
             "ok": True,
-            "repr": str(outcome.get("repr", ""))[:4000],
-            "stdout": str(outcome.get("stdout", ""))[:4000],
+            **{
+                key: str(outcome.get(key, ""))[:4000]
+                for key in ("repr", "masked", "stdout", "stdout_masked")
+            },
         }
     return {"ok": False, "error": str(outcome.get("error", "unknown error"))[:500]}

@@ -11,7 +11,10 @@ Protocol (parent -> child, one JSON object per line):
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...]}]}
 Replies (child -> parent, one line each):
   {"loaded": true} | {"loaded": false, "error": str}
-  {"outcomes": [{"ok": true, "repr": str, "stdout": str} | {"ok": false, "error": str}]}
+  {"outcomes": [{"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str}
+                | {"ok": false, "error": str}]}
+  "masked"/"stdout_masked" replace values equal to the call's `mask` values (the protected value
+  being varied) by a placeholder, so a function that only echoes its input back is not biased.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs: instance of a class of the
 module), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"-inf"/"nan").
@@ -124,15 +127,22 @@ class Harness:
                     result = asyncio.run(result)
                 if isinstance(result, types.GeneratorType):
                     result = [item for _, item in zip(range(MAX_GENERATOR_ITEMS), result)]
-                text = canonical(result, masks)
+                text = canonical(result, [])
+                masked = canonical(result, masks) if masks else text
         except CallTimeout:
             return {"ok": False, "error": "TimeoutError: call exceeded %.1fs" % self.call_timeout}
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are outcomes too
             return {"ok": False, "error": describe(exc)}
         finally:
             sys.stdout = saved_stdout
-        printed = mask_text(sink.getvalue()[:MAX_STDOUT], masks)
-        return {"ok": True, "repr": text[:MAX_REPR], "stdout": printed}
+        printed = sink.getvalue()[:MAX_STDOUT]
+        return {
+            "ok": True,
+            "repr": text[:MAX_REPR],
+            "masked": masked[:MAX_REPR],
+            "stdout": printed,
+            "stdout_masked": mask_text(printed, masks),
+        }
 
     def decode(self, value):
         if isinstance(value, list):
