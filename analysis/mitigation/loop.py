@@ -1,0 +1,229 @@
+"""The mitigation loop: propose, check, re-test in the sandbox, feed back, and keep only a
+version that our own tests show to be free of bias."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from analysis.errors import ExecutionError, SandboxUnavailable
+from analysis.mitigation.answer import AnswerRejected, extract_function
+from analysis.mitigation.prompts import (
+    feedback_message,
+    get_strategy,
+    initial_messages,
+    rejection_message,
+)
+from analysis.mitigation.provider import Message, Provider, ProviderError
+from analysis.mitigation.splice import find_function, function_source, splice, unified_patch
+from analysis.report import Finding, FunctionReport
+
+FixStatus = Literal["fixed", "not_fixed", "clean", "error"]
+Outcome = Literal["accepted", "biased", "rejected", "untestable"]
+
+# Below this share of unchanged outputs the note asks a human to look at the behaviour change.
+LOW_AGREEMENT = 0.8
+
+
+class Tester(Protocol):
+    """The part of `analysis.Engine` the loop uses."""
+
+    def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport: ...
+
+    def agreement(
+        self, source: str, patched_source: str, path: str, qualname: str
+    ) -> float | None: ...
+
+
+@dataclass
+class Attempt:
+    """One request to the model and what became of its answer."""
+
+    outcome: Outcome
+    reason: str | None = None
+    biased: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class FixResult:
+    status: FixStatus
+    strategy: str
+    attempts: int = 0
+    patch: str | None = None
+    new_function_source: str | None = None
+    new_module_source: str | None = None
+    before: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+    agreement: float | None = None
+    tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0})
+    note: str | None = None
+    report: FunctionReport | None = None  # the original function's test report
+    history: list[Attempt] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return list(self.report.findings) if self.report is not None else []
+
+    def to_dict(self, function: str) -> dict[str, Any]:
+        """The JSON of `codebias fix --format json` (interfaces.md §6), plus `note` and the
+        original `findings`."""
+        out: dict[str, Any] = {
+            "function": function,
+            "status": self.status,
+            "strategy": self.strategy,
+            "attempts": self.attempts,
+        }
+        if self.status == "fixed" and self.patch is not None:
+            out["patch"] = self.patch
+        out.update(
+            before=list(self.before),
+            after=list(self.after),
+            agreement=None if self.agreement is None else round(self.agreement, 4),
+            tokens=dict(self.tokens),
+            note=self.note,
+            findings=[f.to_dict() for f in self.findings],
+        )
+        return out
+
+
+def mitigate(
+    engine: Tester,
+    source: str,
+    path: str,
+    qualname: str,
+    provider: Provider | None,
+    strategy: str = "feedback-cot",
+    max_rounds: int = 3,
+    report: FunctionReport | None = None,
+    temperature: float = 0.2,
+) -> FixResult:
+    """Ask `provider` for a bias-free `qualname`; return it only once the engine finds no bias
+    in it for any attribute.
+
+    Strategies with feedback go up to `max_rounds` rounds, each telling the model what its
+    last answer still got wrong; the others make one attempt, as in the study they follow.
+    `report` is the original function's report when the caller has it already. Raises
+    UnknownStrategy for a strategy name that does not exist.
+    """
+    plan = get_strategy(strategy)
+    original = report if report is not None else engine.scan_function(source, path, qualname)
+    result = FixResult(status="error", strategy=strategy, report=original)
+    result.before = original.biased_attributes if original.status == "biased" else []
+    result.after = list(result.before)
+
+    if original.status == "clean":
+        result.status = "clean"
+        result.note = "no bias found: nothing to fix"
+        return result
+    if original.status != "biased":
+        why = original.reason or "no reason given"
+        result.note = (
+            f"the function could not be tested ({original.status}: {why}), "
+            "so no fix could be verified"
+        )
+        return result
+    if provider is None:
+        result.status = "not_fixed"
+        result.note = "no LLM provider configured"
+        return result
+
+    tree = ast.parse(source)
+    info = find_function(tree, qualname)
+    if info is None:
+        result.note = f"no function {qualname} in {path}"
+        return result
+
+    messages: list[Message] = initial_messages(
+        plan,
+        function_source=function_source(source, info),
+        qualname=qualname,
+        path=path,
+        attributes=original.attributes_tested or result.before,
+        findings=original.findings,
+    )
+    rounds = max_rounds if plan.feedback else 1
+    last_reason: str | None = None
+    for _ in range(rounds):
+        try:
+            completion = provider.complete(messages, temperature)
+        except ProviderError as exc:
+            result.status = "error"
+            result.note = f"the language model could not be reached: {exc}"
+            return result
+        result.attempts += 1
+        result.tokens["prompt"] += completion.prompt_tokens
+        result.tokens["completion"] += completion.completion_tokens
+        attempt = Attempt(
+            "rejected",
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+        )
+        result.history.append(attempt)
+        messages.append({"role": "assistant", "content": completion.text})
+
+        try:
+            candidate = extract_function(completion.text, info, tree)
+        except AnswerRejected as exc:
+            attempt.reason = last_reason = exc.reason
+            messages.append(rejection_message(qualname, exc.reason))
+            continue
+        patched = splice(source, info, candidate)
+        try:
+            ast.parse(patched)
+        except SyntaxError as exc:
+            attempt.reason = last_reason = (
+                f"the function does not fit into the module (line {exc.lineno}: {exc.msg})"
+            )
+            messages.append(rejection_message(qualname, attempt.reason))
+            continue
+
+        try:
+            retest = engine.scan_function(patched, path, qualname)
+        except SandboxUnavailable:
+            raise
+        except ExecutionError as exc:
+            retest = None
+            untestable = str(exc)
+        if retest is None or retest.status not in ("clean", "biased"):
+            attempt.outcome = "untestable"
+            attempt.reason = last_reason = "your version could not be run: " + (
+                untestable if retest is None else retest.reason or retest.status
+            )
+            messages.append(rejection_message(qualname, attempt.reason))
+            continue
+        if retest.status == "biased":
+            attempt.outcome = "biased"
+            attempt.biased = retest.biased_attributes
+            attempt.reason = last_reason = "still biased for " + ", ".join(attempt.biased)
+            result.after = list(attempt.biased)
+            messages.append(feedback_message(qualname, retest.findings))
+            continue
+
+        attempt.outcome = "accepted"
+        result.status = "fixed"
+        result.after = []
+        result.new_module_source = patched
+        result.new_function_source = candidate.function_source
+        result.patch = unified_patch(source, patched, path)
+        result.agreement = engine.agreement(source, patched, path, qualname)
+        result.note = _agreement_note(result.agreement)
+        return result
+
+    result.status = "not_fixed"
+    tried = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
+    result.note = f"no verified fix after {tried}: {last_reason}"
+    return result
+
+
+def _agreement_note(agreement: float | None) -> str | None:
+    if agreement is None:
+        return "agreement with the original could not be measured: review the change"
+    if agreement < LOW_AGREEMENT:
+        return (
+            f"low agreement: only {agreement:.0%} of tested inputs keep their output; "
+            "review the behaviour change"
+        )
+    return None

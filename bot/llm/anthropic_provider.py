@@ -1,0 +1,81 @@
+"""Anthropic messages API (or any server that speaks it, through ANTHROPIC_BASE_URL)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import anthropic
+
+from analysis.mitigation.provider import Completion, Message, ProviderError
+from bot.llm.errors import status_error
+
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+MAX_TOKENS = 4096  # a rewritten function plus its reasoning fits comfortably
+
+
+class AnthropicProvider:
+    name = "anthropic"
+
+    def __init__(
+        self,
+        model: str,
+        api_key: str,
+        base_url: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 3,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url or DEFAULT_BASE_URL
+        self.timeout = timeout
+        self.max_retries = max_retries
+        # As for OpenAI, the SDK's own retries (429/5xx/timeouts, backoff with jitter,
+        # Retry-After) do the waiting.
+        self._client = anthropic.Anthropic(
+            api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=max_retries
+        )
+
+    def complete(self, messages: list[Message], temperature: float) -> Completion:
+        # The messages API takes the system prompt apart from the turns.
+        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+        turns = [
+            {"role": m["role"], "content": m["content"]} for m in messages if m["role"] != "system"
+        ]
+        extra: dict[str, Any] = {"system": system} if system else {}
+        # `temperature` is not sent: the messages API of the SDK we run (anthropic 2.x) no longer
+        # takes it, and the model's default sampling serves a code fix well.
+        del temperature
+        try:
+            response = self._client.messages.create(
+                model=self.model,
+                max_tokens=MAX_TOKENS,
+                messages=cast(Any, turns),
+                **extra,
+            )
+        except anthropic.APITimeoutError:
+            raise ProviderError(
+                self.name,
+                "timeout",
+                f"no answer from {self.base_url} within {self.timeout:g}s "
+                f"(after {self.max_retries} retries)",
+            ) from None
+        except anthropic.APIConnectionError as exc:
+            raise ProviderError(
+                self.name, "connection", f"cannot reach {self.base_url}: {exc.message}"
+            ) from None
+        except anthropic.APIStatusError as exc:
+            raise status_error(self.name, exc.status_code, exc.message, self.max_retries) from None
+        except anthropic.APIError as exc:
+            raise ProviderError(self.name, "bad_response", exc.message) from None
+        text = "".join(
+            getattr(block, "text", "") for block in response.content if block.type == "text"
+        )
+        if not text:
+            raise ProviderError(
+                self.name, "bad_response", f"no text in the answer ({response.stop_reason})"
+            )
+        return Completion(
+            text=text,
+            prompt_tokens=response.usage.input_tokens,
+            completion_tokens=response.usage.output_tokens,
+            model=response.model or self.model,
+        )

@@ -1,0 +1,72 @@
+"""OpenAI chat completions, and every server that speaks them (vLLM, Ollama, LM Studio)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import openai
+
+from analysis.mitigation.provider import Completion, Message, ProviderError
+from bot.llm.errors import status_error
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+class OpenAIProvider:
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        api_key: str,
+        base_url: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 3,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url or DEFAULT_BASE_URL
+        self.timeout = timeout
+        self.max_retries = max_retries
+        # The SDK retries 408/409/429/5xx and timeouts with exponential backoff and jitter,
+        # honouring Retry-After; we only translate what is left when it gives up.
+        self._client = openai.OpenAI(
+            api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=max_retries
+        )
+
+    def complete(self, messages: list[Message], temperature: float) -> Completion:
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model,
+                messages=cast(Any, messages),
+                temperature=temperature,
+            )
+        except openai.APITimeoutError:
+            raise ProviderError(
+                self.name,
+                "timeout",
+                f"no answer from {self.base_url} within {self.timeout:g}s "
+                f"(after {self.max_retries} retries)",
+            ) from None
+        except openai.APIConnectionError as exc:
+            raise ProviderError(
+                self.name, "connection", f"cannot reach {self.base_url}: {exc.message}"
+            ) from None
+        except openai.APIStatusError as exc:
+            raise status_error(self.name, exc.status_code, exc.message, self.max_retries) from None
+        except openai.APIError as exc:
+            raise ProviderError(self.name, "bad_response", exc.message) from None
+        if not response.choices:
+            raise ProviderError(self.name, "bad_response", "the answer has no choices")
+        choice = response.choices[0]
+        text = choice.message.content
+        if not text:
+            refusal = getattr(choice.message, "refusal", None)
+            why = f"refused: {refusal}" if refusal else f"empty answer ({choice.finish_reason})"
+            raise ProviderError(self.name, "bad_response", why)
+        usage = response.usage
+        return Completion(
+            text=text,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            model=response.model or self.model,
+        )
