@@ -206,7 +206,9 @@ def canonical(obj, masks, depth=0):
     if isinstance(obj, str):
         return repr(mask_text(obj, masks))
     if isinstance(obj, float):
-        return repr(round(obj, 9))
+        # 2 and 2.0 are the same answer: numbers compare by value, as == does.
+        rounded = round(obj, 9)
+        return repr(int(rounded)) if rounded.is_integer() else repr(rounded)
     if isinstance(obj, (bool, int, type(None), complex, bytes)):
         return repr(obj)
     if isinstance(obj, enum.Enum):

@@ -1,0 +1,353 @@
+"""The engine: from source text to one verdict per function, with proof.
+
+For each function: find its inputs and the protected ones among them (inputs.py), take
+values from the code and the policy (hints.py), search for a witness in a child process
+(search.py, execution.py), and point each finding at the line most responsible (static.py).
+Code that cannot run gets a static review instead, and says why.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path as FsPath
+
+from analysis.diff import changed_lines, lines_for
+from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
+from analysis.execution import Executor, Limits, Target
+from analysis.functions import FunctionInfo, list_functions
+from analysis.hints import ModuleFacts
+from analysis.inputs import InputBuilder, InputModel, Leaf
+from analysis.report import Example, Finding, FunctionReport, ScanReport
+from analysis.search import Search, contexts, same
+from analysis.source import ParsedModule, parse_module, recover_module
+from analysis.static import first_reach, never_read, reaches
+from config.policy import Policy
+
+ENGINE_VERSION = "1"
+IGNORE = re.compile(r"#\s*codebias:\s*ignore\[([^\]]*)\]\s*(.*)$")
+SKIP_DIRS = frozenset({".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", "build", "dist"})
+
+
+@dataclass
+class Module:
+    """One parsed file, shared by the functions tested from it."""
+
+    path: str
+    parsed: ParsedModule
+    facts: ModuleFacts
+    runnable: bool  # False when recovery dropped code: running what is left would mislead
+    note: str | None = None
+
+
+class Engine:
+    """Tests functions for bias under one policy. Thread-safe; one instance per scan or job."""
+
+    def __init__(
+        self,
+        policy: Policy,
+        executor: Executor | None = None,
+        jobs: int = 1,
+        limits: Limits | None = None,
+    ) -> None:
+        self.policy = policy
+        self.jobs = max(1, jobs)
+        budget = policy.budget
+        self.limits = limits or Limits(session_timeout=budget.seconds_per_function + 10.0)
+        self._executor = executor
+        self._unavailable: str | None = None
+        self._lock = threading.Lock()
+        self._resolved = executor is not None
+
+    # -- public API ----------------------------------------------------------------------
+    def scan_paths(self, paths: Sequence[str], diff_text: str | None = None) -> ScanReport:
+        started = time.monotonic()
+        wanted = changed_lines(diff_text) if diff_text is not None else None
+        reports: list[FunctionReport] = []
+        problems: list[tuple[str, str]] = []
+        tasks: list[tuple[Module, FunctionInfo]] = []
+        for path in self.python_files(paths, problems):
+            try:
+                text = FsPath(path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                problems.append((path, f"cannot read: {exc.strerror or exc}" if isinstance(exc, OSError) else f"not UTF-8 text: {exc.reason}"))
+                continue
+            lines = None
+            if wanted is not None:
+                lines = lines_for(wanted, path)
+                if not lines:
+                    continue
+            module = self.load_module(text, path)
+            if module is None:
+                problems.append((path, "no parsable Python in this file"))
+                continue
+            tasks += [(module, info) for info in self.select(module, lines)]
+        reports = self.run_tasks(tasks)
+        for path, reason in problems:
+            reports.append(FunctionReport(path, "<module>", 1, 1, "error", "static", reason=reason))
+        return ScanReport(reports, time.monotonic() - started, problems)
+
+    def scan_source(self, source: str, path: str, lines: set[int] | None = None) -> list[FunctionReport]:
+        module = self.load_module(source, path)
+        if module is None:
+            return [FunctionReport(path, "<module>", 1, 1, "error", "static", reason="no parsable Python in this file")]
+        return self.run_tasks([(module, info) for info in self.select(module, lines)])
+
+    def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport:
+        module = self.load_module(source, path)
+        if module is None:
+            raise ExecutionError(f"{path}: no parsable Python")
+        for info in list_functions(module.parsed.tree):
+            if info.qualname == qualname:
+                return self.scan_one(module, info)
+        raise ExecutionError(f"{path}: no function {qualname}")
+
+    def agreement(self, source: str, patched_source: str, path: str, qualname: str, samples: int = 60) -> float | None:
+        """Share of non-protected test inputs on which both versions give the same output."""
+        module = self.load_module(source, path)
+        if module is None or not module.runnable:
+            return None
+        info = next((i for i in list_functions(module.parsed.tree) if i.qualname == qualname), None)
+        if info is None:
+            return None
+        model = InputBuilder(module.facts, self.policy).build(info)
+        base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
+        protected = {leaf.path: leaf.pool[0] for leaf in model.protected}
+        calls = []
+        for i, ctx in enumerate(base):
+            args, kwargs = model.assemble({**ctx, **protected})
+            calls.append({"args": args, "kwargs": kwargs, "seed": i, "mask": []})
+        outcomes = []
+        for text in (source, patched_source):
+            executor = self.executor()
+            with executor.open(self.target(info, text, path), self.limits) as session:
+                if session.load_error:
+                    return 0.0 if text is patched_source else None
+                outcomes.append(session.run(calls))
+        pairs = [(a, b) for a, b in zip(*outcomes, strict=True) if a["ok"]]
+        if not pairs:
+            return None
+        agree = sum(1 for a, b in pairs if b["ok"] and same(a, b))
+        return round(agree / len(pairs), 4)
+
+    # -- modules and functions -----------------------------------------------------------
+    def load_module(self, text: str, path: str) -> Module | None:
+        try:
+            parsed = parse_module(text, path)
+            return Module(path, parsed, ModuleFacts(parsed.tree), runnable=True)
+        except (SyntaxError, ValueError) as exc:
+            error = f"line {getattr(exc, 'lineno', '?')}: {getattr(exc, 'msg', exc)}"
+        recovered = recover_module(text, path)
+        if recovered is None:
+            return None
+        only_wrapping = recovered.dropped == ["prose or fences around the code"]
+        note = (
+            "recovered from prose or fences around the code"
+            if only_wrapping
+            else f"the file does not parse ({error}); judged from what could be parsed, "
+            f"leaving out {'; '.join(recovered.dropped[:5])}"
+        )
+        return Module(path, recovered, ModuleFacts(recovered.tree), runnable=only_wrapping, note=note)
+
+    def select(self, module: Module, lines: set[int] | None) -> list[FunctionInfo]:
+        infos = list_functions(module.parsed.tree)
+        if lines is None:
+            return infos
+        return [i for i in infos if any(i.first_line <= n <= i.end_line for n in lines)]
+
+    def python_files(self, paths: Iterable[str], problems: list[tuple[str, str]]) -> list[str]:
+        found: list[str] = []
+        for given in paths:
+            root = FsPath(given)
+            if root.is_file():
+                found.append(given)
+            elif root.is_dir():
+                for file in sorted(root.rglob("*.py")):
+                    rel = file.relative_to(root)
+                    if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
+                        continue
+                    if self.included(rel.as_posix()):
+                        found.append(str(file))
+            else:
+                problems.append((given, "no such file or directory"))
+        return found
+
+    def included(self, rel: str) -> bool:
+        paths = self.policy.paths
+        matches = lambda patterns: any(  # noqa: E731
+            fnmatchcase(rel, p) or fnmatchcase(rel, p.removeprefix("**/")) for p in patterns
+        )
+        return matches(paths.include) and not matches(paths.exclude)
+
+    def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
+        if self.jobs == 1 or len(tasks) < 2:
+            return [self.scan_one(m, i) for m, i in tasks]
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(lambda t: self.scan_one(*t), tasks))
+
+    # -- one function --------------------------------------------------------------------
+    def executor(self) -> Executor:
+        with self._lock:
+            if not self._resolved:
+                self._resolved = True
+                try:
+                    from analysis.sandbox import default_executor
+
+                    self._executor = default_executor()
+                except SandboxUnavailable as exc:
+                    self._unavailable = str(exc)
+                except ImportError as exc:
+                    self._unavailable = f"the sandbox is not installed ({exc})"
+            if self._executor is None:
+                raise SandboxUnavailable(self._unavailable or "no sandbox")
+            return self._executor
+
+    def target(self, info: FunctionInfo, source: str, path: str) -> Target:
+        qualname = info.qualname + (".fget" if "property" in info.decorators else "")
+        return Target(source, path, qualname)
+
+    def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
+        started = time.monotonic()
+        report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
+        try:
+            self.judge(module, info, report)
+        except RecursionError:
+            report.status, report.reason = "error", "the function is too deeply nested to analyse"
+        report.seconds = time.monotonic() - started
+        self.accept(module, info, report)
+        return report
+
+    def judge(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
+        model = InputBuilder(module.facts, self.policy).build(info)
+        protected = model.protected
+        report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
+        if not protected:
+            report.status, report.reason = "skipped", "no protected input"
+            return
+        if not module.runnable:
+            self.static_review(info, model, report, module.note or "the module cannot run")
+            return
+        targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
+        if not targets:
+            report.reason = "no protected input is ever read"
+            return
+        try:
+            executor = self.executor()
+        except SandboxUnavailable as exc:
+            self.static_review(info, model, report, f"not executed: {exc}")
+            return
+        budget = self.policy.budget
+        deadline = time.monotonic() + budget.seconds_per_function
+        try:
+            session = executor.open(self.target(info, module.parsed.source, module.path), self.limits)
+        except (OSError, ExecutionError) as exc:
+            self.static_review(info, model, report, f"could not start the function: {exc}")
+            return
+        with session:
+            if session.load_error:
+                self.static_review(info, model, report, f"cannot run: {session.load_error}")
+                return
+            search = Search(model, session, targets, budget.executions_per_function, deadline)
+            try:
+                result = search.run()
+            except SessionDied as exc:
+                result = search.result
+                report.reason = str(exc)
+                if not result.witnesses:
+                    report.status = "error"
+        report.executions = result.executions
+        for witness in result.witnesses.values():
+            leaf = witness.leaf
+            assert leaf.category is not None
+            reach = first_reach(info.node, leaf)
+            inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
+            report.findings.append(
+                Finding(
+                    attribute=leaf.category,
+                    parameter=leaf.display,
+                    example=Example(inputs, list(model_values(witness.values)), list(witness.outputs)),
+                    line=reach.line if reach else info.line,
+                )
+            )
+        if report.status == "error":
+            return
+        if result.never_ran and not report.findings:
+            common = result.errors.most_common(1)[0][0] if result.errors else "an error"
+            self.static_review(info, model, report, f"every call raised ({common}); judged statically")
+            report.executions = result.executions
+            return
+        report.status = "biased" if report.findings else "clean"
+        notes = []
+        if result.noisy:
+            notes.append(f"output is nondeterministic for {', '.join(sorted(result.noisy))}; no stable difference found")
+        if result.exhausted and not report.findings:
+            notes.append("stopped at the execution or time budget")
+        if notes:
+            report.reason = "; ".join(notes)
+
+    def static_review(self, info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str) -> None:
+        report.status, report.method, report.reason = "unverified", "static", reason
+        for leaf in model.protected:
+            found = reaches(info.node, leaf)
+            if found and leaf.category:
+                branch = [r for r in found if r.how != "return"]
+                report.findings.append(Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static"))
+
+    # -- accepted findings ----------------------------------------------------------------
+    def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
+        ignored = ignore_comment(module.parsed.source, info)
+        kept: list[Finding] = []
+        for finding in report.findings:
+            reason = ignored.get(finding.attribute) or ignored.get("*")
+            if reason is None:
+                allow = self.allowed(module.path, info.qualname, finding.attribute)
+                reason = allow
+            if reason is not None:
+                report.accepted.append((finding, reason))
+            else:
+                kept.append(finding)
+        report.findings = kept
+        if report.status == "biased" and not kept:
+            report.status = "clean"
+
+    def allowed(self, path: str, qualname: str, attribute: str) -> str | None:
+        parts = [p for p in FsPath(path).with_suffix("").parts if p not in ("/", ".", "..")]
+        for start in range(len(parts) + 1):
+            entry = self.policy.allowed(".".join(parts[start:]), qualname, attribute)
+            if entry is not None:
+                return entry.reason
+        return None
+
+
+def ignore_comment(source: str, info: FunctionInfo) -> dict[str, str]:
+    """`# codebias: ignore[age, gender] reason` on the def line (or a decorator line)."""
+    lines = source.splitlines()
+    accepted: dict[str, str] = {}
+    for lineno in range(info.first_line, info.line + 1):
+        if 0 < lineno <= len(lines):
+            match = IGNORE.search(lines[lineno - 1])
+            if match:
+                reason = match.group(2).strip() or "accepted in the code"
+                for attr in match.group(1).split(","):
+                    accepted[attr.strip() or "*"] = reason
+    return accepted
+
+
+def model_values(values: tuple[object, object]) -> list[object]:
+    from analysis.inputs import plain_value
+
+    return [plain_value(v) for v in values]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+_ = ast  # re-exported module users sometimes expect alongside the engine

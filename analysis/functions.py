@@ -1,0 +1,109 @@
+"""Finding the functions of a module: qualified names, lines, and how each can be called."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    qualname: str  # dotted, classes included: "Screener.assess"
+    node: FunctionNode
+    owner: ast.ClassDef | None  # the class it is defined in, if any
+    line: int  # of the `def` (decorators excluded), 1-based
+    end_line: int
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def first_line(self) -> int:
+        """The first line of the definition, decorators included."""
+        return min([self.node.lineno, *(d.lineno for d in self.node.decorator_list)])
+
+    @property
+    def is_async(self) -> bool:
+        return isinstance(self.node, ast.AsyncFunctionDef)
+
+    @property
+    def decorators(self) -> set[str]:
+        names = set()
+        for dec in self.node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            if isinstance(target, ast.Name):
+                names.add(target.id)
+            elif isinstance(target, ast.Attribute):
+                names.add(target.attr)
+        return names
+
+
+def list_functions(tree: ast.Module) -> list[FunctionInfo]:
+    """Module-level functions and methods of (nested) classes, in source order.
+
+    Functions nested inside functions are part of their enclosing function's behaviour and
+    are not listed on their own.
+    """
+    found: list[FunctionInfo] = []
+
+    def visit(body: list[ast.stmt], prefix: str, owner: ast.ClassDef | None) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                end = stmt.end_lineno or stmt.lineno
+                found.append(FunctionInfo(prefix + stmt.name, stmt, owner, stmt.lineno, end))
+            elif isinstance(stmt, ast.ClassDef):
+                visit(stmt.body, f"{prefix}{stmt.name}.", stmt)
+            elif isinstance(stmt, (ast.If, ast.Try)):
+                # Definitions under `if TYPE_CHECKING:` / `try: ... except ImportError:` blocks.
+                for block in (stmt.body, stmt.orelse, getattr(stmt, "finalbody", [])):
+                    visit(block, prefix, owner)
+
+    visit(tree.body, "", None)
+    return found
+
+
+def class_needs_arguments(cls: ast.ClassDef) -> bool:
+    """True when `cls()` cannot work: its __init__, dataclass or model fields need values."""
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+            args = stmt.args
+            required = len(args.posonlyargs) + len(args.args) - len(args.defaults) - 1
+            kw_required = sum(1 for d in args.kw_defaults if d is None)
+            return required > 0 or kw_required > 0
+    if record_class_kind(cls) is not None:
+        return any(
+            isinstance(s, ast.AnnAssign) and s.value is None and isinstance(s.target, ast.Name)
+            and not is_classvar(s.annotation)
+            for s in cls.body
+        )
+    return False
+
+
+def record_class_kind(cls: ast.ClassDef) -> str | None:
+    """'dataclass', 'namedtuple', 'pydantic', 'typeddict' or 'enum' when `cls` declares fields."""
+    for dec in cls.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in ("dataclass", "define", "frozen", "attrs"):
+            return "dataclass"
+    for base in cls.bases:
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+        if name == "NamedTuple":
+            return "namedtuple"
+        if name in ("BaseModel", "BaseSettings"):
+            return "pydantic"
+        if name == "TypedDict":
+            return "typeddict"
+        if name in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"):
+            return "enum"
+    return None
+
+
+def is_classvar(annotation: ast.expr) -> bool:
+    target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    return isinstance(target, (ast.Name, ast.Attribute)) and (
+        getattr(target, "id", None) == "ClassVar" or getattr(target, "attr", None) == "ClassVar"
+    )

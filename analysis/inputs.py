@@ -1,0 +1,469 @@
+"""The inputs of one function: its parameters, what it reads from them, and value pools.
+
+Every input the search can set is a `Leaf`: a parameter, a key or attribute of a record
+parameter (`applicant["age"]`, `person.gender`), or a field of a declared dataclass,
+NamedTuple or pydantic model. `InputModel.assemble` turns one value per leaf back into the
+arguments of a call, encoded for the harness.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.functions import FunctionInfo, is_classvar, record_class_kind
+from analysis.hints import (
+    MISSING,
+    EnumMember,
+    Hint,
+    ModuleFacts,
+    all_args,
+    annotation_kind,
+    literal_choices,
+    neighbours,
+)
+from config.policy import Policy
+
+# Steps from a parameter to a leaf: ("key", "age"), ("attr", "gender"), ("index", 0).
+Step = tuple[str, Any]
+Path = tuple[Step, ...]
+
+DEFAULTS_BY_KIND: dict[str, list[Any]] = {
+    "int": [0, 1, 3, 10, 100],
+    "float": [0.0, 0.5, 1.0, 10.0, 1000.0],
+    "num": [0, 1, 3, 10, 1000.0],
+    "str": ["", "yes", "no", "other"],
+    "bool": [True, False],
+    "truthy": [True, False],
+    "list": [[], ["a"]],
+    "dict": [{}],
+}
+UNKNOWN_DEFAULTS: list[Any] = [1, 5, 0, "yes", True]
+MAX_POOL = 40
+MAX_DEPTH = 3
+
+
+@dataclass
+class Leaf:
+    path: Path  # first step is ("param", name)
+    display: str  # how the function receives it: applicant['age'], person.gender, age
+    name: str  # the leaf's own name, for hints and categories
+    pool: list[Any]
+    category: str | None = None
+    typical: int = 0  # index in pool of the base value used while other leaves vary
+
+    @property
+    def protected(self) -> bool:
+        return self.category is not None
+
+
+@dataclass
+class Node:
+    """The shape of one argument: a leaf, a record, an instance of a module class, or a list."""
+
+    kind: str  # leaf | record | new | list
+    leaf: Leaf | None = None
+    fields: dict[str, Node] = field(default_factory=dict)
+    cls: str | None = None
+    item: Node | None = None
+
+
+@dataclass
+class Param:
+    name: str
+    keyword: bool  # pass by keyword (False: positional-only)
+    shape: Node
+
+
+@dataclass
+class InputModel:
+    params: list[Param]
+    leaves: list[Leaf]
+
+    @property
+    def protected(self) -> list[Leaf]:
+        return [leaf for leaf in self.leaves if leaf.protected]
+
+    @property
+    def others(self) -> list[Leaf]:
+        return [leaf for leaf in self.leaves if not leaf.protected]
+
+    def assemble(self, values: dict[Path, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """Harness-encoded (args, kwargs) for one value per leaf."""
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for param in self.params:
+            encoded = encode_node(param.shape, values)
+            if param.keyword:
+                kwargs[param.name] = encoded
+            else:
+                args.append(encoded)
+        return args, kwargs
+
+    def plain(self, values: dict[Path, Any]) -> dict[str, Any]:
+        """The same inputs as plain JSON-able data, for reports."""
+        return {p.name: plain_node(p.shape, values) for p in self.params}
+
+
+def encode_value(value: Any) -> Any:
+    if isinstance(value, EnumMember):
+        return {"__cb__": "enum", "class": value.cls, "member": value.member}
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"__cb__": "float", "v": repr(value)}
+    if isinstance(value, tuple):
+        return {"__cb__": "tuple", "items": [encode_value(v) for v in value]}
+    if isinstance(value, list):
+        return [encode_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): encode_value(v) for k, v in value.items()}
+    return value
+
+
+def encode_node(node: Node, values: dict[Path, Any]) -> Any:
+    if node.kind == "leaf":
+        assert node.leaf is not None
+        return encode_value(values[node.leaf.path])
+    if node.kind == "list":
+        assert node.item is not None
+        return [encode_node(node.item, values)]
+    fields = {name: encode_node(sub, values) for name, sub in node.fields.items()}
+    if node.kind == "new":
+        return {"__cb__": "new", "class": node.cls, "kwargs": fields}
+    return {"__cb__": "record", "fields": fields}
+
+
+def plain_value(value: Any) -> Any:
+    if isinstance(value, EnumMember):
+        return repr(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, tuple):
+        return [plain_value(v) for v in value]
+    return value
+
+
+def plain_node(node: Node, values: dict[Path, Any]) -> Any:
+    if node.kind == "leaf":
+        assert node.leaf is not None
+        return plain_value(values[node.leaf.path])
+    if node.kind == "list":
+        assert node.item is not None
+        return [plain_node(node.item, values)]
+    return {name: plain_node(sub, values) for name, sub in node.fields.items()}
+
+
+def display(path: Path) -> str:
+    text = ""
+    for step, value in path:
+        if step == "param":
+            text = value
+        elif step == "key":
+            text += f"[{value!r}]"
+        elif step == "attr":
+            text += f".{value}"
+        else:
+            text += f"[{value}]"
+    return text
+
+
+class InputBuilder:
+    """Builds the InputModel of one function from the module's facts and the policy."""
+
+    def __init__(self, facts: ModuleFacts, policy: Policy) -> None:
+        self.facts = facts
+        self.policy = policy
+
+    def build(self, info: FunctionInfo) -> InputModel:
+        fn = info.node
+        args = fn.args
+        positional = [*args.posonlyargs, *args.args]
+        leaves: list[Leaf] = []
+        params: list[Param] = []
+        decorators = info.decorators
+        if info.owner is not None and "staticmethod" not in decorators and positional:
+            first, positional = positional[0], positional[1:]
+            if "classmethod" not in decorators:
+                # A method gets a real instance of its class, built from the fields or
+                # constructor parameters it declares, which become inputs like any other.
+                self_shape = self.instance_shape(info.owner, first.arg, leaves)
+                params.append(Param(first.arg, False, self_shape))
+        posonly = {a.arg for a in args.posonlyargs}
+        defaults = dict(
+            zip([a.arg for a in [*args.posonlyargs, *args.args]][::-1], args.defaults[::-1], strict=False)
+        )
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d})
+        for arg in [*positional, *args.kwonlyargs]:
+            default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
+            path: Path = (("param", arg.arg),)
+            shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
+            params.append(Param(arg.arg, arg.arg not in posonly, shape))
+        return InputModel(params, leaves)
+
+    def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
+        path: Path = (("param", self_name),)
+        if record_class_kind(cls) in ("dataclass", "namedtuple", "pydantic"):
+            return self.class_fields(cls, path, leaves, 0, "new")
+        init = next(
+            (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+        )
+        fields: dict[str, Node] = {}
+        if init is not None:
+            iargs = init.args
+            named = [*iargs.posonlyargs, *iargs.args][1:] + list(iargs.kwonlyargs)
+            defaults = dict(
+                zip([a.arg for a in [*iargs.posonlyargs, *iargs.args]][::-1], iargs.defaults[::-1],
+                    strict=False)
+            )
+            for arg in named:
+                if arg.arg in defaults:
+                    continue  # keep the constructor's own default; fewer inputs to search
+                fields[arg.arg] = self.shape(
+                    init, arg.arg, arg.annotation, MISSING, (*path, ("attr", arg.arg)), leaves, 1
+                )
+        return Node("new", fields=fields, cls=cls.name)
+
+    def class_fields(
+        self, cls: ast.ClassDef, path: Path, leaves: list[Leaf], depth: int, kind: str
+    ) -> Node:
+        step = "key" if kind == "record" else "attr"
+        fields: dict[str, Node] = {}
+        for stmt in cls.body:
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and not is_classvar(stmt.annotation)
+            ):
+                fname = stmt.target.id
+                fdefault = self.facts.const(stmt.value) if stmt.value else MISSING
+                fields[fname] = self.shape(
+                    cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
+                )
+        return Node(kind, fields=fields, cls=cls.name if kind == "new" else None)
+
+    # -- shapes --------------------------------------------------------------------------
+    def shape(
+        self,
+        fn: ast.AST,
+        name: str,
+        annotation: ast.expr | None,
+        default: Any,
+        path: Path,
+        leaves: list[Leaf],
+        depth: int,
+    ) -> Node:
+        cls = self.annotated_class(annotation)
+        if cls is not None and depth < MAX_DEPTH:
+            kind = record_class_kind(cls)
+            if kind == "enum":
+                members = [EnumMember(cls.name, m) for m in self.facts.enums.get(cls.name, [])]
+                return self.leaf(name, path, leaves, members, annotation, default)
+            if kind in ("dataclass", "namedtuple", "pydantic", "typeddict"):
+                node_kind = "record" if kind == "typeddict" else "new"
+                return self.class_fields(cls, path, leaves, depth, node_kind)
+        if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            accessed = record_accesses(fn, name, self.facts)
+            if accessed:
+                fields: dict[str, Node] = {}
+                for fname, sub_fns in accessed.items():
+                    fields[fname] = self.shape(
+                        sub_fns, fname, None, MISSING, (*path, ("key", fname)), leaves, depth + 1
+                    )
+                return Node("record", fields=fields)
+            element = element_accesses(fn, name, self.facts)
+            if element:
+                fields = {}
+                item_path: Path = (*path, ("index", 0))
+                for fname, sub_fns in element.items():
+                    fields[fname] = self.shape(
+                        sub_fns, fname, None, MISSING, (*item_path, ("key", fname)), leaves, depth + 1
+                    )
+                return Node("list", item=Node("record", fields=fields))
+        return self.leaf(name, path, leaves, [], annotation, default)
+
+    def annotated_class(self, annotation: ast.expr | None) -> ast.ClassDef | None:
+        if annotation is None:
+            return None
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            return self.facts.classes.get(annotation.value.strip("'\""))
+        if isinstance(annotation, ast.Name):
+            return self.facts.classes.get(annotation.id)
+        if isinstance(annotation, ast.BinOp):
+            return self.annotated_class(annotation.left) or self.annotated_class(annotation.right)
+        if isinstance(annotation, ast.Subscript):
+            base = getattr(annotation.value, "id", "")
+            if base == "Optional":
+                return self.annotated_class(annotation.slice)
+        return None
+
+    def leaf(
+        self,
+        name: str,
+        path: Path,
+        leaves: list[Leaf],
+        choices: list[Any],
+        annotation: ast.expr | None,
+        default: Any,
+    ) -> Node:
+        category = self.policy.canonical_category(name)
+        hint = Hint()
+        hint.merge(self.facts.hint(name))
+        if category is not None:
+            # Other names of the same category (`sex` in a helper, `gender` here) share values.
+            for other, other_hint in self.facts.hints.items():
+                if self.policy.canonical_category(other) == category:
+                    hint.merge(other_hint)
+        if annotation is not None:
+            kind = annotation_kind(annotation)
+            if kind:
+                hint.kinds.add(kind)
+            choices = choices or literal_choices(annotation, self.facts)
+        pool = value_pool(hint, choices, category, self.policy, default)
+        leaf = Leaf(path, display(path), name, pool, category, typical_index(pool, category, self.policy, default))
+        leaves.append(leaf)
+        return Node("leaf", leaf=leaf)
+
+
+def value_pool(
+    hint: Hint, choices: list[Any], category: str | None, policy: Policy, default: Any
+) -> list[Any]:
+    """Values to try for one leaf: the code's own first, then the category's or the kind's."""
+    kinds = set(hint.kinds)
+    pool: list[Any] = list(choices)
+    numeric = bool(kinds & {"int", "float", "num"})
+    for value in hint.constants:
+        pool += neighbours(value) if numeric or isinstance(value, (int, float)) else [value]
+        if isinstance(value, str) and value:
+            # Code that normalises case still receives raw input: try the usual spellings.
+            pool += [value.lower(), value.capitalize(), value.upper()]
+    for needle in hint.contains:
+        if "list" in kinds:
+            pool.append([needle])
+        elif isinstance(needle, str):
+            pool += [needle, f"{needle} degree", needle.upper()]
+        else:
+            pool.append([needle])
+    if category is not None:
+        cat_values = list(policy.protected[category].values)
+        pool += [v for v in cat_values if fits(v, kinds)] or cat_values
+    if default is not MISSING and default is not None and default not in pool:
+        pool.append(default)
+    if not pool or (category is None and len(pool) < 3):
+        pool += kind_defaults(kinds)
+    return dedupe(pool)[:MAX_POOL]
+
+
+def typical_index(pool: list[Any], category: str | None, policy: Policy, default: Any) -> int:
+    """A protected leaf rests on its category's first value; others on their default or first."""
+    if default is not MISSING and default in pool:
+        return pool.index(default)
+    if category is not None:
+        for value in policy.protected[category].values:
+            if value in pool:
+                return pool.index(value)
+    return 0
+
+
+def fits(value: Any, kinds: set[str]) -> bool:
+    """Whether a category default suits how the code uses the leaf."""
+    if not kinds or kinds <= {"truthy"}:
+        return True
+    if isinstance(value, bool):
+        return bool(kinds & {"bool", "truthy"})
+    if isinstance(value, (int, float)):
+        return bool(kinds & {"int", "float", "num"})
+    if isinstance(value, str):
+        return bool(kinds & {"str", "list", "dict", "literal"})
+    return False
+
+
+def kind_defaults(kinds: set[str]) -> list[Any]:
+    for kind in ("float", "int", "num", "bool", "str", "list", "dict", "truthy"):
+        if kind in kinds:
+            return list(DEFAULTS_BY_KIND[kind])
+    return list(UNKNOWN_DEFAULTS)
+
+
+def dedupe(values: list[Any]) -> list[Any]:
+    seen: list[tuple[type, str]] = []
+    out = []
+    for value in values:
+        key = (type(value), repr(value))
+        if key not in seen:
+            seen.append(key)
+            out.append(value)
+    return out
+
+
+def record_accesses(fn: ast.AST, name: str, facts: ModuleFacts) -> dict[str, ast.AST]:
+    """Keys and attributes read from `name`: `name["k"]`, `name.get("k")`, `name.k`.
+
+    Maps each field to the function where it was read (helpers the record is passed to
+    count too), so nested records can be followed there.
+    """
+    fields: dict[str, ast.AST] = {}
+    method_calls: set[int] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method_calls.add(id(node.func))
+    aliases = {name}
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+        ):
+            aliases.add(node.targets[0].id)
+    for node in ast.walk(fn):
+        key = None
+        if isinstance(node, ast.Subscript) and is_name(node.value, aliases):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                key = node.slice.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if is_name(node.func.value, aliases) and node.func.attr == "get" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    key = first.value
+        elif isinstance(node, ast.Attribute) and is_name(node.value, aliases):
+            if id(node) not in method_calls and not node.attr.startswith("__"):
+                key = node.attr
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+            if len(node.args) >= 2 and is_name(node.args[0], aliases):
+                second = node.args[1]
+                if isinstance(second, ast.Constant) and isinstance(second.value, str):
+                    key = second.value
+        if key is not None and key not in fields:
+            fields[key] = fn
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            callee = facts.functions.get(node.func.id)
+            if callee is not None and callee is not fn:
+                for param, arg in call_bindings(callee, node):
+                    if is_name(arg, aliases):
+                        for sub, where in record_accesses(callee, param, facts).items():
+                            fields.setdefault(sub, where)
+    return fields
+
+
+def element_accesses(fn: ast.AST, name: str, facts: ModuleFacts) -> dict[str, ast.AST]:
+    """Fields read from the items of a list parameter: `for c in name: c["age"]`."""
+    fields: dict[str, ast.AST] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.comprehension)) and is_name(node.iter, {name}):
+            if isinstance(node.target, ast.Name):
+                scope = node if isinstance(node, ast.For) else fn
+                fields.update(record_accesses(scope, node.target.id, facts))
+    return fields
+
+
+def call_bindings(callee: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    params = [a.arg for a in all_args(callee)]
+    pairs = list(zip(params, call.args, strict=False))
+    pairs += [(k.arg, k.value) for k in call.keywords if k.arg]
+    return pairs
+
+
+def is_name(node: ast.AST, names: set[str]) -> bool:
+    return isinstance(node, ast.Name) and node.id in names

@@ -1,0 +1,243 @@
+"""The search for a witness of bias: one protected input varied, every other input fixed.
+
+For each protected leaf, all of its values run in one context (k calls, not k*(k-1)/2
+pairs). Contexts come in a fixed order: a base assignment, then one-factor-at-a-time
+variations (each other input through its pool, which reaches every branch a single input
+guards), then seeded random combinations (for bias that shows only with other inputs).
+A leaf stops at its first confirmed witness; a witness is confirmed by running both sides
+again, so nondeterministic output is never taken for bias. A call that raises is not a witness.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.execution import Session
+from analysis.inputs import InputModel, Leaf, Path, encode_value
+
+RANDOM_CONTEXTS = 32
+CONFIRM_RUNS = 2
+MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
+
+
+@dataclass
+class Witness:
+    leaf: Leaf
+    context: dict[Path, Any]
+    values: tuple[Any, Any]
+    outputs: tuple[str, str]
+
+
+@dataclass
+class SearchResult:
+    witnesses: dict[str, Witness] = field(default_factory=dict)  # by leaf display
+    executions: int = 0
+    ok_calls: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
+    exhausted: bool = False  # stopped by the budget rather than by running out of contexts
+
+    @property
+    def never_ran(self) -> bool:
+        """Every call raised: the function was not tested at all."""
+        return self.executions > 0 and self.ok_calls == 0
+
+
+def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two successful outcomes are the same output, raw or with protected echoes masked."""
+    value_same = a["repr"] == b["repr"] or a["masked"] == b["masked"]
+    printed_same = a["stdout"] == b["stdout"] or a["stdout_masked"] == b["stdout_masked"]
+    return value_same and printed_same
+
+
+def shown(outcome: dict[str, Any]) -> str:
+    text = outcome["repr"]
+    if outcome["stdout"]:
+        text += f"  (printed: {outcome['stdout'].strip()[:200]!r})"
+    return text
+
+
+def typical(leaf: Leaf) -> Any:
+    """The base value of a leaf: an ordinary value, so that counterexamples read naturally."""
+    return leaf.pool[leaf.typical] if 0 <= leaf.typical < len(leaf.pool) else leaf.pool[0]
+
+
+def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
+    """Assignments of every leaf: base, one factor at a time, then seeded random ones."""
+    leaves = model.leaves
+    base = {leaf.path: typical(leaf) for leaf in leaves}
+    yield dict(base)
+    ordered = model.others + model.protected
+    for leaf in ordered:
+        for value in leaf.pool:
+            if value == base[leaf.path]:
+                continue
+            ctx = dict(base)
+            ctx[leaf.path] = value
+            yield ctx
+    rng = random.Random(seed)
+    for _ in range(RANDOM_CONTEXTS):
+        yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
+
+
+class Search:
+    def __init__(
+        self,
+        model: InputModel,
+        session: Session,
+        targets: list[Leaf],
+        max_executions: int,
+        deadline: float,
+    ) -> None:
+        self.model = model
+        self.session = session
+        self.targets = targets
+        self.max_executions = max_executions
+        self.deadline = deadline
+        self.result = SearchResult()
+        self.noisy_counts: Counter[str] = Counter()
+
+    def call(self, ctx: dict[Path, Any], leaf: Leaf | None, value: Any, seed: int) -> dict[str, Any]:
+        values = dict(ctx)
+        mask: list[Any] = []
+        if leaf is not None:
+            values[leaf.path] = value
+            mask = [encode_value(value)]
+        args, kwargs = self.model.assemble(values)
+        return {"args": args, "kwargs": kwargs, "seed": seed, "mask": mask}
+
+    def run(self) -> SearchResult:
+        open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
+        seen: dict[str, set[str]] = {leaf.display: set() for leaf in open_leaves}
+        batch_size = 2
+        stream = enumerate(contexts(self.model))
+        while open_leaves:
+            if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
+                self.result.exhausted = True
+                break
+            groups: list[tuple[Leaf, dict[Path, Any], int, list[Any]]] = []
+            calls: list[dict[str, Any]] = []
+            room = self.max_executions - self.result.executions
+            for index, ctx in stream:
+                for leaf in open_leaves:
+                    # Contexts that differ only in this leaf's own value are the same test.
+                    key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p != leaf.path))
+                    if key in seen[leaf.display]:
+                        continue
+                    seen[leaf.display].add(key)
+                    values = distinct_from_context(leaf, ctx)
+                    groups.append((leaf, ctx, index, values))
+                    calls += [self.call(ctx, leaf, v, index) for v in values]
+                if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
+                    break
+            else:
+                stream = iter(())
+            if not calls:
+                break
+            calls = calls[:room]
+            outcomes = self.session.run(calls)
+            self.result.executions += len(calls)
+            position = 0
+            for leaf, ctx, index, values in groups:
+                chunk = outcomes[position : position + len(values)]
+                position += len(values)
+                if leaf not in open_leaves or len(chunk) < len(values):
+                    continue
+                if self.examine(leaf, ctx, index, values, chunk):
+                    open_leaves.remove(leaf)
+                elif self.noisy_counts[leaf.display] >= MAX_NOISY:
+                    self.result.noisy.add(leaf.display)
+                    open_leaves.remove(leaf)
+            batch_size = min(batch_size * 2, 16)
+        return self.result
+
+    def examine(
+        self, leaf: Leaf, ctx: dict[Path, Any], index: int, values: list[Any], outs: list[dict[str, Any]]
+    ) -> bool:
+        ok = [(v, o) for v, o in zip(values, outs, strict=True) if o["ok"]]
+        self.result.ok_calls += len(ok)
+        for o in outs:
+            if not o["ok"]:
+                self.result.errors[o["error"].split(":")[0]] += 1
+        for a, b in candidate_pairs(ok):
+            verdict = self.confirm(leaf, ctx, index, a, b)
+            if verdict is True:
+                return True
+            if verdict is None:
+                self.noisy_counts[leaf.display] += 1
+                return False
+        return False
+
+    def confirm(
+        self,
+        leaf: Leaf,
+        ctx: dict[Path, Any],
+        index: int,
+        a: tuple[Any, dict[str, Any]],
+        b: tuple[Any, dict[str, Any]],
+    ) -> bool | None:
+        """Run both sides again: True if the difference is stable, None if output is unstable."""
+        calls = []
+        for _ in range(CONFIRM_RUNS):
+            calls += [self.call(ctx, leaf, a[0], index), self.call(ctx, leaf, b[0], index)]
+        outs = self.session.run(calls)
+        self.result.executions += len(calls)
+        again_a, again_b = outs[0::2], outs[1::2]
+        if not all(o["ok"] for o in again_a + again_b):
+            return None
+        if not all(same(o, a[1]) for o in again_a) or not all(same(o, b[1]) for o in again_b):
+            return None
+        self.result.witnesses[leaf.display] = Witness(
+            leaf, ctx, (a[0], b[0]), (shown(a[1]), shown(b[1]))
+        )
+        return True
+
+
+def distinct_from_context(leaf: Leaf, ctx: dict[Path, Any]) -> list[Any]:
+    """The leaf's values, minus any equal to another input's: an echo of that other input
+    would otherwise be masked as if it were the protected value."""
+    others = [v for p, v in ctx.items() if p != leaf.path and not isinstance(v, bool)]
+
+    def collides(value: Any) -> bool:
+        return not isinstance(value, bool) and any(
+            type(value) is type(o) and value == o for o in others
+        )
+
+    return [v for v in leaf.pool if not collides(v)]
+
+
+def candidate_pairs(
+    ok: list[tuple[Any, dict[str, Any]]],
+) -> Iterator[tuple[tuple[Any, dict[str, Any]], tuple[Any, dict[str, Any]]]]:
+    """Pairs of values with different outputs, clearest first: numeric neighbours, then any."""
+    if len(ok) < 2:
+        return
+    numeric = [p for p in ok if isinstance(p[0], (int, float)) and not isinstance(p[0], bool)]
+    if len(numeric) == len(ok):
+        ordered = sorted(ok, key=lambda p: p[0])
+        adjacent = [
+            (x, y) for x, y in zip(ordered, ordered[1:], strict=False) if not same(x[1], y[1])
+        ]
+        adjacent.sort(key=lambda pair: abs(pair[1][0] - pair[0][0]))
+        yield from adjacent[:3]
+        return
+    first = ok[0]
+    yielded = 0
+    # A different value reads better than a different spelling of the same one.
+    others = sorted(ok[1:], key=lambda p: str(p[0]).lower() == str(first[0]).lower())
+    for other in others:
+        if not same(first[1], other[1]):
+            yield first, other
+            yielded += 1
+            if yielded >= 3:
+                return
+    if yielded == 0:
+        for x, y in zip(ok, ok[1:], strict=False):
+            if not same(x[1], y[1]):
+                yield x, y
+                return

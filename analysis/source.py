@@ -1,0 +1,116 @@
+"""Reading Python that people and language models actually write.
+
+Files from a repository are parsed as they are. Answers pasted from a language model often
+wrap the code in prose or fences, or carry a broken line; `recover_module` keeps what parses
+and says what it had to drop, so the engine judges what it can and never fails silently.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
+LATEX_CODE = re.compile(r"\\begin\{code\}(.*?)(?:\\end\{code\}|\Z)", re.DOTALL)
+CODE_START = re.compile(
+    r"^(?:def |async def |class |import |from \S+ import |@|[A-Za-z_][\w.]* *=[^=]|if __name__)"
+)
+
+
+@dataclass
+class ParsedModule:
+    source: str  # the text that parsed (the original when it parsed as it was)
+    tree: ast.Module
+    dropped: list[str] = field(default_factory=list)  # what recovery had to leave out, in words
+
+    @property
+    def recovered(self) -> bool:
+        return bool(self.dropped)
+
+
+def extract_code(text: str) -> str:
+    """The Python code in `text`: fenced blocks if any, else from the first line of code on."""
+    blocks = fenced_blocks(text)
+    if blocks:
+        python = [b for lang, b in blocks if lang in ("", "python", "py", "python3")]
+        return "\n\n".join(python or [b for _, b in blocks]).strip("\n") + "\n"
+    latex = LATEX_CODE.findall(text)
+    if latex:
+        return "\n\n".join(block.strip("\n") for block in latex) + "\n"
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if CODE_START.match(line):
+            return "\n".join(lines[i:]).strip("\n") + "\n"
+    return text
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """(language, body) of each ``` block; an unclosed last fence runs to the end."""
+    marks = list(FENCE.finditer(text))
+    blocks: list[tuple[str, str]] = []
+    i = 0
+    while i < len(marks):
+        opening = marks[i]
+        closing = marks[i + 1] if i + 1 < len(marks) else None
+        end = closing.start() if closing else len(text)
+        blocks.append((opening.group(2).lower(), text[opening.end() : end].strip("\n")))
+        i += 2
+    return [(lang, body) for lang, body in blocks if body.strip()]
+
+
+def parse_module(text: str, path: str) -> ParsedModule:
+    """Parse a repository file; a SyntaxError is the caller's to report (with recovery)."""
+    return ParsedModule(text, ast.parse(text, filename=path))
+
+
+def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | None:
+    """Parse what can be parsed: strip prose and fences, then drop broken lines one by one.
+
+    Each dropped line is replaced by `pass` at its indentation (or removed when that does
+    not parse either), so that the functions around it keep their shape. Returns None when
+    nothing that defines a function survives.
+    """
+    try:
+        return parse_module(text, path)
+    except (SyntaxError, ValueError):
+        pass
+    dropped: list[str] = []
+    code = extract_code(text)
+    if code != text:
+        dropped.append("prose or fences around the code")
+    lines = code.splitlines()
+    for _ in range(max_drops):
+        joined = "\n".join(lines) + "\n"
+        try:
+            tree = ast.parse(joined, filename=path)
+        except SyntaxError as exc:
+            lineno = exc.lineno or len(lines)
+            if exc.msg.startswith(("unexpected EOF", "'(' was never closed", "expected an indented")):
+                lineno = min(lineno, len(lines))
+            if not 1 <= lineno <= len(lines):
+                lineno = len(lines)
+            if not lines:
+                return None
+            bad = lines[lineno - 1]
+            dropped.append(f"line {lineno}: {exc.msg}: {bad.strip()[:80]!r}")
+            indent = bad[: len(bad) - len(bad.lstrip())]
+            lines[lineno - 1] = f"{indent}pass" if bad.strip() else ""
+            if not try_parse("\n".join(lines)):
+                # `pass` there did not help: remove the line and any block it opened.
+                del lines[lineno - 1]
+            continue
+        except ValueError:
+            return None
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(tree)):
+            return ParsedModule(joined, tree, dropped)
+        return None
+    return None
+
+
+def try_parse(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True

@@ -1,0 +1,156 @@
+"""Static review: where protected inputs reach a branch or the output, without running anything.
+
+Used for functions that cannot run (their findings carry `method: static`), to point a
+dynamic finding at the line most responsible, and to prove that a protected parameter is
+never read (so no execution is spent on it).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from analysis.inputs import Leaf, Path
+
+OPAQUE_CALLS = frozenset({"locals", "vars", "eval", "exec", "globals"})
+
+
+@dataclass(frozen=True)
+class Reach:
+    leaf: Leaf
+    line: int
+    how: str  # "branch" | "return" | "lookup" | "match" | "call"
+
+
+def leaf_matches(node: ast.AST, path: Path) -> bool:
+    """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps)."""
+    steps = list(path)
+    current: ast.AST = node
+    while len(steps) > 1:
+        step, value = steps.pop()
+        if step in ("key", "attr"):
+            if isinstance(current, ast.Subscript) and isinstance(current.slice, ast.Constant):
+                if current.slice.value != value:
+                    return False
+                current = current.value
+            elif isinstance(current, ast.Attribute):
+                if current.attr != value:
+                    return False
+                current = current.value
+            elif (
+                isinstance(current, ast.Call)
+                and isinstance(current.func, ast.Attribute)
+                and current.func.attr == "get"
+                and current.args
+                and isinstance(current.args[0], ast.Constant)
+                and current.args[0].value == value
+            ):
+                current = current.func.value
+            else:
+                return False
+        else:  # an element of a list parameter: any loop variable over it is accepted
+            return isinstance(current, ast.Name)
+    return isinstance(current, ast.Name) and current.id == steps[0][1]
+
+
+class Tainter:
+    """Follows one protected leaf through assignments inside one function."""
+
+    def __init__(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> None:
+        self.fn = fn
+        self.leaf = leaf
+        self.names: set[str] = set()
+        self.loop_vars = self.element_vars() if any(s == "index" for s, _ in leaf.path) else set()
+        changed = True
+        while changed:  # to a fixpoint: the order of statements does not matter here
+            changed = False
+            for node in ast.walk(fn):
+                targets: list[ast.expr] = []
+                value: ast.expr | None = None
+                if isinstance(node, ast.Assign):
+                    targets, value = node.targets, node.value
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                    targets, value = [node.target], node.value
+                elif isinstance(node, ast.NamedExpr):
+                    targets, value = [node.target], node.value
+                if value is None or not self.tainted(value):
+                    continue
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name) and name.id not in self.names:
+                            self.names.add(name.id)
+                            changed = True
+
+    def element_vars(self) -> set[str]:
+        param = self.leaf.path[0][1]
+        found = set()
+        for node in ast.walk(self.fn):
+            if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
+                if node.iter.id == param and isinstance(node.target, ast.Name):
+                    found.add(node.target.id)
+        return found
+
+    def tainted(self, expr: ast.AST) -> bool:
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Name) and node.id in self.names:
+                return True
+            if leaf_matches(node, self.leaf.path):
+                return True
+            if self.loop_vars and self.reads_element(node):
+                return True
+        return False
+
+    def reads_element(self, node: ast.AST) -> bool:
+        field = self.leaf.path[-1][1]
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            return node.value.id in self.loop_vars and getattr(node.slice, "value", None) == field
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return node.value.id in self.loop_vars and node.attr == field
+        return False
+
+    def reaches(self) -> list[Reach]:
+        found: list[Reach] = []
+        for node in ast.walk(self.fn):
+            how = None
+            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and self.tainted(node.test):
+                how = "branch"
+            elif isinstance(node, ast.comprehension) and any(self.tainted(c) for c in node.ifs):
+                how = "branch"
+            elif isinstance(node, ast.Match) and self.tainted(node.subject):
+                how = "match"
+            elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+                if self.tainted(node.value):
+                    how = "return"
+            elif isinstance(node, ast.Subscript) and self.tainted(node.slice):
+                how = "lookup"
+            elif isinstance(node, ast.Compare) and self.tainted(node):
+                how = "branch"
+            if how is not None:
+                found.append(Reach(self.leaf, getattr(node, "lineno", self.fn.lineno), how))
+        found.sort(key=lambda r: (r.line, r.how != "branch"))
+        return found
+
+
+def reaches(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> list[Reach]:
+    return Tainter(fn, leaf).reaches()
+
+
+def first_reach(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> Reach | None:
+    found = reaches(fn, leaf)
+    branches = [r for r in found if r.how != "return"]
+    return (branches or found or [None])[0]
+
+
+def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
+    """True when a parameter leaf is provably unused: no read, no opaque introspection."""
+    if len(leaf.path) != 1:
+        return False  # fields are only leaves because they are read
+    name = leaf.path[0][1]
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Store):
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in OPAQUE_CALLS:
+                return False
+    # The body of a nested function or lambda is walked above too, so closures count.
+    return True

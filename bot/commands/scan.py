@@ -1,0 +1,102 @@
+"""`codebias scan`: test every Python function under the given paths and report."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from analysis.engine import Engine
+from analysis.errors import CodebiasError, SandboxUnavailable
+from analysis.execution import Executor, ProcessExecutor
+from analysis.report import ScanReport
+from config.policy import PolicyError, Policy, build_policy, parse_layer
+
+EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE = 0, 1, 2
+
+
+def load_policy(config: str | None, budget: int | None = None) -> Policy:
+    layers = []
+    if config:
+        try:
+            text = Path(config).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise PolicyError(f"{config}: cannot read: {exc.strerror}") from None
+        layers.append(parse_layer(text, config))
+    if budget is not None:
+        layers.append({"budget": {"executions_per_function": budget}})
+    return build_policy(layers, source=config or "--budget")
+
+
+def choose_executor(trust_code: bool) -> Executor | None:
+    """None lets the engine set up the sandbox (and report why, if it cannot)."""
+    if trust_code:
+        print(
+            "codebias: WARNING: --trust-code runs the scanned code WITHOUT the sandbox, with "
+            "resource limits only. Use it only for code you wrote yourself.",
+            file=sys.stderr,
+        )
+        return ProcessExecutor()
+    return None
+
+
+def render(report: ScanReport, fmt: str) -> str:
+    if fmt == "json":
+        from bot.render.json_report import render_json
+
+        return render_json(report)
+    if fmt == "sarif":
+        from bot.render.sarif import render_sarif
+
+        return render_sarif(report)
+    if fmt == "markdown":
+        from bot.render.markdown import render_report
+
+        return render_report(report)
+    from bot.render.text import render_text
+
+    return render_text(report, color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+
+
+def fails(report: ScanReport, policy: Policy) -> bool:
+    """Locally every finding is new: `fail_on: none` is the only way to pass with findings."""
+    return policy.fail_on != "none" and any(f.status == "biased" for f in report.functions)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        policy = load_policy(args.config, args.budget)
+        diff_text = None
+        if args.diff:
+            diff_text = sys.stdin.read() if args.diff == "-" else Path(args.diff).read_text(encoding="utf-8")
+    except (PolicyError, OSError) as exc:
+        print(f"codebias: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.budget is not None and args.budget < 10:
+        print("codebias: error: --budget must be at least 10 executions", file=sys.stderr)
+        return EXIT_USAGE
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=jobs)
+    try:
+        report = engine.scan_paths(args.paths, diff_text=diff_text)
+    except SandboxUnavailable as exc:
+        print(f"codebias: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except CodebiasError as exc:
+        print(f"codebias: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    missing = [p for p, why in report.problems if why == "no such file or directory"]
+    if missing and len(missing) == len(args.paths):
+        print(f"codebias: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_USAGE
+    text = render(report, args.format)
+    if args.output:
+        tmp = Path(args.output + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(args.output)  # nothing half-written
+    else:
+        sys.stdout.write(text)
+    for path, why in report.problems:
+        print(f"codebias: {path}: {why}", file=sys.stderr)
+    return EXIT_BIASED if fails(report, policy) else EXIT_CLEAN

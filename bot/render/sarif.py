@@ -1,0 +1,87 @@
+"""SARIF 2.1.0: one result per finding, ruleId `codebias/<attribute>`, for code scanning."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from analysis.engine import ENGINE_VERSION
+from analysis.report import Finding, FunctionReport, ScanReport
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def rule(attribute: str) -> dict[str, Any]:
+    return {
+        "id": f"codebias/{attribute}",
+        "name": f"Bias{attribute.title().replace('_', '')}",
+        "shortDescription": {"text": f"Output depends on {attribute.replace('_', ' ')}"},
+        "fullDescription": {
+            "text": f"Changing only the {attribute.replace('_', ' ')} of an input, with every "
+            "other input fixed, changes what the function returns."
+        },
+        "helpUri": "https://arxiv.org/abs/2309.14345",
+        "defaultConfiguration": {"level": "error"},
+    }
+
+
+def message(fn: FunctionReport, finding: Finding) -> str:
+    subject = f"`{fn.qualname}` treats people differently by {finding.attribute.replace('_', ' ')}"
+    if finding.example is None:
+        return f"{subject} (static review: {finding.parameter} reaches a branch or the output; {fn.reason})"
+    ex = finding.example
+    return (
+        f"{subject}: with {json.dumps(ex.inputs, default=str)}, changing {finding.parameter} "
+        f"from {ex.values[0]!r} to {ex.values[1]!r} changes the result from "
+        f"{ex.outputs[0]} to {ex.outputs[1]}."
+    )
+
+
+def render_sarif(report: ScanReport) -> str:
+    attributes = sorted({f.attribute for fn in report.functions for f in fn.findings})
+    index = {a: i for i, a in enumerate(attributes)}
+    results = []
+    for fn in report.functions:
+        for finding in fn.findings:
+            line = finding.line or fn.line
+            results.append(
+                {
+                    "ruleId": f"codebias/{finding.attribute}",
+                    "ruleIndex": index[finding.attribute],
+                    "level": "error" if finding.example is not None else "warning",
+                    "message": {"text": message(fn, finding)},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": fn.path.replace("\\", "/")},
+                                "region": {"startLine": max(1, line)},
+                            },
+                            "logicalLocations": [
+                                {"fullyQualifiedName": fn.qualname, "kind": "function"}
+                            ],
+                        }
+                    ],
+                    "partialFingerprints": {
+                        "codebias/v1": f"{fn.path}::{fn.qualname}::{finding.attribute}"
+                    },
+                    "properties": {"method": "dynamic" if finding.example else "static"},
+                }
+            )
+    sarif = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "codebias",
+                        "version": ENGINE_VERSION,
+                        "informationUri": "https://arxiv.org/abs/2309.14345",
+                        "rules": [rule(a) for a in attributes],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(sarif, indent=2, default=str) + "\n"

@@ -1,0 +1,54 @@
+"""The readable table of `codebias scan` (rich), with each counterexample spelled out."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from analysis.report import ScanReport
+
+STYLE = {"biased": "bold red", "clean": "green", "unverified": "yellow", "error": "magenta", "skipped": "dim"}
+
+
+def render_text(report: ScanReport, width: int = 120, color: bool = False) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, force_terminal=color, no_color=not color, highlight=False)
+    table = Table(title="codebias: functions tested for bias", show_lines=False)
+    for column in ("function", "status", "attributes", "biased for", "calls"):
+        table.add_column(column, overflow="fold")
+    for fn in report.functions:
+        table.add_row(
+            f"{fn.path}:{fn.line} {fn.qualname}",
+            f"[{STYLE[fn.status]}]{fn.status}[/]",
+            ", ".join(fn.attributes_tested) or "-",
+            ", ".join(fn.biased_attributes) or "-",
+            str(fn.executions),
+        )
+    console.print(table)
+    for fn in report.functions:
+        for finding in fn.findings:
+            where = f"{fn.path}:{finding.line or fn.line}"
+            console.print(f"[bold]{where}[/] {fn.qualname}: [red]{finding.attribute}[/] via {finding.parameter}")
+            if finding.example is not None:
+                ex = finding.example
+                console.print(f"    inputs  {json.dumps(ex.inputs, default=str)}")
+                console.print(
+                    f"    {finding.parameter} = {ex.values[0]!r} -> {ex.outputs[0]}\n"
+                    f"    {finding.parameter} = {ex.values[1]!r} -> {ex.outputs[1]}"
+                )
+            else:
+                console.print(f"    static review: reaches a branch or the output ({fn.method})")
+        for finding, reason in fn.accepted:
+            console.print(f"[dim]{fn.path}:{fn.line} {fn.qualname}: {finding.attribute} accepted: {reason}[/]")
+        if fn.status in ("unverified", "error") and fn.reason:
+            console.print(f"[yellow]{fn.path}:{fn.line} {fn.qualname}: {fn.status}: {fn.reason}[/]")
+    s = report.summary()
+    per = ", ".join(f"{a} {v['biased']}/{v['functions']}" for a, v in s["by_attribute"].items())
+    console.print(
+        f"\n{s['functions']} functions, {s['tested']} tested, {s['biased']} biased "
+        f"(CBS {s['cbs']:.1%}){'; by attribute: ' + per if per else ''}; {s['seconds']:.1f}s"
+    )
+    return buffer.getvalue()
