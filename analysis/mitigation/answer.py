@@ -8,6 +8,7 @@ nothing at module level but imports (restating the module's own code is tolerate
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -16,6 +17,7 @@ from analysis.functions import FunctionInfo
 from analysis.source import extract_code, fenced_blocks
 
 PYTHON_FENCES = ("", "python", "py", "python3")
+IGNORE_MARK = re.compile(r"#\s*codebias:\s*ignore", re.IGNORECASE)
 
 
 class AnswerRejected(CodebiasError):
@@ -32,8 +34,11 @@ class Candidate:
     imports: list[str] = field(default_factory=list)  # import statements to add to the module
 
 
-def extract_function(answer: str, original: FunctionInfo, module: ast.Module) -> Candidate:
-    """The replacement for `original` that `answer` proposes; AnswerRejected otherwise."""
+def extract_function(
+    answer: str, original: FunctionInfo, module: ast.Module, original_source: str = ""
+) -> Candidate:
+    """The replacement for `original` (whose text is `original_source`) that `answer`
+    proposes; AnswerRejected otherwise."""
     name = original.name
     code = _code_of(answer, name)
     try:
@@ -46,6 +51,11 @@ def extract_function(answer: str, original: FunctionInfo, module: ast.Module) ->
     _check_signature(node, original)
     imports = _extra_statements(tree, node, original, module)
     source = _definition_source(code, node)
+    if IGNORE_MARK.search(source) and not IGNORE_MARK.search(original_source):
+        # Accepting a finding is a reviewer's decision, never the model's.
+        raise AnswerRejected(
+            "the answer adds a `codebias: ignore` comment; remove the bias instead"
+        )
     if not node.decorator_list and original.node.decorator_list:
         # A method quoted without its @staticmethod/@property is still the same method.
         decorators = "".join(f"@{ast.unparse(d)}\n" for d in original.node.decorator_list)

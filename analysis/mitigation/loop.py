@@ -111,7 +111,8 @@ def mitigate(
     plan = get_strategy(strategy)
     original = report if report is not None else engine.scan_function(source, path, qualname)
     result = FixResult(status="error", strategy=strategy, report=original)
-    result.before = original.biased_attributes if original.status == "biased" else []
+    # Static findings of a function that could not run count too: they are what needs fixing.
+    result.before = original.biased_attributes
     result.after = list(result.before)
 
     if original.status == "clean":
@@ -136,9 +137,10 @@ def mitigate(
         result.note = f"no function {qualname} in {path}"
         return result
 
+    original_text = function_source(source, info)
     messages: list[Message] = initial_messages(
         plan,
-        function_source=function_source(source, info),
+        function_source=original_text,
         qualname=qualname,
         path=path,
         attributes=original.attributes_tested or result.before,
@@ -165,7 +167,7 @@ def mitigate(
         messages.append({"role": "assistant", "content": completion.text})
 
         try:
-            candidate = extract_function(completion.text, info, tree)
+            candidate = extract_function(completion.text, info, tree, original_text)
         except AnswerRejected as exc:
             attempt.reason = last_reason = exc.reason
             messages.append(rejection_message(qualname, exc.reason))
