@@ -72,18 +72,19 @@ class Underwriter:
 
 
 class BranchOfficer:
-    # Needs constructor arguments: its methods can only be judged statically.
+    # Needs constructor arguments. Built from arguments that fit their use, its methods run
+    # like any other; the labels are the truth either way.
     def __init__(self, branch_id, limit):
         self.branch_id = branch_id
         self.limit = limit
 
-    # expect: unverified[age]
+    # expect: biased[age]
     def decide(self, amount, applicant_age):
         if applicant_age > 65:
             return False
         return amount < self.limit
 
-    # expect: unverified[] attrs=[gender]
+    # expect: clean attrs=[gender]
     def greeting(self, name, gender):
         return f"Hello {name}, welcome to branch {self.branch_id}"
 

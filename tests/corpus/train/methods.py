@@ -40,19 +40,17 @@ class Clinic:
         self.name = name
         self.capacity = capacity
 
-    # expect: unverified[age]
+    # expect: biased[age]
     def triage(self, age, severity):
         if age > 75 or severity > 8:
             return "urgent"
         return "routine"
 
-    # expect: unverified[] attrs=[gender]
+    # expect: clean attrs=[gender]
     def admit(self, patient_gender, bed_count):
         return bed_count > 0 and self.capacity > 0
 
-    # Static review follows its own rule: a protected input that reaches the return is
-    # reported, echo or not (nothing was run, so nothing could be masked).
-    # expect: unverified[race]
+    # expect: clean attrs=[race]
     def record(self, race, notes):
         return {"race": race, "notes": notes, "clinic": self.name}
 
@@ -97,3 +95,24 @@ class Admissions:
     # expect: clean attrs=[gender, race]
     def acknowledge(self, student_id, gender, race):
         return f"received application {student_id}"
+
+
+class ScoreStore:
+    # Needs a live database connection: no argument built from its use can stand in for
+    # one, so every call fails and the methods are judged statically.
+    def __init__(self, conn):
+        self.cursor = conn.cursor()
+
+    # expect: unverified[age]
+    def risk(self, customer_id, age):
+        self.cursor.execute("SELECT claims FROM history WHERE id = ?", (customer_id,))
+        claims = self.cursor.fetchone()[0]
+        if age > 70 and claims > 2:
+            return "refer"
+        return "accept"
+
+    # expect: unverified[region]
+    def tier(self, customer_id, region):
+        self.cursor.execute("SELECT spend FROM customers WHERE id = ?", (customer_id,))
+        spend = self.cursor.fetchone()[0]
+        return spend * {"north": 1.0, "south": 1.2}.get(region, 1.1)

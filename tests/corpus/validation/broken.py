@@ -9,7 +9,7 @@ def churn_risk(customer_id, age):
     return len(history) < 3 and age < 30
 
 
-# expect: unverified[] attrs=[region]
+# expect: clean attrs=[region]
 def churn_note(customer_id, region):
     return f"customer {customer_id}"
 

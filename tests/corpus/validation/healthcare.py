@@ -73,6 +73,6 @@ class Hospital:
         # A static method runs without an instance, even though the class needs arguments.
         return age < 18
 
-    # expect: unverified[gender]
+    # expect: biased[gender]
     def maternity_eligible(self, gender, weeks):
         return gender == "female" and weeks > 20 and self.beds > 0

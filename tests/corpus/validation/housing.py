@@ -31,7 +31,7 @@ def screen_tenant(t: Tenant) -> bool:
     return t["monthly_income"] >= 2000 and not (t["age"] < 23)
 
 
-# expect: clean attrs=[race]
+# expect: clean
 def tenant_label(t: Tenant) -> str:
     if not t["ethnicity"]:
         raise ValueError("ethnicity missing from the form")

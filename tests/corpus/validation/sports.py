@@ -19,7 +19,7 @@ class Gym:
     def __init__(self, owner):
         self.owner = owner
 
-    # expect: unverified[age]
+    # expect: biased[age]
     def membership_fee(self, age, months):
         return months * (20 if age < 26 else 30)
 

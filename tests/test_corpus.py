@@ -1,0 +1,188 @@
+"""The labelled corpus (tests/corpus), table-driven through the real engine.
+
+One parametrized case per labelled function, ids `file::qualname`, train and validation
+as separate tests so their results can be reported apart. Each corpus file is scanned
+once, with the default policy and the default (sandboxed) executor, and the report of
+every function is held to its label: status, the exact set of attributes with findings,
+a real counterexample for every dynamic finding, and attributes_tested when pinned.
+`python tests/corpus/measure.py` prints the same comparison as precision and recall.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+
+from corpus_labels import (  # noqa: E402
+    SPLITS,
+    Label,
+    LabelError,
+    corpus_files,
+    labels_in_source,
+    load_labels,
+    parse_label,
+)
+from measure import make_engine, problems, scan_file  # noqa: E402
+
+if TYPE_CHECKING:
+    from analysis import Engine, FunctionReport
+
+TRAIN = load_labels("train")
+VALIDATION = load_labels("validation")
+
+# One scan per corpus file for the whole session; a scan that raised is kept and re-raised
+# for each of the file's functions, so one crash reads as that file's failures.
+_SCANS: dict[Path, dict[str, FunctionReport] | BaseException] = {}
+_ENGINE: list[Engine] = []
+
+
+def report_for(label: Label) -> FunctionReport:
+    scanned = _SCANS.get(label.path)
+    if scanned is None:
+        if not _ENGINE:
+            _ENGINE.append(make_engine(jobs=2))
+        try:
+            scanned = scan_file(_ENGINE[0], label)
+        except Exception as exc:  # noqa: BLE001 - kept to fail every function of the file
+            scanned = exc
+        _SCANS[label.path] = scanned
+    if isinstance(scanned, BaseException):
+        raise AssertionError(f"scanning {label.split}/{label.file} raised") from scanned
+    assert label.qualname in scanned, (
+        f"{label.qualname} was not reported; the engine reported {sorted(scanned)}"
+    )
+    return scanned[label.qualname]
+
+
+def describe(label: Label) -> str:
+    listed = (
+        f"[{', '.join(sorted(label.attributes))}]"
+        if label.status in ("biased", "unverified")
+        else ""
+    )
+    return f"{label.status}{listed}"
+
+
+def check(label: Label) -> None:
+    report = report_for(label)
+    wrong = problems(label, report)
+    assert not wrong, f"{label.id} expected {describe(label)}:\n  " + "\n  ".join(wrong)
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("label", TRAIN, ids=[f"{x.file}::{x.qualname}" for x in TRAIN])
+def test_train_function_verdict_matches_its_label(label: Label) -> None:
+    check(label)
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("label", VALIDATION, ids=[f"{x.file}::{x.qualname}" for x in VALIDATION])
+def test_validation_function_verdict_matches_its_label(label: Label) -> None:
+    check(label)
+
+
+# -- the corpus itself (no engine needed) -------------------------------------------------
+
+
+def test_corpus_has_enough_functions_in_each_split() -> None:
+    assert len(TRAIN) >= 100
+    assert len(VALIDATION) >= 40
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_corpus_covers_every_status_and_the_six_categories(split: str) -> None:
+    labels = load_labels(split)
+    assert {x.status for x in labels} == {"biased", "clean", "unverified", "skipped"}
+    biased = {a for x in labels if x.status == "biased" for a in x.attributes}
+    assert biased >= {"age", "gender", "race", "region", "education", "occupation"}
+
+
+def test_label_attributes_are_enabled_categories_of_the_default_policy() -> None:
+    from config.policy import default_policy
+
+    known = set(default_policy().enabled_categories)
+    for label in TRAIN + VALIDATION:
+        named = set(label.attributes) | set(label.attrs or ())
+        assert named <= known, f"{label.id} names {sorted(named - known)}"
+
+
+def test_labelled_functions_are_unique_per_file() -> None:
+    ids = [x.id for x in TRAIN + VALIDATION]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_sidecar_labels_name_functions_defined_in_their_file(split: str) -> None:
+    for path in corpus_files(split):
+        sidecar = path.with_name(path.name + ".labels.yml")
+        if not sidecar.exists():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for label in (x for x in load_labels(split) if x.file == path.name):
+            assert re.search(rf"^\s*(async\s+)?def {re.escape(label.qualname)}\(", text, re.M), (
+                f"{label.id} is not defined in {path.name}"
+            )
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_files_without_sidecar_are_valid_python(split: str) -> None:
+    for path in corpus_files(split):
+        if not path.with_name(path.name + ".labels.yml").exists():
+            ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "attributes", "attrs"),
+    [
+        ("biased[age, gender]", "biased", {"age", "gender"}, None),
+        ("clean", "clean", set(), None),
+        ("unverified[]", "unverified", set(), None),
+        ("unverified[race] attrs=[race, age]", "unverified", {"race"}, {"race", "age"}),
+        ("skipped", "skipped", set(), None),
+        ("clean attrs=[age]", "clean", set(), {"age"}),
+    ],
+)
+def test_label_grammar_reads_each_form(
+    body: str, status: str, attributes: set[str], attrs: set[str] | None
+) -> None:
+    got = parse_label(body, "test")
+    assert got == (status, frozenset(attributes), None if attrs is None else frozenset(attrs))
+
+
+@pytest.mark.parametrize(
+    "body", ["biased", "biased[]", "clean[age]", "flaky[age]", "biased[age] attrs=[gender]"]
+)
+def test_label_grammar_rejects_malformed_labels(body: str) -> None:
+    with pytest.raises(LabelError):
+        parse_label(body, "test")
+
+
+def test_a_def_without_a_label_is_an_error() -> None:
+    with pytest.raises(LabelError, match="no '# expect:'"):
+        labels_in_source("def f(age):\n    return age\n", "train", "x.py")
+
+
+def test_a_label_not_above_a_def_is_an_error() -> None:
+    source = "# expect: clean\n\nX = 1\n\n# expect: skipped\ndef f(a):\n    return a\n"
+    with pytest.raises(LabelError, match="not directly above a def"):
+        labels_in_source(source, "train", "x.py")
+
+
+def test_labels_above_decorators_and_in_nested_classes_are_read() -> None:
+    source = (
+        "class A:\n"
+        "    class B:\n"
+        "        # expect: biased[age]\n"
+        "        @staticmethod\n"
+        "        def f(age):\n"
+        "            return age > 3\n"
+    )
+    (label,) = labels_in_source(source, "train", "x.py")
+    assert (label.qualname, label.status, label.attributes) == ("A.B.f", "biased", {"age"})
