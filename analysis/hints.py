@@ -240,10 +240,19 @@ class Harvester:
                 return [s for a in node.args for s in self.subjects(a)]
             return []
         if isinstance(node, ast.BinOp):
-            return self.subjects(node.left) + self.subjects(node.right)
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                return self.subjects(node.left) + self.subjects(node.right)
+            # `debts / income < 0.4`: the threshold belongs to the ratio, not to either name.
+            return []
         if isinstance(node, ast.UnaryOp):
             return self.subjects(node.operand)
         return []
+
+    def operands(self, node: ast.expr) -> list[str]:
+        """Every name an arithmetic expression reads, for kinds (not for thresholds)."""
+        if isinstance(node, ast.BinOp):
+            return self.operands(node.left) + self.operands(node.right)
+        return self.subjects(node)
 
     def file(self, subjects: list[str], value: Any, kind: str | None = None) -> None:
         for name in subjects:
@@ -289,15 +298,12 @@ class Harvester:
         elif isinstance(node, ast.BinOp):
             for a, b in ((node.left, node.right), (node.right, node.left)):
                 value = const(b, self.local)
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    if isinstance(node.op, (ast.Add, ast.Sub)):
-                        # `age - 55` pivots at 55; a factor (`age * 0.5`) is no threshold.
-                        self.file(self.subjects(a), value, "num")
-                    else:
-                        for name in self.subjects(a):
-                            self.facts.hint(name).kinds.add("num")
-                elif not isinstance(node.op, ast.Add):
-                    for name in self.subjects(a):
+                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+                if numeric and isinstance(node.op, (ast.Add, ast.Sub)):
+                    # `age - 55` pivots at 55; a factor (`age * 0.5`) is no threshold.
+                    self.file(self.subjects(a), value, "num")
+                elif numeric or not isinstance(node.op, ast.Add):
+                    for name in self.operands(a):
                         self.facts.hint(name).kinds.add("num")
         elif isinstance(node, ast.Match):
             subjects = self.subjects(node.subject)

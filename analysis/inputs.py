@@ -53,6 +53,7 @@ class Leaf:
     pool: list[Any]
     category: str | None = None
     typical: int = 0  # index in pool of the base value used while other leaves vary
+    guarded: bool = False  # the code compares it with constants: vary it early
 
     @property
     def protected(self) -> bool:
@@ -320,7 +321,11 @@ class InputBuilder:
                 hint.kinds.add(kind)
             choices = choices or literal_choices(annotation, self.facts)
         pool = value_pool(hint, choices, category, self.policy, default)
-        leaf = Leaf(path, display(path), name, pool, category, typical_index(pool, category, self.policy, default))
+        leaf = Leaf(
+            path, display(path), name, pool, category,
+            typical_index(pool, category, self.policy, default),
+            guarded=bool(hint.constants or hint.contains or choices),
+        )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
 
@@ -349,7 +354,9 @@ def value_pool(
         pool += [v for v in cat_values if fits(v, kinds)] or cat_values
     if default is not MISSING and default is not None and default not in pool:
         pool.append(default)
-    if not pool or (category is None and len(pool) < 3):
+    if category is None or not pool:
+        # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
+        # would hide any difference that needs a realistic magnitude.
         pool += kind_defaults(kinds)
     return dedupe(pool)[:MAX_POOL]
 

@@ -72,7 +72,8 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
     leaves = model.leaves
     base = {leaf.path: typical(leaf) for leaf in leaves}
     yield dict(base)
-    ordered = model.others + model.protected
+    # Inputs the code compares with constants guard branches: vary those first.
+    ordered = sorted(model.others, key=lambda leaf: not leaf.guarded) + model.protected
     for leaf in ordered:
         for value in leaf.pool:
             if value == base[leaf.path]:
@@ -93,6 +94,7 @@ class Search:
         targets: list[Leaf],
         max_executions: int,
         deadline: float,
+        stream: Iterator[dict[Path, Any]] | None = None,
     ) -> None:
         self.model = model
         self.session = session
@@ -101,6 +103,7 @@ class Search:
         self.deadline = deadline
         self.result = SearchResult()
         self.noisy_counts: Counter[str] = Counter()
+        self.stream = stream if stream is not None else contexts(model)
 
     def call(self, ctx: dict[Path, Any], leaf: Leaf | None, value: Any, seed: int) -> dict[str, Any]:
         values = dict(ctx)
@@ -115,7 +118,7 @@ class Search:
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
         seen: dict[str, set[str]] = {leaf.display: set() for leaf in open_leaves}
         batch_size = 2
-        stream = enumerate(contexts(self.model))
+        stream = enumerate(self.stream)
         while open_leaves:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True

@@ -95,10 +95,18 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
             bad = lines[lineno - 1]
             dropped.append(f"line {lineno}: {exc.msg}: {bad.strip()[:80]!r}")
             indent = bad[: len(bad) - len(bad.lstrip())]
-            lines[lineno - 1] = f"{indent}pass" if bad.strip() else ""
-            if not try_parse("\n".join(lines)):
-                # `pass` there did not help: remove the line and any block it opened.
-                del lines[lineno - 1]
+            # Mend the usual slips (a missing colon or bracket) before giving the line up.
+            for mended in (bad.rstrip() + ":", bad.rstrip() + ")", bad.rstrip() + "]"):
+                trial = [*lines[: lineno - 1], mended, *lines[lineno:]]
+                if first_error_line(trial) != lineno:
+                    lines[lineno - 1] = mended
+                    dropped[-1] = f"line {lineno}: {exc.msg} (mended)"
+                    break
+            else:
+                # Keep the line count, so every reported line number stays true.
+                lines[lineno - 1] = f"{indent}pass" if bad.strip() else ""
+                if first_error_line(lines) == lineno:
+                    lines[lineno - 1] = ""
             continue
         except ValueError:
             return None
@@ -108,9 +116,12 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
     return None
 
 
-def try_parse(text: str) -> bool:
+def first_error_line(lines: list[str]) -> int | None:
+    """The line of the first syntax error, or None when the text parses."""
     try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+        ast.parse("\n".join(lines) + "\n")
+    except SyntaxError as exc:
+        return exc.lineno or 0
+    except ValueError:
+        return 0
+    return None

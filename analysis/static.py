@@ -144,7 +144,7 @@ def first_reach(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> Reach
 def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
     """True when a parameter leaf is provably unused: no read, no opaque introspection."""
     if len(leaf.path) != 1:
-        return False  # fields are only leaves because they are read
+        return field_never_read(fn, leaf)
     name = leaf.path[0][1]
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Store):
@@ -153,4 +153,38 @@ def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
             if node.func.id in OPAQUE_CALLS:
                 return False
     # The body of a nested function or lambda is walked above too, so closures count.
+    return True
+
+
+def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
+    """A field of a declared class is unread when its parameter is only ever used for other
+    fields: every use of the parameter is `p.other` / `p["other"]`, none is a method call,
+    and nothing receives the whole object."""
+    root = leaf.path[0][1]
+    step, first = leaf.path[1]
+    if step not in ("attr", "key"):
+        return False
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in OPAQUE_CALLS:
+                return False
+        if not (isinstance(node, ast.Name) and node.id == root):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute):
+            grand = parents.get(id(parent))
+            if isinstance(grand, ast.Call) and grand.func is parent:
+                return False  # a method of the object may read anything
+            if parent.attr == first:
+                return False
+        elif isinstance(parent, ast.Subscript) and parent.value is node:
+            key = parent.slice
+            if not isinstance(key, ast.Constant) or key.value == first:
+                return False
+        else:
+            return False
     return True

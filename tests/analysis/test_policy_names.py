@@ -1,0 +1,33 @@
+import pytest
+
+from config.policy import PolicyError, build_policy, default_policy, name_tokens, parse_layer
+
+NAMES = [
+    ("age", "age"), ("applicantAge", "age"), ("Applicant_Age", "age"), ("sex", "gender"),
+    ("Gender", "gender"), ("is_female", "gender"), ("race_ethnicity", "race"), ("ethnicity", "race"),
+    ("city", "region"), ("zip_code", "region"), ("education_level", "education"),
+    ("highestDegree", "education"), ("job_title", "occupation"), ("occupation", "occupation"),
+    ("page", None), ("mileage", None), ("usage", None), ("average", None), ("stage", None),
+    ("experience", None), ("income", None), ("marital_status", None),  # off by default
+]
+
+
+@pytest.mark.parametrize(("name", "category"), NAMES)
+def test_names_map_to_categories_on_word_tokens(name: str, category: str | None) -> None:
+    assert default_policy().canonical_category(name) == category
+
+
+def test_tokens_split_camel_case_and_underscores() -> None:
+    assert name_tokens("applicantAgeYears") == ("applicant", "age", "years")
+    assert name_tokens("HTTPServer_id") == ("http", "server", "id")
+
+
+def test_a_layer_can_enable_a_category_and_add_a_synonym() -> None:
+    policy = build_policy([{"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}])
+    assert policy.canonical_category("marital_status") == "marital_status"
+    assert policy.canonical_category("vintage") == "age"
+
+
+def test_an_invalid_layer_names_its_source_and_field() -> None:
+    with pytest.raises(PolicyError, match=r"repo/.codebias.yml: fail_on"):
+        build_policy([parse_layer("fail_on: sometimes\n", "repo/.codebias.yml")], source="repo/.codebias.yml")
