@@ -204,14 +204,25 @@ def mitigate(
             messages.append(feedback_message(qualname, retest.findings))
             continue
 
+        agreement = engine.agreement(source, patched, path, qualname)
+        if not agreement and engine.agreement(patched, patched, path, qualname) is None:
+            # "No bias" can also mean "never returns": a version that raises on every tested
+            # input (or does not load) has no outputs to compare, not even with itself.
+            attempt.outcome = "untestable"
+            attempt.reason = last_reason = (
+                "your version could not be run: it fails on every tested input"
+            )
+            messages.append(rejection_message(qualname, attempt.reason))
+            continue
+
         attempt.outcome = "accepted"
         result.status = "fixed"
         result.after = []
         result.new_module_source = patched
         result.new_function_source = candidate.function_source
         result.patch = unified_patch(source, patched, path)
-        result.agreement = engine.agreement(source, patched, path, qualname)
-        result.note = _agreement_note(result.agreement)
+        result.agreement = agreement
+        result.note = _agreement_note(agreement)
         return result
 
     result.status = "not_fixed"
