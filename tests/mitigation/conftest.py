@@ -144,7 +144,9 @@ class LLMServer:
                 if self.path.split("?")[0] != expected:
                     self._send(Reply(404, {"error": {"message": f"no route {self.path}"}}))
                     return
-                reply = server._next(json.loads(raw), {k.lower(): v for k, v in self.headers.items()})
+                reply = server._next(
+                    json.loads(raw), {k.lower(): v for k, v in self.headers.items()}
+                )
                 if reply.delay and server.stopping.wait(reply.delay):
                     return
                 self._send(reply)

@@ -28,9 +28,9 @@ class Screener:
         return candidate.skill + (5 if candidate.gender == "male" else 0)
 '''
 
-GOOD = '''def assess(applicant, strict=False, *, region_weight=1.0):
+GOOD = """def assess(applicant, strict=False, *, region_weight=1.0):
     return applicant["experience"] >= THRESHOLD
-'''
+"""
 
 
 def original(qualname: str) -> tuple[FunctionInfo, ast.Module]:
@@ -61,12 +61,17 @@ ACCEPTED = [
         f"```python\nTHRESHOLD = 3\n\n\n{GOOD}```",
         GOOD,
     ),
-    ("annotations may change", GOOD.replace("(applicant,", "(applicant: dict,"),
-     GOOD.replace("(applicant,", "(applicant: dict,")),
+    (
+        "annotations may change",
+        GOOD.replace("(applicant,", "(applicant: dict,"),
+        GOOD.replace("(applicant,", "(applicant: dict,"),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("answer", "expected"), [a[1:] for a in ACCEPTED], ids=[a[0] for a in ACCEPTED])
+@pytest.mark.parametrize(
+    ("answer", "expected"), [a[1:] for a in ACCEPTED], ids=[a[0] for a in ACCEPTED]
+)
 def test_usable_answers_yield_the_function(answer: str, expected: str) -> None:
     assert extract(answer) == expected
 
@@ -105,7 +110,8 @@ REJECTED = [
     ),
     (
         "default changed",
-        "```python\ndef assess(applicant, strict=True, *, region_weight=1.0):\n    return True\n```",
+        "```python\ndef assess(applicant, strict=True, *, region_weight=1.0):\n"
+        "    return True\n```",
         "signature changed",
     ),
     (
@@ -139,7 +145,9 @@ REJECTED = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "reason"), [r[1:] for r in REJECTED], ids=[r[0] for r in REJECTED])
+@pytest.mark.parametrize(
+    ("answer", "reason"), [r[1:] for r in REJECTED], ids=[r[0] for r in REJECTED]
+)
 def test_unusable_answers_are_rejected_with_a_reason(answer: str, reason: str) -> None:
     with pytest.raises(AnswerRejected) as caught:
         extract(answer)

@@ -28,17 +28,17 @@ def approve(age: int, income: float) -> bool:
 def fee(amount: float) -> float:
     return amount * 0.01
 '''
-GOOD = '''def approve(age: int, income: float) -> bool:
+GOOD = """def approve(age: int, income: float) -> bool:
     return income > LIMIT
-'''
-STILL_BIASED = '''def approve(age: int, income: float) -> bool:
+"""
+STILL_BIASED = """def approve(age: int, income: float) -> bool:
     if age > 75:
         return False
     return income > LIMIT
-'''
-ALWAYS_RAISES = '''def approve(age: int, income: float) -> bool:
+"""
+ALWAYS_RAISES = """def approve(age: int, income: float) -> bool:
     raise RuntimeError("not implemented")
-'''
+"""
 
 
 def fenced(code: str) -> str:
@@ -110,10 +110,16 @@ def test_second_round_fix_is_accepted(engine: Engine, openai_server: Any, server
 
 
 REJECTIONS = [
-    ("changed signature", fenced("def approve(income: float) -> bool:\n    return income > LIMIT\n"),
-     "the signature changed"),
-    ("does not parse", fenced("def approve(age: int, income: float) -> bool:\n    return (income >\n"),
-     "does not parse"),
+    (
+        "changed signature",
+        fenced("def approve(income: float) -> bool:\n    return income > LIMIT\n"),
+        "the signature changed",
+    ),
+    (
+        "does not parse",
+        fenced("def approve(age: int, income: float) -> bool:\n    return (income >\n"),
+        "does not parse",
+    ),
     ("prose only", "You should simply stop looking at the applicant's age.", "only prose"),
     ("raises on every call", fenced(ALWAYS_RAISES), "could not be run"),
 ]
@@ -183,16 +189,23 @@ def test_strategy_without_feedback_makes_one_attempt(
 ) -> None:
     openai_server.answer(fenced(STILL_BIASED))
     result = mitigate(
-        engine, SOURCE, PATH, "approve", provider_for(openai_server, server_env),
-        strategy="few-shot", max_rounds=3,
+        engine,
+        SOURCE,
+        PATH,
+        "approve",
+        provider_for(openai_server, server_env),
+        strategy="few-shot",
+        max_rounds=3,
     )
     assert result.status == "not_fixed"
     assert result.attempts == 1 and len(openai_server.requests) == 1
     assert "age = 60 gives" not in openai_server.conversation(0)
 
 
-def test_method_is_fixed_inside_its_class(engine: Engine, openai_server: Any, server_env: Any) -> None:
-    source = '''class Screener:
+def test_method_is_fixed_inside_its_class(
+    engine: Engine, openai_server: Any, server_env: Any
+) -> None:
+    source = """class Screener:
     def __init__(self) -> None:
         self.bar = 3
 
@@ -200,13 +213,17 @@ def test_method_is_fixed_inside_its_class(engine: Engine, openai_server: Any, se
         if gender == "female":
             return experience >= self.bar + 2
         return experience >= self.bar
-'''
+"""
     openai_server.answer(
         "```python\ndef assess(self, gender: str, experience: int) -> bool:\n"
         "    return experience >= self.bar\n```"
     )
-    result = mitigate(engine, source, "screen.py", "Screener.assess", provider_for(openai_server, server_env))
+    result = mitigate(
+        engine, source, "screen.py", "Screener.assess", provider_for(openai_server, server_env)
+    )
     assert result.status == "fixed", result.note
     assert result.new_module_source is not None
-    assert "    def assess(self, gender: str, experience: int) -> bool:\n" \
+    assert (
+        "    def assess(self, gender: str, experience: int) -> bool:\n"
         "        return experience >= self.bar\n" in result.new_module_source
+    )

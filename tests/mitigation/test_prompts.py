@@ -13,11 +13,11 @@ from analysis.mitigation.prompts import (
 )
 from analysis.report import Example, Finding
 
-FUNCTION = '''def assess(applicant):
+FUNCTION = """def assess(applicant):
     if applicant["age"] > 60:
         return False
     return applicant["experience"] >= 3
-'''
+"""
 FINDINGS = [
     Finding(
         "age",
@@ -77,9 +77,17 @@ def test_prompts_without_feedback_do_not_leak_test_results(name: str) -> None:
 EXPECTED = [
     ("zero-shot", ["influence the result"], ["Biased (", "step by step"]),
     ("one-shot", ["an example", "approve_loan"], ["starting_salary", "step by step"]),
-    ("few-shot", ["examples", "approve_loan", "starting_salary", "rank_candidate"], ["step by step"]),
+    (
+        "few-shot",
+        ["examples", "approve_loan", "starting_salary", "rank_candidate"],
+        ["step by step"],
+    ),
     ("cot1", ["step by step"], ["Biased (", "1. Say what"]),
-    ("cot2", ["step by step", "1. Say what", "4. Check that no other behaviour changed"], ["Biased ("]),
+    (
+        "cot2",
+        ["step by step", "1. Say what", "4. Check that no other behaviour changed"],
+        ["Biased ("],
+    ),
     ("feedback-zero-shot", ["influence the result", "found it biased"], ["step by step"]),
     ("feedback-one-shot", ["approve_loan", "found it biased"], ["starting_salary"]),
     ("feedback-few-shot", ["rank_candidate", "found it biased"], ["step by step"]),

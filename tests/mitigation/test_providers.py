@@ -33,7 +33,9 @@ def test_answer_text_and_token_counts_come_back(llm_server: Any, server_env: Any
     assert llm_server.requests[0]["model"] == "test-model"
 
 
-def test_openai_wire_carries_system_message_and_temperature(openai_server: Any, server_env: Any) -> None:
+def test_openai_wire_carries_system_message_and_temperature(
+    openai_server: Any, server_env: Any
+) -> None:
     openai_server.answer("ok")
     provider = provider_from_env(default_policy(), server_env(openai_server))
     assert provider is not None
@@ -127,17 +129,33 @@ SELECTION = [
     ("no keys", {}, {}, None),
     ("openai key", {}, {"OPENAI_API_KEY": "k"}, ("openai", DEFAULT_MODELS["openai"])),
     ("anthropic key", {}, {"ANTHROPIC_API_KEY": "k"}, ("anthropic", DEFAULT_MODELS["anthropic"])),
-    ("both keys: openai first", {}, {"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"},
-     ("openai", DEFAULT_MODELS["openai"])),
-    ("local server without key", {}, {"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"},
-     ("openai", DEFAULT_MODELS["openai"])),
-    ("policy picks anthropic", {"provider": "anthropic"},
-     {"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"}, ("anthropic", DEFAULT_MODELS["anthropic"])),
+    (
+        "both keys: openai first",
+        {},
+        {"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"},
+        ("openai", DEFAULT_MODELS["openai"]),
+    ),
+    (
+        "local server without key",
+        {},
+        {"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"},
+        ("openai", DEFAULT_MODELS["openai"]),
+    ),
+    (
+        "policy picks anthropic",
+        {"provider": "anthropic"},
+        {"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"},
+        ("anthropic", DEFAULT_MODELS["anthropic"]),
+    ),
     ("policy provider without its key", {"provider": "anthropic"}, {"OPENAI_API_KEY": "k"}, None),
     ("policy switches fixes off", {"enabled": False}, {"OPENAI_API_KEY": "k"}, None),
     ("policy model", {"model": "gpt-x"}, {"OPENAI_API_KEY": "k"}, ("openai", "gpt-x")),
-    ("environment model wins", {"model": "gpt-x"},
-     {"OPENAI_API_KEY": "k", "CODEBIAS_LLM_MODEL": "local-7b"}, ("openai", "local-7b")),
+    (
+        "environment model wins",
+        {"model": "gpt-x"},
+        {"OPENAI_API_KEY": "k", "CODEBIAS_LLM_MODEL": "local-7b"},
+        ("openai", "local-7b"),
+    ),
     ("empty key is no key", {}, {"OPENAI_API_KEY": " "}, None),
 ]
 

@@ -41,8 +41,9 @@ class Quote:
 '''
 
 
-def spliced(qualname: str, new_function: str, imports: list[str] | None = None,
-            source: str = MODULE) -> str:
+def spliced(
+    qualname: str, new_function: str, imports: list[str] | None = None, source: str = MODULE
+) -> str:
     info = find_function(ast.parse(source), qualname)
     assert info is not None
     return splice(source, info, Candidate(new_function, imports or []))
