@@ -47,7 +47,7 @@ def report_for(label: Label) -> FunctionReport:
     scanned = _SCANS.get(label.path)
     if scanned is None:
         if not _ENGINE:
-            _ENGINE.append(make_engine(jobs=2))
+            _ENGINE.append(make_engine())
         try:
             scanned = scan_file(_ENGINE[0], label)
         except Exception as exc:  # noqa: BLE001 - kept to fail every function of the file
