@@ -1,0 +1,203 @@
+"""`codebias fix` as a user runs it: real CLI, real engine and sandbox, scripted LLM servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+
+SOURCE = """def approve(age: int, income: float) -> bool:
+    if age > 60:
+        return False
+    return income > 30000
+"""
+GOOD = "```python\ndef approve(age: int, income: float) -> bool:\n    return income > 30000\n```"
+STILL_BIASED = (
+    "```python\ndef approve(age: int, income: float) -> bool:\n"
+    "    return income > 30000 and age < 80\n```"
+)
+LLM_VARIABLES = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "CODEBIAS_LLM_MODEL",
+    "CODEBIAS_LLM_TIMEOUT",
+    "CODEBIAS_LLM_MAX_RETRIES",
+)
+SECTION_6_KEYS = [
+    "function",
+    "status",
+    "strategy",
+    "attempts",
+    "before",
+    "after",
+    "agreement",
+    "tokens",
+]
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "loans.py").write_text(SOURCE)
+    monkeypatch.chdir(tmp_path)
+    for name in LLM_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def use(server: Any, server_env: Any, monkeypatch: pytest.MonkeyPatch, **extra: str) -> None:
+    for key, value in server_env(server, **extra).items():
+        monkeypatch.setenv(key, value)
+
+
+def fix_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = main(["fix", "loans.py::approve", "--format", "json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_json_output_of_a_verified_fix(
+    workdir: Path,
+    llm_server: Any,
+    server_env: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    use(llm_server, server_env, monkeypatch)
+    llm_server.answer(GOOD, prompt_tokens=812, completion_tokens=240)
+    code, out = fix_json(capsys)
+    assert code == 0
+    assert [k for k in out if k in SECTION_6_KEYS or k == "patch"] == [
+        "function", "status", "strategy", "attempts", "patch", "before", "after", "agreement",
+        "tokens",
+    ]  # fmt: skip
+    assert out["function"] == "loans.py::approve"
+    assert out["status"] == "fixed" and out["strategy"] == "feedback-cot"
+    assert out["attempts"] == 1
+    assert out["patch"].startswith("--- a/loans.py\n+++ b/loans.py\n@@ ")
+    assert (out["before"], out["after"]) == (["age"], [])
+    assert isinstance(out["agreement"], float) and 0 <= out["agreement"] <= 1
+    assert out["tokens"] == {"prompt": 812, "completion": 240}
+    assert (workdir / "loans.py").read_text() == SOURCE  # no --apply: the file is untouched
+
+
+def test_apply_rewrites_the_file_with_the_verified_fix(
+    workdir: Path,
+    openai_server: Any,
+    server_env: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    use(openai_server, server_env, monkeypatch)
+    openai_server.answer(GOOD)
+    code, out = fix_json(capsys, "--apply")
+    assert code == 0 and out["applied"] is True
+    assert (workdir / "loans.py").read_text() == (
+        "def approve(age: int, income: float) -> bool:\n    return income > 30000\n"
+    )
+    assert sorted(p.name for p in workdir.iterdir()) == ["loans.py"]  # no temporary left over
+
+
+def test_apply_leaves_the_file_alone_without_a_verified_fix(
+    workdir: Path,
+    openai_server: Any,
+    server_env: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    use(openai_server, server_env, monkeypatch)
+    for _ in range(2):
+        openai_server.answer(STILL_BIASED)
+    (workdir / ".codebias.yml").write_text("mitigation: {max_rounds: 2}\n")
+    code, out = fix_json(capsys, "--apply", "--config", ".codebias.yml")
+    assert code == 1
+    assert out["status"] == "not_fixed" and out["applied"] is False
+    assert "patch" not in out
+    assert out["attempts"] == 2 and out["after"] == ["age"]
+    assert (workdir / "loans.py").read_text() == SOURCE
+
+
+def test_text_output_shows_findings_and_the_patch(
+    workdir: Path,
+    anthropic_server: Any,
+    server_env: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    use(anthropic_server, server_env, monkeypatch)
+    anthropic_server.answer(GOOD)
+    code = main(["fix", "loans.py::approve", "--strategy", "feedback-zero-shot"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "loans.py::approve: biased for age" in out
+    assert "fixed after 1 attempt (feedback-zero-shot)" in out
+    assert "--- a/loans.py\n+++ b/loans.py\n" in out
+
+
+def test_without_a_provider_findings_are_printed_with_a_note(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = fix_json(capsys)
+    assert code == 0
+    assert out["status"] == "not_fixed" and out["attempts"] == 0
+    assert "OPENAI_API_KEY" in out["note"] and "ANTHROPIC_API_KEY" in out["note"]
+    assert out["findings"][0]["attribute"] == "age"
+    assert out["findings"][0]["example"]["values"]
+
+
+def test_clean_function_needs_no_provider(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / "loans.py").write_text(
+        "def fee(amount: float, age: int) -> float:\n    return amount\n"
+    )
+    code = main(["fix", "loans.py::fee", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "clean" and out["before"] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["fix", "loans.py"], "expected FILE::QUALNAME"),
+        (["fix", "missing.py::approve"], "missing.py: cannot read"),
+        (["fix", "loans.py::nowhere"], "no function nowhere"),
+        (["fix", "loans.py::approve", "--strategy", "telepathy"], "unknown strategy"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_message(
+    workdir: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
+def test_provider_outage_exits_nonzero_with_a_note_and_no_traceback(
+    workdir: Path, openai_server: Any, server_env: Any
+) -> None:
+    openai_server.fail(500, times=3)
+    env = {k: v for k, v in os.environ.items() if k not in LLM_VARIABLES}
+    env.update(server_env(openai_server))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "fix", "loans.py::approve", "--format", "json"],
+        cwd=workdir,
+        env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr
+    out = json.loads(done.stdout)
+    assert out["status"] == "error"
+    assert "could not be reached" in out["note"] and "500" in out["note"]
+    assert out["findings"][0]["attribute"] == "age"  # the findings are still reported
+    assert len(openai_server.requests) == 3
