@@ -22,7 +22,7 @@ STR_METHODS = frozenset(
     "lower upper strip lstrip rstrip casefold title capitalize split replace startswith "
     "endswith isdigit isalpha isnumeric find index count format zfill".split()
 )
-WRAPPERS = frozenset("int float str bool abs round min max len sorted list tuple set".split())
+WRAPPERS = frozenset("int float str bool abs round min max".split())
 NUMERIC_WRAPPERS = frozenset("int float abs round".split())
 MISSING = object()
 
@@ -43,6 +43,7 @@ class Hint:
     constants: list[Any] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)  # num, int, float, str, bool, list, dict
     contains: list[Any] = field(default_factory=list)  # `c in name`: name holds c
+    lengths: list[int] = field(default_factory=list)  # `len(name) > 2`: sizes that matter
 
     def add(self, value: Any) -> None:
         if isinstance(value, (list, tuple, set, frozenset, dict)):
@@ -59,6 +60,7 @@ class Hint:
         for value in other.contains:
             if value not in self.contains:
                 self.contains.append(value)
+        self.lengths += [n for n in other.lengths if n not in self.lengths]
 
 
 def kind_of(value: Any) -> str:
@@ -82,6 +84,7 @@ class ModuleFacts:
         self.tree = tree
         self.classes: dict[str, ast.ClassDef] = {}
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.constants: dict[str, Any] = {}
         self.enums: dict[str, list[str]] = {}
         for node in ast.walk(tree):
@@ -90,7 +93,13 @@ class ModuleFacts:
                 if record_class_kind(node) == "enum":
                     self.enums[node.name] = enum_members(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions.setdefault(node.name, node)
+                every_function.append(node)
+        # Helpers are looked up by name: module-level definitions win over methods.
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[stmt.name] = stmt
+        for fn in every_function:
+            self.functions.setdefault(fn.name, fn)
         for stmt in tree.body:
             for name, value in literal_assignments(stmt, self):
                 self.constants[name] = value
@@ -98,9 +107,22 @@ class ModuleFacts:
             for stmt in cls.body:
                 for name, value in literal_assignments(stmt, self):
                     self.constants.setdefault(f"{cls.name}.{name}", value)
+                    self.constants.setdefault(f"self.{name}", value)
+            # Tables an instance sets up for itself: `self.surcharge = {"miner": 40}`.
+            for node in ast.walk(cls):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"
+                    ):
+                        value = self.const(node.value)
+                        if value is not MISSING:
+                            self.constants.setdefault(f"self.{target.attr}", value)
         self.hints: dict[str, Hint] = {}
         links: list[tuple[str, str]] = []
-        for fn in self.functions.values():
+        for fn in every_function:
             Harvester(self, fn, links).run()
         # A helper's parameter shares what is known of the names passed to it, both ways.
         for _ in range(2):
@@ -248,6 +270,13 @@ class Harvester:
             return self.subjects(node.operand)
         return []
 
+    def possible(self, node: ast.expr) -> list[Any]:
+        """Constants an expression can take: itself, or either branch of `a if c else b`."""
+        if isinstance(node, ast.IfExp):
+            return self.possible(node.body) + self.possible(node.orelse)
+        value = self.facts.const(node, self.local)
+        return [] if value is MISSING else [value]
+
     def operands(self, node: ast.expr) -> list[str]:
         """Every name an arithmetic expression reads, for kinds (not for thresholds)."""
         if isinstance(node, ast.BinOp):
@@ -285,10 +314,14 @@ class Harvester:
                     elif rc is not MISSING and isinstance(rc, str):
                         self.file(self.subjects(left), rc, "str")
                     continue
-                if rc is not MISSING:
-                    self.file(self.subjects(left), rc)
-                if lc is not MISSING:
-                    self.file(self.subjects(right), lc)
+                for side, other in ((right, left), (left, right)):
+                    for value in self.possible(side):
+                        sized = sized_subjects(other, self)
+                        if sized and isinstance(value, int) and not isinstance(value, bool):
+                            for name in sized:  # `len(hobbies) > 2`: lists around that size
+                                self.facts.hint(name).lengths.append(value)
+                        else:
+                            self.file(self.subjects(other), value)
         elif isinstance(node, ast.Subscript):
             table = const(node.value, self.local)
             if isinstance(table, dict):
@@ -354,6 +387,18 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+def sized_subjects(node: ast.expr, harvester: Harvester) -> list[str]:
+    """`len(x)` -> the names of x."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    ):
+        return harvester.subjects(node.args[0])
+    return []
 
 
 def all_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:

@@ -37,7 +37,7 @@ DEFAULTS_BY_KIND: dict[str, list[Any]] = {
     "str": ["", "yes", "no", "other"],
     "bool": [True, False],
     "truthy": [True, False],
-    "list": [[], ["a"]],
+    "list": [[], [1, 10], ["a", "b"]],
     "dict": [{}],
 }
 UNKNOWN_DEFAULTS: list[Any] = [1, 5, 0, "yes", True]
@@ -324,7 +324,7 @@ class InputBuilder:
         leaf = Leaf(
             path, display(path), name, pool, category,
             typical_index(pool, category, self.policy, default),
-            guarded=bool(hint.constants or hint.contains or choices),
+            guarded=bool(hint.constants or hint.contains or hint.lengths or choices),
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
@@ -342,6 +342,9 @@ def value_pool(
         if isinstance(value, str) and value:
             # Code that normalises case still receives raw input: try the usual spellings.
             pool += [value.lower(), value.capitalize(), value.upper()]
+    for size in hint.lengths:
+        for n in range(max(0, size - 1), size + 2):
+            pool.append([f"item{i}" for i in range(n)])
     for needle in hint.contains:
         if "list" in kinds:
             pool.append([needle])

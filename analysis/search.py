@@ -81,6 +81,15 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
             ctx = dict(base)
             ctx[leaf.path] = value
             yield ctx
+    # Pairs of guarded inputs, every combination of their values: bias that shows only
+    # when two other conditions hold at once (income high *and* expenses above a line).
+    guarded = [leaf for leaf in model.others if leaf.guarded]
+    for i, a in enumerate(guarded):
+        for b in guarded[i + 1 :]:
+            for va in a.pool:
+                for vb in b.pool:
+                    if va != base[a.path] and vb != base[b.path]:
+                        yield {**base, a.path: va, b.path: vb}
     rng = random.Random(seed)
     for _ in range(RANDOM_CONTEXTS):
         yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
