@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from analysis.errors import ExecutionError, SandboxUnavailable
-from analysis.mitigation.answer import AnswerRejected, extract_function
+from analysis.mitigation.answer import AnswerRejected, Candidate, extract_function
 from analysis.mitigation.prompts import (
     feedback_message,
     get_strategy,
@@ -16,7 +16,13 @@ from analysis.mitigation.prompts import (
     rejection_message,
 )
 from analysis.mitigation.provider import Message, Provider, ProviderError
-from analysis.mitigation.splice import find_function, function_source, splice, unified_patch
+from analysis.mitigation.splice import (
+    find_function,
+    function_source,
+    splice,
+    strict_variant,
+    unified_patch,
+)
 from analysis.report import Finding, FunctionReport
 
 FixStatus = Literal["fixed", "not_fixed", "clean", "error"]
@@ -182,8 +188,13 @@ def mitigate(
             messages.append(rejection_message(qualname, attempt.reason))
             continue
 
+        # Re-test the variant in which raising is an output too (see strict_variant).
+        strict = strict_variant(candidate.function_source)
+        tested = (
+            splice(source, info, Candidate(strict, candidate.imports)) if strict else patched
+        )
         try:
-            retest = engine.scan_function(patched, path, qualname)
+            retest = engine.scan_function(tested, path, qualname)
         except SandboxUnavailable:
             raise
         except ExecutionError as exc:

@@ -36,6 +36,11 @@ STILL_BIASED = """def approve(age: int, income: float) -> bool:
         return False
     return income > LIMIT
 """
+RAISES_FOR_OLD = """def approve(age: int, income: float) -> bool:
+    if age > 60:
+        raise ValueError("applicant too old")
+    return income > LIMIT
+"""
 ALWAYS_RAISES = """def approve(age: int, income: float) -> bool:
     raise RuntimeError("not implemented")
 """
@@ -227,3 +232,16 @@ def test_method_is_fixed_inside_its_class(
         "    def assess(self, gender: str, experience: int) -> bool:\n"
         "        return experience >= self.bar\n" in result.new_module_source
     )
+
+
+def test_fix_that_raises_instead_of_refusing_is_still_biased(
+    engine: Engine, openai_server: Any, server_env: Any
+) -> None:
+    openai_server.answer(fenced(RAISES_FOR_OLD))
+    openai_server.answer(fenced(GOOD))
+    result = mitigate(engine, SOURCE, PATH, "approve", provider_for(openai_server, server_env))
+    assert result.status == "fixed" and result.attempts == 2
+    assert result.history[0].outcome == "biased"
+    assert result.new_function_source == GOOD
+    # The model is shown that its version raises for some ages and not for others.
+    assert "<raised ValueError>" in openai_server.last_user_message(1)
