@@ -19,6 +19,7 @@ from analysis.mitigation.provider import Message, Provider, ProviderError
 from analysis.mitigation.splice import (
     find_function,
     function_source,
+    replacement_text,
     splice,
     strict_variant,
     unified_patch,
@@ -68,6 +69,16 @@ class FixResult:
     note: str | None = None
     report: FunctionReport | None = None  # the original function's test report
     history: list[Attempt] = field(default_factory=list)
+    # Where the function was (first line with decorators, last line; 1-based) and the text
+    # that replaces exactly those lines, for review comments that suggest a change.
+    span: tuple[int, int] | None = None
+    replacement: str | None = None
+    added_imports: list[str] = field(default_factory=list)
+
+    @property
+    def suggestion(self) -> str | None:
+        """The replacement when it alone is the whole fix (no imports to add elsewhere)."""
+        return self.replacement if self.status == "fixed" and not self.added_imports else None
 
     @property
     def findings(self) -> list[Finding]:
@@ -233,6 +244,9 @@ def mitigate(
         result.new_function_source = candidate.function_source
         result.patch = unified_patch(source, patched, path)
         result.agreement = agreement
+        result.span = (info.first_line, info.end_line)
+        result.replacement = replacement_text(source, info, candidate)
+        result.added_imports = list(candidate.imports)
         result.note = _agreement_note(agreement)
         return result
 

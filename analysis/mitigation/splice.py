@@ -30,8 +30,7 @@ def splice(source: str, info: FunctionInfo, candidate: Candidate) -> str:
     """`source` with the definition of `info` replaced by the candidate, and its imports added."""
     lines = source.splitlines(keepends=True)
     first, end = info.first_line, info.end_line
-    indent = _indent_of(lines[first - 1])
-    replacement = _indent_code(candidate.function_source, indent)
+    replacement = replacement_text(source, info, candidate)
     # Keep whatever line ending the function's last line had (a file without a final newline).
     if end == len(lines) and not lines[-1].endswith("\n"):
         replacement = replacement.rstrip("\n")
@@ -98,6 +97,12 @@ def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             continue  # their yields are their own
         stack.extend(ast.iter_child_nodes(current))
     return False
+
+
+def replacement_text(source: str, info: FunctionInfo, candidate: Candidate) -> str:
+    """The lines that take the place of `info.first_line`..`info.end_line` (a suggestion)."""
+    indent = _indent_of(source.splitlines()[info.first_line - 1])
+    return _indent_code(candidate.function_source, indent)
 
 
 def unified_patch(before: str, after: str, path: str) -> str:

@@ -29,17 +29,27 @@ class OpenAIProvider:
         self.max_retries = max_retries
         # The SDK retries 408/409/429/5xx and timeouts with exponential backoff and jitter,
         # honouring Retry-After; we only translate what is left when it gives up.
+        self._send_temperature = True
         self._client = openai.OpenAI(
             api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=max_retries
         )
 
     def complete(self, messages: list[Message], temperature: float) -> Completion:
         try:
-            response = self._client.chat.completions.create(
-                model=self.model,
-                messages=cast(Any, messages),
-                temperature=temperature,
-            )
+            try:
+                response = self._client.chat.completions.create(
+                    model=self.model,
+                    messages=cast(Any, messages),
+                    **self._sampling(temperature),
+                )
+            except openai.BadRequestError as exc:
+                # Reasoning models refuse any temperature but their own: ask again without.
+                if not self._send_temperature or "temperature" not in exc.message.lower():
+                    raise
+                self._send_temperature = False
+                response = self._client.chat.completions.create(
+                    model=self.model, messages=cast(Any, messages)
+                )
         except openai.APITimeoutError:
             raise ProviderError(
                 self.name,
@@ -70,3 +80,6 @@ class OpenAIProvider:
             completion_tokens=usage.completion_tokens if usage else 0,
             model=response.model or self.model,
         )
+
+    def _sampling(self, temperature: float) -> dict[str, Any]:
+        return {"temperature": temperature} if self._send_temperature else {}

@@ -245,3 +245,16 @@ def test_fix_that_raises_instead_of_refusing_is_still_biased(
     assert result.new_function_source == GOOD
     # The model is shown that its version raises for some ages and not for others.
     assert "<raised ValueError>" in openai_server.last_user_message(1)
+
+
+def test_fix_carries_a_suggestion_for_the_functions_lines(
+    engine: Engine, openai_server: Any, server_env: Any
+) -> None:
+    openai_server.answer(fenced(GOOD))
+    result = mitigate(engine, SOURCE, PATH, "approve", provider_for(openai_server, server_env))
+    assert result.status == "fixed"
+    assert result.span == (6, 9)
+    lines = SOURCE.splitlines(keepends=True)
+    assert "".join(lines[:5]) + (result.suggestion or "") + "".join(lines[9:]) == (
+        result.new_module_source
+    )

@@ -200,3 +200,18 @@ def test_unusable_timeout_is_a_configuration_error() -> None:
 )
 def test_enable_hint_says_how_to_get_fixes(mitigation: dict[str, Any], says: str) -> None:
     assert says in enable_hint(build_policy([{"mitigation": mitigation}]), {})
+
+
+def test_model_that_refuses_a_temperature_is_asked_again_without(
+    openai_server: Any, server_env: Any
+) -> None:
+    openai_server.fail(400, message="Unsupported value: 'temperature' does not support 0.2")
+    openai_server.answer("first")
+    openai_server.answer("second")
+    provider = provider_from_env(default_policy(), server_env(openai_server))
+    assert provider is not None
+    assert provider.complete(CONVERSATION, 0.2).text == "first"
+    assert provider.complete(CONVERSATION, 0.2).text == "second"
+    sent = openai_server.requests
+    assert "temperature" in sent[0]
+    assert "temperature" not in sent[1] and "temperature" not in sent[2]  # remembered
