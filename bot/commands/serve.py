@@ -1,0 +1,29 @@
+"""`codebias serve`: the webhook service under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from bot.settings import Settings, SettingsError
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"codebias serve: {exc}", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from bot.service import create_app
+
+    app = create_app(settings)
+    mode = "embedded workers" if settings.embedded else "RQ on REDIS_URL"
+    logging.getLogger("codebias").info("serving on %s:%d (%s)", args.host, args.port, mode)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info", access_log=False)
+    return 0

@@ -1,0 +1,79 @@
+"""The result of one review, before it is rendered and published."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from analysis.report import FunctionReport
+
+Conclusion = Literal["success", "failure", "neutral"]
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A verified patch for a whole function: replace lines start..end of the head version."""
+
+    start_line: int
+    end_line: int
+    source: str
+    agreement: float | None
+    note: str | None = None
+
+
+@dataclass
+class FunctionResult:
+    report: FunctionReport
+    # Attributes biased here and not in the base version of the same function.
+    new_attributes: set[str] = field(default_factory=set)
+    suggestion: Suggestion | None = None
+    fix_note: str | None = None  # why no suggestion, when mitigation was tried
+    fix_patch: str | None = None  # a verified fix that a suggestion cannot express
+    cached: bool = False
+
+    @property
+    def biased(self) -> bool:
+        return bool(self.report.findings)
+
+    @property
+    def key(self) -> str:
+        return f"{self.report.path}::{self.report.qualname}"
+
+
+@dataclass(frozen=True)
+class FileNote:
+    path: str
+    reason: str
+
+
+@dataclass
+class ReviewOutcome:
+    owner: str
+    repo: str
+    number: int
+    head_sha: str
+    base_sha: str
+    fail_on: Literal["new", "any", "none"]
+    results: list[FunctionResult] = field(default_factory=list)
+    skipped_files: list[FileNote] = field(default_factory=list)
+    # head lines inside the diff, per path: the only places an inline comment may go
+    commentable: dict[str, set[int]] = field(default_factory=dict)
+
+    @property
+    def biased(self) -> list[FunctionResult]:
+        return [r for r in self.results if r.biased]
+
+    def failing(self) -> list[FunctionResult]:
+        if self.fail_on == "none":
+            return []
+        if self.fail_on == "any":
+            return self.biased
+        return [r for r in self.biased if r.new_attributes]
+
+    @property
+    def conclusion(self) -> Conclusion:
+        if self.failing():
+            return "failure"
+        if self.biased or any(r.report.status in ("unverified", "error") for r in self.results):
+            return "neutral"
+        return "success"

@@ -1,0 +1,146 @@
+"""From a pull request's files to a `ReviewOutcome`: which functions changed, their verdicts
+at the head, and for biased ones the verdict at the base (new in this PR, or pre-existing).
+
+Accepted findings (`# codebias: ignore[attr] reason`, the policy's `allow:`) are moved to
+`FunctionReport.accepted` by the engine itself; they are listed, never counted.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from dataclasses import dataclass, field
+
+from analysis import ENGINE_VERSION, Engine
+from analysis.functions import FunctionInfo, list_functions
+from bot.cache import CACHEABLE, ResultsCache, cache_key, decode, encode
+from bot.changes import FileChange, file_change, in_scope
+from bot.github import FileTooLarge, Json, RepoClient, UnreadableFile
+from bot.outcome import FileNote, FunctionResult, ReviewOutcome
+from config.policy import Policy
+
+log = logging.getLogger(__name__)
+
+def changed_functions(source: str, lines: set[int]) -> list[FunctionInfo] | None:
+    """Functions of the module that overlap the changed lines; None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    return [
+        fn for fn in list_functions(tree) if any(fn.first_line <= n <= fn.end_line for n in lines)
+    ]
+
+
+@dataclass
+class Reviewer:
+    """Tests the changed functions of one pull request under one policy."""
+
+    client: RepoClient
+    policy: Policy
+    cache: ResultsCache
+    engine_jobs: int = 1
+    engine: Engine = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.engine = Engine(self.policy, jobs=self.engine_jobs)
+
+    def review(self, pr: Json) -> ReviewOutcome:
+        outcome = ReviewOutcome(
+            owner=self.client.owner,
+            repo=self.client.name,
+            number=int(pr["number"]),
+            head_sha=str(pr["head"]["sha"]),
+            base_sha=str(pr["base"]["sha"]),
+            fail_on=self.policy.fail_on,
+        )
+        for entry in self.client.pull_files(outcome.number):
+            path = str(entry["filename"])
+            if not in_scope(path, self.policy):
+                continue
+            note = self._file(entry, outcome)
+            if note is not None:
+                outcome.skipped_files.append(FileNote(path, note))
+        return outcome
+
+    def _file(self, entry: Json, outcome: ReviewOutcome) -> str | None:
+        """Tests one file's changed functions into `outcome`; a note when it was skipped."""
+        status = str(entry.get("status") or "modified")
+        if status == "removed":
+            return "removed in this pull request"
+        if not entry.get("patch"):
+            return "no textual diff (binary, or too large for GitHub to show)"
+        change = file_change(entry)
+        if not change.added:
+            return None  # only deletions: nothing new to test
+        try:
+            head = self.client.file_text(change.path, outcome.head_sha)
+            base = None
+            if status not in ("added", "copied"):
+                base = self.client.file_text(change.previous_path or change.path, outcome.base_sha)
+        except (FileTooLarge, UnreadableFile) as exc:
+            return str(exc).split(": ", 1)[-1]
+        if head is None:
+            return "not found at the head commit"
+        outcome.commentable[change.path] = change.commentable
+        outcome.results.extend(self._test(change, head, base))
+        return None
+
+    def _test(self, change: FileChange, head: str, base: str | None) -> list[FunctionResult]:
+        functions = changed_functions(head, change.added)
+        if functions is None:
+            # The engine reports a file that does not parse as unverified, with its reason.
+            reports = self.engine.scan_source(head, change.path, lines=change.added)
+            return [FunctionResult(r, set(r.biased_attributes)) for r in reports]
+        results = self._reports(head, change.path, functions)
+        base_path = change.previous_path or change.path
+        biased = [r for r in results if r.report.findings]
+        by_name = {fn.qualname: fn for fn in _all(base)} if base and biased else {}
+        wanted = [by_name[r.report.qualname] for r in biased if r.report.qualname in by_name]
+        base_reports = (
+            {r.report.qualname: r.report for r in self._reports(base, base_path, wanted)}
+            if base and wanted
+            else {}
+        )
+        for result in results:
+            before = base_reports.get(result.report.qualname)
+            old = (
+                set(before.biased_attributes)
+                if before is not None and before.status == "biased"
+                else set()
+            )
+            result.new_attributes = set(result.report.biased_attributes) - old
+        return results
+
+    def _reports(
+        self, source: str, path: str, functions: list[FunctionInfo]
+    ) -> list[FunctionResult]:
+        """Reports for `functions`, from the cache where possible; in source order."""
+        found: dict[str, FunctionResult] = {}
+        missing: list[FunctionInfo] = []
+        keys: dict[str, str | None] = {}
+        for fn in functions:
+            key = keys[fn.qualname] = cache_key(
+                source, fn.qualname, self.policy.fingerprint, ENGINE_VERSION
+            )
+            hit = self.cache.get(key) if key else None
+            if hit is not None:
+                found[fn.qualname] = FunctionResult(
+                    decode(hit, path, fn.line, fn.end_line), cached=True
+                )
+            else:
+                missing.append(fn)
+        if missing:
+            for report in self.engine.scan_source(source, path, lines={fn.line for fn in missing}):
+                found.setdefault(report.qualname, FunctionResult(report))
+                key = keys.get(report.qualname)
+                if key and report.status in CACHEABLE:
+                    self.cache.put(key, encode(report))
+        return [found[fn.qualname] for fn in functions if fn.qualname in found]
+
+
+def _all(source: str) -> list[FunctionInfo]:
+    try:
+        return list_functions(ast.parse(source))
+    except SyntaxError:
+        return []
