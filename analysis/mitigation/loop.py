@@ -253,6 +253,8 @@ def mitigate(
     result.status = "not_fixed"
     tried = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
     result.note = f"no verified fix after {tried}: {last_reason}"
+    if not plan.feedback:
+        result.note += f"; {strategy} does not feed test results back, feedback-cot does"
     return result
 
 

@@ -205,6 +205,7 @@ def test_strategy_without_feedback_makes_one_attempt(
     assert result.status == "not_fixed"
     assert result.attempts == 1 and len(openai_server.requests) == 1
     assert "age = 60 gives" not in openai_server.conversation(0)
+    assert "feedback-cot does" in (result.note or "")
 
 
 def test_method_is_fixed_inside_its_class(
