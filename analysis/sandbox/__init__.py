@@ -1,0 +1,56 @@
+"""Isolated execution of untrusted functions.
+
+    default_executor()                 a BwrapExecutor whose isolation was proven here (cached
+                                       self-test), or SandboxUnavailable with the reason
+    default_executor(trust_code=True)  rlimits only, for code the user owns; warns loudly
+    BwrapExecutor(...)                 bubblewrap sandboxes, one uid slot each (bwrap.py)
+
+Modules: bwrap (executor and session), layout (what the sandbox sees), slots (uids per
+concurrent sandbox), staging (root only: the interpreter reachable by slot uids), selftest.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from analysis.errors import SandboxUnavailable
+from analysis.execution import Executor, ProcessExecutor
+from analysis.sandbox.bwrap import BwrapExecutor, BwrapSession
+from analysis.sandbox.selftest import CACHE
+
+__all__ = [
+    "BwrapExecutor",
+    "BwrapSession",
+    "SandboxUnavailable",
+    "default_executor",
+    "verify",
+]
+
+TRUST_WARNING = (
+    "WARNING: --trust-code: functions run WITHOUT a sandbox (resource limits only). They can "
+    "read and write your files, use your network and see your environment. Use this only "
+    "for code you wrote yourself; never for pull requests or in the service.\n"
+)
+
+
+def verify(executor: BwrapExecutor) -> BwrapExecutor:
+    """Run (once per configuration and process) the isolation self-test, or raise."""
+    key = (
+        executor.bwrap,
+        executor.privileged,
+        executor.pool.uid_base,
+        executor.pool.directory,
+        executor.tmp_mb,
+        executor.shm_mb,
+    )
+    CACHE.check(key, executor)
+    return executor
+
+
+def default_executor(trust_code: bool = False) -> Executor:
+    """The executor the engine uses: sandboxed and self-tested, unless trust_code is asked."""
+    if trust_code:
+        sys.stderr.write(TRUST_WARNING)
+        sys.stderr.flush()
+        return ProcessExecutor()
+    return verify(BwrapExecutor())

@@ -1,0 +1,304 @@
+"""`BwrapExecutor`: every function under test runs in a fresh bubblewrap sandbox.
+
+What one sandbox is:
+- fresh user, pid, network, ipc, uts and cgroup namespaces (`--unshare-all`): no network at
+  all (a loopback of its own), no view of host processes, no nested user namespaces;
+- a read-only root holding only the interpreter and the shared libraries it loads (see
+  layout.py); private /proc, minimal /dev, size-limited tmpfs on /tmp and /dev/shm;
+- an unprivileged uid of its own (a slot, see slots.py): when the worker is root, the whole
+  bwrap process tree runs under that host uid, with no capabilities and no_new_privs;
+- an empty environment (`--clearenv`), then only PATH, LANG, HOME, TMPDIR, PYTHONHASHSEED;
+- rlimits set by our own first lines of Python inside, before any untrusted byte is read:
+  address space, CPU seconds, processes (counted per sandbox: its user namespace is new),
+  file size, open files, no core dumps;
+- a wall clock from the parent (Session's deadlines); closing kills the sandbox's pid 1, which
+  makes the kernel kill every process in its pid namespace, setsid daemons included, and we
+  wait until they are gone before the slot's uid is handed out again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import threading
+from typing import IO
+
+from analysis.errors import SandboxUnavailable
+from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, Target
+from analysis.sandbox import staging
+from analysis.sandbox.layout import Layout, host_layout
+from analysis.sandbox.slots import Slot, SlotPool
+
+SANDBOX_HOME = "/tmp"
+MB = 1 << 20
+
+
+def prelude(limits: Limits, site_paths: tuple[str, ...]) -> str:
+    """Python run inside before the harness: the limits, and the site-packages we show."""
+    rlimits = [
+        (resource.RLIMIT_AS, limits.memory_mb * MB, limits.memory_mb * MB),
+        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
+        (resource.RLIMIT_NPROC, limits.processes, limits.processes),
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * MB, limits.file_size_mb * MB),
+        (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
+        (resource.RLIMIT_CORE, 0, 0),
+    ]
+    return (
+        "import resource as _r, sys as _s\n"
+        f"for _k, _soft, _hard in {rlimits!r}:\n"
+        "    _r.setrlimit(_k, (_soft, _hard))\n"
+        f"_s.path.extend({list(site_paths)!r})\n"
+        "del _r, _s, _k, _soft, _hard\n"
+    )
+
+
+class BwrapExecutor(Executor):
+    """Runs each Session inside bubblewrap; see the module docstring for what it isolates."""
+
+    name = "bwrap"
+
+    def __init__(
+        self,
+        bwrap: str | None = None,
+        *,
+        uid_base: int = 60000,
+        slots: int = 64,
+        tmp_mb: int = 16,
+        shm_mb: int = 16,
+        slot_dir: str | None = None,
+    ) -> None:
+        self.bwrap = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
+        # As root we can give each sandbox a host uid of its own; otherwise the sandbox's
+        # uid exists only inside its user namespace.
+        self.privileged = os.geteuid() == 0
+        self.pool = SlotPool(uid_base, slots, slot_dir)
+        self.tmp_mb = tmp_mb
+        self.shm_mb = shm_mb
+        self.layout: Layout | None = None
+        self.mount_ns: int | None = None
+        self.nsenter = shutil.which("nsenter") or "/usr/bin/nsenter"
+        self.ready = threading.Lock()
+
+    def prepare(self) -> Layout:
+        """Everything done once per executor; raises SandboxUnavailable with the reason."""
+        with self.ready:
+            if self.layout is not None:
+                return self.layout
+            if not (os.path.isfile(self.bwrap) and os.access(self.bwrap, os.X_OK)):
+                raise SandboxUnavailable(
+                    f"bubblewrap is not installed ({self.bwrap} not found): "
+                    "install the `bubblewrap` package (scripts/install does)"
+                )
+            if self.privileged and not os.access(self.nsenter, os.X_OK):
+                raise SandboxUnavailable(
+                    "nsenter (util-linux) is missing; it is needed to start sandboxes "
+                    "under a slot uid when the worker runs as root"
+                )
+            layout = host_layout()
+            self.pool.prepare()
+            if self.privileged:
+                self.mount_ns = staging.create_namespace([src for src, _ in layout.sources])
+            self.layout = layout
+            return layout
+
+    def command(self, limits: Limits, slot: Slot, info_fd: int) -> list[str]:
+        layout = self.prepare()
+        argv: list[str] = []
+        if self.privileged:
+            assert self.mount_ns is not None
+            argv += [
+                self.nsenter,
+                f"--mount=/proc/self/fd/{self.mount_ns}",
+                f"--setuid={slot.uid}",
+                f"--setgid={slot.uid}",  # nsenter also drops supplementary groups
+                "--",
+            ]
+        argv += [
+            self.bwrap,
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+            "--hostname",
+            "sandbox",
+        ]
+        if not self.privileged:
+            argv += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
+        python_bin = os.path.dirname(layout.python)
+        env = {
+            "PATH": python_bin,
+            "LANG": "C.UTF-8",
+            "HOME": SANDBOX_HOME,
+            "TMPDIR": "/tmp",
+            "PYTHONHASHSEED": "0",
+        }
+        if layout.library_path:
+            env["LD_LIBRARY_PATH"] = layout.library_path
+        for key, value in env.items():
+            argv += ["--setenv", key, value]
+        for src, dest in layout.system:
+            argv += ["--ro-bind", src, dest]
+        for target, link in layout.symlinks:
+            argv += ["--symlink", target, link]
+        for i, (src, dest) in enumerate(layout.sources):
+            argv += ["--ro-bind", staging.staged_path(i) if self.privileged else src, dest]
+        for mask in layout.masks:
+            argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
+        argv += [
+            "--proc", "/proc",
+            "--dev", "/dev",
+            "--size", str(self.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp",
+            "--size", str(self.shm_mb * MB), "--perms", "1777", "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev",
+            "--remount-ro", "/",
+            "--info-fd", str(info_fd),
+            "--chdir", SANDBOX_HOME,
+            # -S: the host's .pth hooks never run inside (site paths come from the prelude);
+            # no -E, so that our PYTHONHASHSEED holds: the environment is ours entirely.
+            layout.python, "-B", "-S", "-s", "-P",
+            "-c", prelude(limits, layout.site_paths) + HARNESS_SOURCE,
+        ]  # fmt: skip
+        return argv
+
+    def open(self, target: Target, limits: Limits) -> Session:
+        return self.open_session(target, limits, diagnose=False)
+
+    def open_session(self, target: Target, limits: Limits, *, diagnose: bool) -> BwrapSession:
+        """`diagnose` keeps bwrap's stderr (for the self-test); untrusted runs discard it."""
+        self.prepare()
+        slot = self.pool.acquire(timeout=limits.session_timeout)
+        info_read, info_write = os.pipe()
+        keep = [info_write] + ([self.mount_ns] if self.mount_ns is not None else [])
+        try:
+            proc = subprocess.Popen(
+                self.command(limits, slot, info_write),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if diagnose else subprocess.DEVNULL,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                cwd="/",
+                start_new_session=True,
+                pass_fds=keep,
+            )
+        except BaseException:
+            os.close(info_read)
+            slot.release()
+            raise
+        finally:
+            os.close(info_write)
+        return BwrapSession(proc, target, limits, slot=slot, info_fd=info_read)
+
+
+class BwrapSession(Session):
+    """A Session whose close() also ends the sandbox's pid namespace and frees its slot."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        target: Target,
+        limits: Limits,
+        *,
+        slot: Slot,
+        info_fd: int,
+    ) -> None:
+        self.slot = slot
+        self.info_fd: int | None = info_fd
+        self.pidfd: int | None = None
+        os.set_blocking(info_fd, False)
+        try:
+            super().__init__(proc, target, limits)
+        except BaseException:
+            self.close()
+            raise
+        self.attach()
+
+    def attach(self) -> None:
+        """Hold a pidfd on the sandbox's pid 1, once bwrap has told us its pid."""
+        if self.pidfd is not None or self.info_fd is None:
+            return
+        try:
+            data = os.read(self.info_fd, 4096)
+        except BlockingIOError:
+            return  # not written yet: bwrap is still setting up
+        os.close(self.info_fd)
+        self.info_fd = None
+        try:
+            pid = int(json.loads(data)["child-pid"])
+        except (ValueError, KeyError, TypeError):
+            return
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            return  # already gone
+        # The pid could have been reused if pid 1 died already; only bwrap's own child counts.
+        # Our bwrap is not reaped yet, so its pid cannot have been reused.
+        if parent_pid(pid) == self.proc.pid:
+            self.pidfd = pidfd
+        else:
+            os.close(pidfd)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.attach()
+        if self.pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        super().close()
+        if self.pidfd is not None:
+            # pid 1 of a pid namespace becomes ready only after every process in it is gone.
+            with select.epoll() as poller:
+                poller.register(self.pidfd, select.EPOLLIN)
+                poller.poll(5.0)
+            os.close(self.pidfd)
+            self.pidfd = None
+        if self.info_fd is not None:
+            os.close(self.info_fd)
+            self.info_fd = None
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+        self.slot.release()
+
+    def diagnostics(self) -> str:
+        """What bwrap itself said on stderr (only when opened with diagnose=True)."""
+        stream: IO[bytes] | None = self.proc.stderr
+        if stream is None or stream.closed:
+            return ""
+        os.set_blocking(stream.fileno(), False)
+        try:
+            data = stream.read(4000) or b""
+        except OSError:
+            data = b""
+        return data.decode(errors="replace").strip()
+
+    def death_reason(self) -> str:
+        code = self.proc.poll()
+        # bwrap reports a child killed by signal N as exit status 128 + N.
+        if code is not None and code > 128 and (code - 128) in signal.Signals._value2member_map_:
+            sig = signal.Signals(code - 128)
+            if sig in (signal.SIGXCPU, signal.SIGKILL):
+                return f"the function was killed ({sig.name}): it exceeded a CPU or memory limit"
+            return f"the function crashed the interpreter ({sig.name})"
+        return super().death_reason()
+
+
+def parent_pid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # The command name is in parentheses and may itself contain spaces or parentheses.
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    return int(fields[1]) if len(fields) > 1 else None
+
+
+__all__ = ["BwrapExecutor", "BwrapSession", "prelude"]

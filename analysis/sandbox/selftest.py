@@ -1,0 +1,153 @@
+"""The start-up self-test: prove the isolation holds here before running anything untrusted.
+
+A probe function runs in a real sandbox and reports what it can reach; any answer other than
+"nothing" makes the sandbox unavailable, with the precise reason. It fails closed: an error
+while testing is a failed test.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import socket
+import threading
+
+from analysis.errors import SandboxUnavailable, SessionDied
+from analysis.execution import Limits, Target
+
+PROBE = r'''
+import json, os, socket
+
+def probe(host_file, port, secret_name):
+    out = {"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups()}
+    try:
+        with open(host_file, "rb") as f:
+            f.read(1)
+        out["host_file"] = "readable"
+    except OSError as exc:
+        out["host_file"] = type(exc).__name__
+    s = socket.socket()
+    s.settimeout(1.0)
+    try:
+        s.connect(("127.0.0.1", port))
+        out["tcp"] = "connected"
+    except OSError as exc:
+        out["tcp"] = type(exc).__name__
+    finally:
+        s.close()
+    try:
+        with open("/codebias-probe", "w") as f:
+            f.write("x")
+        out["root_write"] = "written"
+    except OSError as exc:
+        out["root_write"] = type(exc).__name__
+    status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+    out["caps"] = {k: status[k].strip() for k in ("CapPrm", "CapEff", "CapBnd", "CapAmb")}
+    out["no_new_privs"] = status.get("NoNewPrivs", "").strip()
+    out["secret"] = secret_name in os.environ
+    out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+    return json.dumps(out)
+'''
+
+SECRET_NAME = "CODEBIAS_SELFTEST_SECRET"
+
+
+def run_probe(executor: object) -> None:
+    """Raise SandboxUnavailable unless the probe finds itself isolated."""
+    from analysis.sandbox.bwrap import BwrapExecutor
+
+    assert isinstance(executor, BwrapExecutor)
+    executor.prepare()
+    host_file = os.path.abspath(__file__)  # the app's own file: must stay out of sight
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    os.environ[SECRET_NAME] = "1"  # a worker secret that must not reach the sandbox
+    limits = Limits(call_timeout=5.0, session_timeout=20.0)
+    try:
+        session = executor.open_session(
+            Target(source=PROBE, filename="probe.py", qualname="probe"), limits, diagnose=True
+        )
+    except SessionDied as exc:
+        raise SandboxUnavailable(f"the sandbox does not start here: {exc}") from None
+    finally:
+        os.environ.pop(SECRET_NAME, None)
+    try:
+        if session.load_error is not None:
+            raise SandboxUnavailable(f"the self-test probe did not load: {session.load_error}")
+        try:
+            [outcome] = session.run([{"args": [host_file, port, SECRET_NAME]}])
+        except SessionDied as exc:
+            said = session.diagnostics()
+            raise SandboxUnavailable(
+                f"the sandbox does not start here: {exc}" + (f" (bwrap: {said})" if said else "")
+            ) from None
+        if not outcome.get("ok"):
+            raise SandboxUnavailable(f"the self-test probe failed: {outcome.get('error')}")
+        report = json.loads(ast.literal_eval(outcome["repr"]))
+        expected_uid = session.slot.uid
+    finally:
+        session.close()
+    try:
+        listener.accept()
+        leaked_connection = True
+    except BlockingIOError:
+        leaked_connection = False
+    finally:
+        listener.close()
+    problems = judge(report, expected_uid, leaked_connection)
+    if problems:
+        raise SandboxUnavailable("the sandbox self-test failed: " + "; ".join(problems))
+
+
+def judge(report: dict[str, object], expected_uid: int, leaked_connection: bool) -> list[str]:
+    problems = []
+    if report.get("uid") != expected_uid or report.get("gid") != expected_uid:
+        problems.append(f"runs as uid {report.get('uid')}, expected {expected_uid}")
+    if report.get("uid") == 0 or report.get("groups"):
+        problems.append("runs as root or with supplementary groups")
+    if report.get("host_file") == "readable":
+        problems.append("can read the app's files")
+    if report.get("tcp") == "connected" or leaked_connection:
+        problems.append("can reach the host's loopback network")
+    if report.get("root_write") == "written":
+        problems.append("can write to its root filesystem")
+    caps = report.get("caps")
+    if not isinstance(caps, dict) or any(int(str(v), 16) for v in caps.values()):
+        problems.append(f"holds capabilities {caps}")
+    if report.get("no_new_privs") != "1":
+        problems.append("no_new_privs is not set")
+    if report.get("secret") is not False:
+        problems.append("sees the worker's environment")
+    pids = report.get("pids")
+    if not isinstance(pids, list) or len(pids) > 3:
+        problems.append(f"sees processes outside its own pid namespace: {pids}")
+    return problems
+
+
+class SelfTestCache:
+    """One self-test per configuration per process; the verdict (or its reason) is kept."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.results: dict[tuple[object, ...], str | None] = {}
+
+    def check(self, key: tuple[object, ...], executor: object) -> None:
+        with self.lock:
+            if key not in self.results:
+                try:
+                    run_probe(executor)
+                    self.results[key] = None
+                except SandboxUnavailable as exc:
+                    self.results[key] = str(exc)
+                except OSError as exc:
+                    self.results[key] = f"the sandbox self-test could not run: {exc}"
+            reason = self.results[key]
+        if reason is not None:
+            raise SandboxUnavailable(reason)
+
+
+CACHE = SelfTestCache()

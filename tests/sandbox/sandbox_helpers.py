@@ -1,0 +1,74 @@
+"""Helpers shared by the sandbox suite (a plain module: conftest holds only fixtures)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import pytest
+
+from analysis.execution import Limits, Session, Target
+from analysis.sandbox import BwrapExecutor
+
+BWRAP = shutil.which("bwrap")
+UID_BASE = 61000  # not the default 60000: other runs on this machine cannot be mistaken for ours
+SLOTS = 16
+DAEMON_MARKER = "codebias-daemon-marker"
+
+SANDBOX = [
+    pytest.mark.sandbox,
+    pytest.mark.skipif(BWRAP is None, reason="bubblewrap (bwrap) is not installed on this machine"),
+]
+HOSTILE_LIMITS = Limits(
+    call_timeout=1.0,
+    session_timeout=8.0,
+    memory_mb=256,
+    cpu_seconds=5,
+    processes=32,
+    file_size_mb=8,
+    open_files=64,
+)
+ORDINARY_LIMITS = Limits(call_timeout=5.0, session_timeout=60.0)
+
+
+def open_session(
+    executor: BwrapExecutor, source: str, qualname: str, limits: Limits = HOSTILE_LIMITS
+) -> Session:
+    return executor.open(Target(source=source, filename="pr_module.py", qualname=qualname), limits)
+
+
+def survivors() -> list[str]:
+    """Processes started by this suite's sandboxes that are still alive on the host."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                status = f.read()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue  # exited while we looked
+        uid = int(status.split("\nUid:", 1)[1].split()[0])
+        ours = os.geteuid() == 0 and UID_BASE <= uid < UID_BASE + SLOTS
+        # Without root the sandboxes run under our own uid: recognise them by their command.
+        marked = DAEMON_MARKER.encode() in cmdline or (
+            os.geteuid() != 0 and b"import resource as _r" in cmdline
+        )
+        if (ours or marked) and "\nState:\tZ" not in status:
+            tag = f" {DAEMON_MARKER}" if DAEMON_MARKER.encode() in cmdline else ""
+            found.append(f"{entry} uid={uid}{tag} {cmdline[:60]!r}")
+    return found
+
+
+def assert_no_survivors() -> None:
+    # close() waits for the pid namespace to empty, so there is nothing to wait for; the short
+    # grace only absorbs the kernel's reaping of zombies we do not own.
+    deadline = time.monotonic() + 2.0
+    while (left := survivors()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert left == [], f"processes outlived their sandbox: {left}"
+
+
