@@ -200,6 +200,9 @@ def initial_messages(
             name=name,
         )
     ]
+    # The test results come before the guidance, so that reasoning starts from the evidence.
+    if strategy.feedback and findings:
+        parts.append(FEEDBACK_FIRST.format(name=name, cases=render_cases(findings)))
     if strategy.base == "zero-shot":
         parts.append(ZERO_SHOT)
     elif strategy.base in ("one-shot", "few-shot"):
@@ -210,8 +213,6 @@ def initial_messages(
         parts.append(COT1)
     else:
         parts.append(COT2)
-    if strategy.feedback and findings:
-        parts.append(FEEDBACK_FIRST.format(name=name, cases=render_cases(findings)))
     return [
         {"role": "system", "content": SYSTEM.format(attributes=names)},
         {"role": "user", "content": "\n\n".join(parts)},
