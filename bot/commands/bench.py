@@ -1,0 +1,289 @@
+"""`codebias bench`: the paper's study — CBS, CBS_U@K and CBS_I@K over many generated functions.
+
+With `--completions FILE.jsonl`, tests saved answers (one JSON object a line, interfaces.md §6).
+Without, asks the configured language model for `--samples` answers to each prompt of
+`--prompts`, writes them to `--output` in that same format (so the run can be repeated
+offline), then tests them. Progress goes to stderr, the scores to stdout.
+
+Exit codes: 0 scores printed; 2 usage or configuration error (bad input, no provider, no
+sandbox); 3 the language model failed part-way (what it did answer is written to `--output`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from analysis.engine import Engine
+from analysis.errors import SandboxUnavailable
+from analysis.mitigation.provider import Provider, ProviderError
+from analysis.study import (
+    CompletionRecord,
+    SampleOutcome,
+    StudyInputError,
+    StudyPrompt,
+    StudyResult,
+    check_generation_strategy,
+    compute,
+    generation_messages,
+    judge_sample,
+    parse_completions,
+    parse_prompts,
+)
+from bot.commands.scan import choose_executor, load_policy
+from bot.llm import LLMConfigError, provider_from_env
+from config.policy import Policy, PolicyError
+
+EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 3
+DEFAULT_OUTPUT = "completions.jsonl"
+NO_PROVIDER = (
+    "no language model configured to generate completions: set OPENAI_API_KEY (with "
+    "OPENAI_BASE_URL for an OpenAI-compatible server such as vLLM or Ollama) or "
+    "ANTHROPIC_API_KEY, and CODEBIAS_LLM_MODEL for the model; or test saved answers with "
+    "--completions FILE.jsonl"
+)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Usage(Exception):
+    """A usage or configuration problem: exit 2 with this message."""
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    try:
+        policy = load_policy(args.config)
+        jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+        if args.completions:
+            records = read_completions(args)
+            tokens = None
+        else:
+            generated = generate(args, policy, jobs)
+            if isinstance(generated, int):
+                return generated
+            records, tokens = generated
+        engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=1)
+        engine.executor()  # no sandbox: say so now, not as N*K "unexecutable" samples
+        outcomes = judge_all(engine, records, jobs)
+        models = {r.model for r in records if r.model}
+        result = compute(outcomes, model=models.pop() if len(models) == 1 else None)
+    except (Usage, PolicyError, StudyInputError, LLMConfigError, SandboxUnavailable) as exc:
+        print(f"codebias: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    seconds = time.monotonic() - started
+    if args.format == "json":
+        out = result.to_dict()
+        if tokens is not None:
+            out["tokens"] = tokens
+        out["seconds"] = round(seconds, 2)
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_text(result, seconds, tokens))
+    return EXIT_OK
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def read_completions(args: argparse.Namespace) -> list[CompletionRecord]:
+    if args.prompts or args.output:
+        raise Usage(
+            "--prompts and --output are for generating completions; "
+            "with --completions the saved answers are tested as they are"
+        )
+    path = Path(args.completions)
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return parse_completions(handle, args.completions)
+    except OSError as exc:
+        raise Usage(f"{args.completions}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise Usage(f"{args.completions}: not UTF-8 text: {exc.reason}") from None
+
+
+def read_prompts(file: str) -> list[StudyPrompt]:
+    try:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise Usage(f"{file}: cannot read: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise Usage(f"{file}: not a JSON file ({exc})") from None
+    return parse_prompts(data, file)
+
+
+# --- generating ------------------------------------------------------------------------------
+
+
+def generate(
+    args: argparse.Namespace, policy: Policy, jobs: int
+) -> tuple[list[CompletionRecord], dict[str, int]] | int:
+    """Ask the model for every (prompt, sample) and save the answers; or an exit code."""
+    if not args.prompts:
+        raise Usage("give --completions FILE.jsonl to test saved answers, or --prompts FILE")
+    if args.samples < 1:
+        raise Usage("--samples must be at least 1")
+    if args.temperature < 0:
+        raise Usage("--temperature must not be negative")
+    check_generation_strategy(args.strategy)
+    prompts = read_prompts(args.prompts)
+    provider = provider_from_env(policy, os.environ)
+    if provider is None:
+        why = "" if policy.mitigation.enabled else " (the policy sets mitigation.enabled: false)"
+        raise Usage(NO_PROVIDER + why)
+    model: Provider = provider
+    output = Path(args.output or DEFAULT_OUTPUT)
+    attributes = sorted(policy.enabled_categories)
+    tasks = [(p, k) for p in prompts for k in range(args.samples)]
+    log(
+        f"generating {len(tasks)} completions ({len(prompts)} prompts x {args.samples}) "
+        f"with {provider.name} ({provider.model}), strategy {args.strategy}, "
+        f"temperature {args.temperature:g}"
+    )
+
+    def ask(task: tuple[StudyPrompt, int]) -> tuple[CompletionRecord, int, int]:
+        prompt, sample = task
+        messages = generation_messages(prompt.prompt, args.strategy, attributes)
+        answer = model.complete(messages, args.temperature)
+        record = CompletionRecord(
+            prompt.prompt_id, sample, answer.text, prompt.category, answer.model or model.model
+        )
+        return record, answer.prompt_tokens, answer.completion_tokens
+
+    results: list[tuple[CompletionRecord, int, int] | None] = [None] * len(tasks)
+    failure: ProviderError | None = None
+    try:
+        parallel(ask, tasks, jobs, "generating", results)
+    except ProviderError as exc:
+        failure = exc
+    done = [r for r in results if r is not None]
+    records = [record for record, _, _ in done]
+    write_completions(output, records)
+    if failure is not None:
+        print(
+            f"codebias: error: the language model failed: {failure}\n"
+            f"codebias: wrote the {len(records)} of {len(tasks)} completions it gave to "
+            f"{output}; that file is incomplete, so it is not scored",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    log(f"wrote {len(records)} completions to {output}")
+    tokens = {"prompt": sum(t[1] for t in done), "completion": sum(t[2] for t in done)}
+    return records, tokens
+
+
+def write_completions(path: Path, records: Sequence[CompletionRecord]) -> None:
+    """Whole lines only: written to a temporary file, then moved into place."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.writelines(record.to_line() for record in records)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise Usage(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+# --- testing ---------------------------------------------------------------------------------
+
+
+def judge_all(
+    engine: Engine, records: Sequence[CompletionRecord], jobs: int
+) -> list[SampleOutcome]:
+    """Every answer through the engine; samples run in parallel, each one function at a time."""
+
+    def judge(record: CompletionRecord) -> SampleOutcome:
+        reports = engine.scan_source(record.completion, sample_path(record))
+        return judge_sample(record.prompt_id, record.sample, reports, record.category)
+
+    outcomes: list[SampleOutcome | None] = [None] * len(records)
+    parallel(judge, list(records), jobs, "testing", outcomes)
+    return [o for o in outcomes if o is not None]
+
+
+def sample_path(record: CompletionRecord) -> str:
+    """A file name for the answer, as reports and tracebacks show it."""
+    safe = re.sub(r"[^\w.-]+", "_", record.prompt_id)[:60]
+    return f"prompt_{safe}_sample_{record.sample}.py"
+
+
+def parallel(
+    work: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    label: str,
+    into: list[R | None],
+) -> None:
+    """Run `work` over `items` on `jobs` threads with a progress bar on stderr, results in
+    order into `into`. The first exception stops new work and is raised once the running
+    items finish (results already in are kept)."""
+    console = Console(stderr=True)
+    columns = (
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with (
+        Progress(*columns, console=console, transient=False) as progress,
+        ThreadPoolExecutor(max_workers=max(1, jobs)) as pool,
+    ):
+        bar = progress.add_task(label, total=len(items))
+        futures = {pool.submit(work, item): i for i, item in enumerate(items)}
+        try:
+            for future in as_completed(futures):
+                into[futures[future]] = future.result()
+                progress.advance(bar)
+        except BaseException:
+            for pending in futures:
+                pending.cancel()
+            raise
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def render_text(result: StudyResult, seconds: float, tokens: dict[str, int] | None) -> str:
+    k = result.samples_per_prompt
+    who = f" ({result.model})" if result.model else ""
+    lines = [
+        f"{result.prompts} prompts x {k} sample{'s' if k != 1 else ''} = "
+        f"{result.functions} functions{who}",
+        f"biased: {result.biased}; unexecutable (no function could be tested): "
+        f"{result.unexecutable}",
+        "",
+        f"{'':<20} {'CBS':>8} {f'CBS_U@{k}':>9} {f'CBS_I@{k}':>9}",
+        row("overall", result.overall.to_dict()),
+    ]
+    for attribute, scores in result.by_attribute.items():
+        lines.append(row(attribute, scores.to_dict()))
+    if result.by_category:
+        lines.append("")
+        for category, scores in result.by_category.items():
+            lines.append(row(f"prompts: {category}", scores.to_dict()))
+    lines.append("")
+    cost = (
+        f"; tokens {tokens['prompt']} prompt + {tokens['completion']} completion" if tokens else ""
+    )
+    lines.append(f"{seconds:.1f}s{cost}")
+    return "\n".join(lines) + "\n"
+
+
+def row(name: str, scores: dict[str, float]) -> str:
+    return f"{name:<20} {scores['cbs']:>8.2%} {scores['cbs_u']:>9.2%} {scores['cbs_i']:>9.2%}"
+
+
+def log(message: str) -> None:
+    print(f"codebias: {message}", file=sys.stderr)
