@@ -53,7 +53,30 @@ class Leaf:
     pool: list[Any]
     category: str | None = None
     typical: int = 0  # index in pool of the base value used while other leaves vary
-    guarded: bool = False  # the code compares it with constants: vary it early
+    from_code: int = 0  # the first `from_code` values of the pool come from the code itself
+
+    @property
+    def guarded(self) -> bool:
+        """The code compares it with constants, so it guards branches: vary it early."""
+        return self.from_code > 0
+
+    @property
+    def focus(self) -> list[Any]:
+        """The values that matter most: the code's own, the base value, and the extremes.
+
+        The whole pool runs in the base context; later contexts, which look for bias that
+        shows only with other inputs, run these. Without values from the code, the pool
+        is all there is to go on, so it is used whole.
+        """
+        if not self.from_code:
+            return self.pool
+        chosen = self.pool[: self.from_code] + [self.pool[self.typical]]
+        numbers = [v for v in self.pool if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if numbers:
+            chosen += [min(numbers), max(numbers)]
+        else:
+            chosen += self.pool[self.from_code : self.from_code + 2]
+        return dedupe(chosen)
 
     @property
     def protected(self) -> bool:
@@ -320,11 +343,11 @@ class InputBuilder:
             if kind:
                 hint.kinds.add(kind)
             choices = choices or literal_choices(annotation, self.facts)
-        pool = value_pool(hint, choices, category, self.policy, default)
+        pool, from_code = value_pool(hint, choices, category, self.policy, default)
         leaf = Leaf(
             path, display(path), name, pool, category,
             typical_index(pool, category, self.policy, default),
-            guarded=bool(hint.constants or hint.contains or hint.lengths or choices),
+            from_code=from_code,
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
@@ -332,8 +355,11 @@ class InputBuilder:
 
 def value_pool(
     hint: Hint, choices: list[Any], category: str | None, policy: Policy, default: Any
-) -> list[Any]:
-    """Values to try for one leaf: the code's own first, then the category's or the kind's."""
+) -> tuple[list[Any], int]:
+    """Values to try for one leaf: the code's own first, then the category's or the kind's.
+
+    Returns the pool and how many of its first values come from the code itself.
+    """
     kinds = set(hint.kinds)
     pool: list[Any] = list(choices)
     numeric = bool(kinds & {"int", "float", "num"})
@@ -352,6 +378,7 @@ def value_pool(
             pool += [needle, f"{needle} degree", needle.upper()]
         else:
             pool.append([needle])
+    from_code = len(dedupe(pool))
     if category is not None:
         cat_values = list(policy.protected[category].values)
         pool += [v for v in cat_values if fits(v, kinds)] or cat_values
@@ -361,7 +388,8 @@ def value_pool(
         # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
         # would hide any difference that needs a realistic magnitude.
         pool += kind_defaults(kinds)
-    return dedupe(pool)[:MAX_POOL]
+    pool = dedupe(pool)[:MAX_POOL]
+    return pool, min(from_code, len(pool))
 
 
 def typical_index(pool: list[Any], category: str | None, policy: Policy, default: Any) -> int:

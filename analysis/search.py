@@ -75,7 +75,7 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
     # Inputs the code compares with constants guard branches: vary those first.
     ordered = sorted(model.others, key=lambda leaf: not leaf.guarded) + model.protected
     for leaf in ordered:
-        for value in leaf.pool:
+        for value in leaf.pool if not leaf.protected else leaf.focus:
             if value == base[leaf.path]:
                 continue
             ctx = dict(base)
@@ -142,7 +142,7 @@ class Search:
                     if key in seen[leaf.display]:
                         continue
                     seen[leaf.display].add(key)
-                    values = distinct_from_context(leaf, ctx)
+                    values = distinct_from_context(leaf, ctx, full=index == 0)
                     groups.append((leaf, ctx, index, values))
                     calls += [self.call(ctx, leaf, v, index) for v in values]
                 if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
@@ -210,9 +210,9 @@ class Search:
         return True
 
 
-def distinct_from_context(leaf: Leaf, ctx: dict[Path, Any]) -> list[Any]:
-    """The leaf's values, minus any equal to another input's: an echo of that other input
-    would otherwise be masked as if it were the protected value."""
+def distinct_from_context(leaf: Leaf, ctx: dict[Path, Any], full: bool) -> list[Any]:
+    """The leaf's values (all of them, or its focus), minus any equal to another input's:
+    an echo of that other input would otherwise be masked as if it were the protected value."""
     others = [v for p, v in ctx.items() if p != leaf.path and not isinstance(v, bool)]
 
     def collides(value: Any) -> bool:
@@ -220,7 +220,7 @@ def distinct_from_context(leaf: Leaf, ctx: dict[Path, Any]) -> list[Any]:
             type(value) is type(o) and value == o for o in others
         )
 
-    return [v for v in leaf.pool if not collides(v)]
+    return [v for v in (leaf.pool if full else leaf.focus) if not collides(v)]
 
 
 def candidate_pairs(
