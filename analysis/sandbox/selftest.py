@@ -12,9 +12,13 @@ import json
 import os
 import socket
 import threading
+from typing import TYPE_CHECKING
 
 from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution import Limits, Target
+
+if TYPE_CHECKING:
+    from analysis.sandbox.bwrap import BwrapExecutor
 
 PROBE = r'''
 import json, os, socket
@@ -59,12 +63,24 @@ def run_probe(executor: object) -> None:
 
     assert isinstance(executor, BwrapExecutor)
     executor.prepare()
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        listener.setblocking(False)
+        report, uid = probe(executor, listener.getsockname()[1])
+        try:
+            listener.accept()[0].close()
+            leaked_connection = True
+        except BlockingIOError:
+            leaked_connection = False
+    problems = judge(report, uid, leaked_connection)
+    if problems:
+        raise SandboxUnavailable("the sandbox self-test failed: " + "; ".join(problems))
+
+
+def probe(executor: BwrapExecutor, port: int) -> tuple[dict[str, object], int]:
+    """Run the probe in a sandbox; its report and the uid it should have run under."""
     host_file = os.path.abspath(__file__)  # the app's own file: must stay out of sight
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1)
-    listener.setblocking(False)
-    port = listener.getsockname()[1]
     os.environ[SECRET_NAME] = "1"  # a worker secret that must not reach the sandbox
     limits = Limits(call_timeout=5.0, session_timeout=20.0)
     try:
@@ -87,20 +103,9 @@ def run_probe(executor: object) -> None:
             ) from None
         if not outcome.get("ok"):
             raise SandboxUnavailable(f"the self-test probe failed: {outcome.get('error')}")
-        report = json.loads(ast.literal_eval(outcome["repr"]))
-        expected_uid = session.slot.uid
+        return json.loads(ast.literal_eval(outcome["repr"])), session.slot.uid
     finally:
         session.close()
-    try:
-        listener.accept()
-        leaked_connection = True
-    except BlockingIOError:
-        leaked_connection = False
-    finally:
-        listener.close()
-    problems = judge(report, expected_uid, leaked_connection)
-    if problems:
-        raise SandboxUnavailable("the sandbox self-test failed: " + "; ".join(problems))
 
 
 def judge(report: dict[str, object], expected_uid: int, leaked_connection: bool) -> list[str]:

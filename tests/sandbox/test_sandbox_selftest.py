@@ -1,0 +1,88 @@
+"""The start-up self-test fails closed, and `--trust-code` is loud about what it gives up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sandbox_helpers import SANDBOX
+
+from analysis.errors import SandboxUnavailable
+from analysis.execution import ProcessExecutor
+from analysis.sandbox import BwrapExecutor, default_executor, verify
+from analysis.sandbox.selftest import judge
+
+ISOLATED = {
+    "uid": 60003,
+    "gid": 60003,
+    "groups": [],
+    "host_file": "FileNotFoundError",
+    "tcp": "ConnectionRefusedError",
+    "root_write": "OSError",
+    "caps": {"CapPrm": "0", "CapEff": "0", "CapBnd": "0", "CapAmb": "0"},
+    "no_new_privs": "1",
+    "secret": False,
+    "pids": [1, 2],
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "leaked", "complaint"),
+    [
+        ({"uid": 0, "gid": 0}, False, "runs as uid 0"),
+        ({"groups": [0]}, False, "supplementary groups"),
+        ({"host_file": "readable"}, False, "can read the app's files"),
+        ({"tcp": "connected"}, False, "loopback network"),
+        ({}, True, "loopback network"),
+        ({"root_write": "written"}, False, "write to its root"),
+        ({"caps": {"CapEff": "000001ffffffffff"}}, False, "capabilities"),
+        ({"no_new_privs": "0"}, False, "no_new_privs"),
+        ({"secret": True}, False, "environment"),
+        ({"pids": list(range(1, 90))}, False, "pid namespace"),
+    ],
+    ids=lambda v: str(v)[:40],
+)
+def test_self_test_rejects_each_kind_of_leak(
+    change: dict[str, object], leaked: bool, complaint: str
+) -> None:
+    problems = judge({**ISOLATED, **change}, 60003, leaked)
+    assert any(complaint in p for p in problems), problems
+
+
+def test_self_test_accepts_an_isolated_report() -> None:
+    assert judge(ISOLATED, 60003, False) == []
+
+
+def test_missing_bwrap_makes_the_sandbox_unavailable_with_the_reason(tmp_path: Path) -> None:
+    executor = BwrapExecutor(bwrap=str(tmp_path / "no-bwrap-here"), slot_dir=str(tmp_path / "s"))
+    with pytest.raises(SandboxUnavailable, match="bubblewrap is not installed"):
+        verify(executor)
+
+
+@pytest.mark.parametrize("fake", ["/bin/false", "/bin/true"])
+def test_a_bwrap_that_cannot_start_sandboxes_fails_the_self_test(
+    tmp_path: Path, fake: str
+) -> None:
+    executor = BwrapExecutor(bwrap=fake, slot_dir=str(tmp_path / "s"))
+    with pytest.raises(SandboxUnavailable, match="does not start"):
+        verify(executor)
+    with pytest.raises(SandboxUnavailable):  # cached: the same reason, without a new probe
+        verify(executor)
+
+
+def test_trust_code_returns_rlimit_only_executor_and_warns_loudly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    executor = default_executor(trust_code=True)
+    assert type(executor) is ProcessExecutor
+    assert "WITHOUT a sandbox" in capsys.readouterr().err
+
+
+@pytest.mark.sandbox
+@pytest.mark.skipif(SANDBOX[1].args[0], reason=SANDBOX[1].kwargs["reason"])
+def test_default_executor_is_a_self_tested_bwrap_sandbox() -> None:
+    executor = default_executor()
+    assert isinstance(executor, BwrapExecutor)
+    assert executor.layout is not None  # prepared and probed
+
+
