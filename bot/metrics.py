@@ -6,10 +6,14 @@ workers on other machines did; in embedded mode they live in this process.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Protocol
 
 from redis import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -63,7 +67,11 @@ class RedisStore:
         self.key = key
 
     def add(self, key: str, amount: float) -> None:
-        self.redis.hincrbyfloat(self.key, key, amount)
+        try:
+            self.redis.hincrbyfloat(self.key, key, amount)
+        except RedisError as exc:
+            # A lost count must not turn a webhook answer or a finished job into an error.
+            log.warning("metric %s not counted: %s", key, exc)
 
     def items(self) -> dict[str, float]:
         raw: dict[bytes, bytes] = self.redis.hgetall(self.key)  # type: ignore[assignment]

@@ -103,14 +103,10 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             if not services.deduper.first_time(delivery):
                 count("duplicate")
                 return JSONResponse({"duplicate": delivery})
-            try:
-                queued = services.queue.submit(routed)
-            except (RedisError, RuntimeError):
-                # Let GitHub's redelivery of this id through once the queue is back.
-                services.deduper.forget(delivery)
-                raise
+            queued = services.queue.submit(routed)
         except (RedisError, RuntimeError) as exc:
             log.error("delivery %s: cannot enqueue: %s", delivery, exc)
+            _forget(services, delivery)
             count("unavailable")
             return JSONResponse({"error": "queue unavailable"}, status_code=503)
         count("queued" if queued else "coalesced")
@@ -145,6 +141,14 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
     )
     app.state.services = services
     return app
+
+
+def _forget(services: Services, delivery: str) -> None:
+    """Let GitHub's redelivery of this id through once the queue is back."""
+    try:
+        services.deduper.forget(delivery)
+    except RedisError as exc:
+        log.warning("delivery %s: could not be forgotten (%s); redeliver it by hand", delivery, exc)
 
 
 def _bad(services: Services, event: str, message: str) -> Response:

@@ -87,7 +87,9 @@ def rq_mode(github: FakeGitHub, keys: tuple[str, str], redis_url: str) -> Iterat
 
 
 @pytest.fixture(params=["embedded", "rq"])
-def mode(request: pytest.FixtureRequest, github: FakeGitHub, app_keys: tuple[str, str]) -> Iterator[Mode]:
+def mode(
+    request: pytest.FixtureRequest, github: FakeGitHub, app_keys: tuple[str, str]
+) -> Iterator[Mode]:
     if request.param == "embedded":
         with embedded(github, app_keys) as m:
             yield m
@@ -122,7 +124,9 @@ def test_pull_request_review_end_to_end(mode: Mode, github: FakeGitHub) -> None:
     (review,) = repo.reviews
     comments = list(repo.review_comments)
     assert len(comments) == 2
-    diff_lines = {n for n in range(1, HEAD.count("\n") + 2)}  # fake server already enforces the diff
+    diff_lines = {
+        n for n in range(1, HEAD.count("\n") + 2)
+    }  # fake server already enforces the diff
     for comment, span in zip(sorted(comments, key=lambda c: c["line"]), biased, strict=True):
         assert comment["line"] in span and comment["line"] in diff_lines
         assert "codebias:fp=" in comment["body"]
@@ -147,5 +151,7 @@ def test_pull_request_review_end_to_end(mode: Mode, github: FakeGitHub) -> None:
     assert pushed["pull_request"]["head"]["sha"][:7] in by_line[1]["body"]
     assert "Resolved" not in by_line[1]["body"]
     last = repo.check_runs[-1]
-    assert last["head_sha"] == pushed["pull_request"]["head"]["sha"] and last["status"] == "completed"
+    assert (
+        last["head_sha"] == pushed["pull_request"]["head"]["sha"] and last["status"] == "completed"
+    )
     assert last["conclusion"] == "failure"  # the age rule is still new in this pull request
