@@ -46,6 +46,12 @@ class Module:
     runnable: bool  # False when recovery dropped code: running what is left would mislead
     note: str | None = None
 
+    def intact(self, info: FunctionInfo) -> bool:
+        """Whether a function's own lines survived recovery unchanged, so it can be run."""
+        return self.runnable or not any(
+            info.first_line <= n <= info.end_line for n in self.parsed.touched
+        )
+
 
 class Engine:
     """Tests functions for bias under one policy. Thread-safe; one instance per scan or job."""
@@ -151,7 +157,7 @@ class Engine:
         note = (
             "recovered from prose or fences around the code"
             if only_wrapping
-            else f"the file does not parse ({error}); judged from what could be parsed, "
+            else f"the file does not parse ({error}); what could be parsed was judged, "
             f"leaving out {'; '.join(recovered.dropped[:5])}"
         )
         return Module(path, recovered, ModuleFacts(recovered.tree), runnable=only_wrapping, note=note)
@@ -231,7 +237,7 @@ class Engine:
         if not protected:
             report.status, report.reason = "skipped", "no protected input"
             return
-        if not module.runnable:
+        if not module.intact(info):
             self.static_review(info, model, report, module.note or "the module cannot run")
             return
         targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
@@ -284,7 +290,7 @@ class Engine:
             report.executions = result.executions
             return
         report.status = "biased" if report.findings else "clean"
-        notes = []
+        notes = [] if module.runnable else [f"{module.note}; this function itself is intact and was run"]
         if result.noisy:
             notes.append(f"output is nondeterministic for {', '.join(sorted(result.noisy))}; no stable difference found")
         if result.exhausted and not report.findings:

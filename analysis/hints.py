@@ -204,6 +204,9 @@ class Harvester:
         self.links = links
         self.alias: dict[str, str] = {}
         self.local: dict[str, Any] = {}
+        # `age = 2024 - birth_year`: age == sign * birth_year + offset, so a threshold on
+        # age is also one on birth_year (2024 - 75 = 1949).
+        self.affine: dict[str, tuple[str, int, float]] = {}
 
     def run(self) -> None:
         for node in ast.walk(self.fn):
@@ -226,9 +229,34 @@ class Harvester:
         if const is not MISSING:
             self.local[target.id] = const
             return
+        solved = self.linear(value)
+        if solved is not None and solved[1:] != (1, 0):
+            self.affine[target.id] = solved
+            return
         names = self.subjects(value)
         if len(names) == 1 and names[0] != target.id.lower():
             self.alias[target.id] = names[0]
+
+    def linear(self, node: ast.expr) -> tuple[str, int, float] | None:
+        """(name, sign, offset) when node == sign * name + offset, for one plain name."""
+        if isinstance(node, ast.Name):
+            if node.id in self.affine:
+                return self.affine[node.id]
+            return (self.alias.get(node.id, node.id).lower(), 1, 0)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            left_c = self.facts.const(node.left, self.local)
+            right_c = self.facts.const(node.right, self.local)
+            if is_number(right_c):
+                inner = self.linear(node.left)
+                if inner is not None:
+                    delta = right_c if isinstance(node.op, ast.Add) else -right_c
+                    return (inner[0], inner[1], inner[2] + delta)
+            if is_number(left_c):
+                inner = self.linear(node.right)
+                if inner is not None:
+                    sign = 1 if isinstance(node.op, ast.Add) else -1
+                    return (inner[0], sign * inner[1], left_c + sign * inner[2])
+        return None
 
     def annotate(self, name: str, annotation: ast.expr) -> None:
         kind = annotation_kind(annotation)
@@ -322,6 +350,10 @@ class Harvester:
                                 self.facts.hint(name).lengths.append(value)
                         else:
                             self.file(self.subjects(other), value)
+                            solved = self.linear(other)
+                            if solved is not None and solved[1:] != (1, 0) and is_number(value):
+                                name, sign, offset = solved
+                                self.file([name], as_int((value - offset) * sign))
         elif isinstance(node, ast.Subscript):
             table = const(node.value, self.local)
             if isinstance(table, dict):
@@ -387,6 +419,14 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def as_int(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
 
 
 def sized_subjects(node: ast.expr, harvester: Harvester) -> list[str]:

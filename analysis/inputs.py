@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +100,7 @@ class Param:
     name: str
     keyword: bool  # pass by keyword (False: positional-only)
     shape: Node
+    spread: bool = False  # `**name`: each field of the record is its own keyword argument
 
 
 @dataclass
@@ -119,6 +121,9 @@ class InputModel:
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for param in self.params:
+            if param.spread:
+                kwargs.update({k: encode_node(sub, values) for k, sub in param.shape.fields.items()})
+                continue
             encoded = encode_node(param.shape, values)
             if param.keyword:
                 kwargs[param.name] = encoded
@@ -128,7 +133,13 @@ class InputModel:
 
     def plain(self, values: dict[Path, Any]) -> dict[str, Any]:
         """The same inputs as plain JSON-able data, for reports."""
-        return {p.name: plain_node(p.shape, values) for p in self.params}
+        out: dict[str, Any] = {}
+        for p in self.params:
+            if p.spread:
+                out.update({k: plain_node(sub, values) for k, sub in p.shape.fields.items()})
+            else:
+                out[p.name] = plain_node(p.shape, values)
+        return out
 
 
 def encode_value(value: Any) -> Any:
@@ -223,6 +234,11 @@ class InputBuilder:
             path: Path = (("param", arg.arg),)
             shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
             params.append(Param(arg.arg, arg.arg not in posonly, shape))
+        if args.kwarg is not None:
+            # `def score(**applicant)`: the keys it reads are keyword arguments of the call.
+            spread = self.shape(fn, args.kwarg.arg, None, MISSING, (("param", args.kwarg.arg),), leaves, 0)
+            if spread.kind == "record":
+                params.append(Param(args.kwarg.arg, True, spread, spread=True))
         return InputModel(params, leaves)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
@@ -276,6 +292,7 @@ class InputBuilder:
         path: Path,
         leaves: list[Leaf],
         depth: int,
+        base: Matcher | None = None,
     ) -> Node:
         cls = self.annotated_class(annotation)
         if cls is not None and depth < MAX_DEPTH:
@@ -287,21 +304,23 @@ class InputBuilder:
                 node_kind = "record" if kind == "typeddict" else "new"
                 return self.class_fields(cls, path, leaves, depth, node_kind)
         if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            accessed = record_accesses(fn, name, self.facts)
+            accessed = record_accesses(fn, name, self.facts, base)
             if accessed:
                 fields: dict[str, Node] = {}
-                for fname, sub_fns in accessed.items():
+                for fname, (where, matcher, style) in accessed.items():
                     fields[fname] = self.shape(
-                        sub_fns, fname, None, MISSING, (*path, ("key", fname)), leaves, depth + 1
+                        where, fname, None, MISSING, (*path, (style, fname)), leaves, depth + 1,
+                        matcher if where is fn else None,
                     )
                 return Node("record", fields=fields)
-            element = element_accesses(fn, name, self.facts)
+            element = element_accesses(fn, name, self.facts) if base is None else {}
             if element:
                 fields = {}
                 item_path: Path = (*path, ("index", 0))
-                for fname, sub_fns in element.items():
+                for fname, (where, matcher, style) in element.items():
                     fields[fname] = self.shape(
-                        sub_fns, fname, None, MISSING, (*item_path, ("key", fname)), leaves, depth + 1
+                        where, fname, None, MISSING, (*item_path, (style, fname)), leaves,
+                        depth + 1, matcher,
                     )
                 return Node("list", item=Node("record", fields=fields))
         return self.leaf(name, path, leaves, [], annotation, default)
@@ -332,10 +351,10 @@ class InputBuilder:
     ) -> Node:
         category = self.policy.canonical_category(name)
         hint = Hint()
-        hint.merge(self.facts.hint(name))
+        hint.merge(self.facts.hints.get(name.lower(), Hint()))
         if category is not None:
             # Other names of the same category (`sex` in a helper, `gender` here) share values.
-            for other, other_hint in self.facts.hints.items():
+            for other, other_hint in list(self.facts.hints.items()):
                 if self.policy.canonical_category(other) == category:
                     hint.merge(other_hint)
         if annotation is not None:
@@ -381,7 +400,9 @@ def value_pool(
     from_code = len(dedupe(pool))
     if category is not None:
         cat_values = list(policy.protected[category].values)
-        pool += [v for v in cat_values if fits(v, kinds)] or cat_values
+        if "bool" in kinds:
+            pool += [True, False]  # `is_male: bool`: the category's words would all be truthy
+        pool += [v for v in cat_values if fits(v, kinds)] or ([] if "bool" in kinds else cat_values)
     if default is not MISSING and default is not None and default not in pool:
         pool.append(default)
     if category is None or not pool:
@@ -434,60 +455,95 @@ def dedupe(values: list[Any]) -> list[Any]:
     return out
 
 
-def record_accesses(fn: ast.AST, name: str, facts: ModuleFacts) -> dict[str, ast.AST]:
-    """Keys and attributes read from `name`: `name["k"]`, `name.get("k")`, `name.k`.
+Matcher = Callable[[ast.AST], bool]
 
-    Maps each field to the function where it was read (helpers the record is passed to
-    count too), so nested records can be followed there.
-    """
-    fields: dict[str, ast.AST] = {}
-    method_calls: set[int] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            method_calls.add(id(node.func))
-    aliases = {name}
+
+def name_matcher(name: str) -> Matcher:
+    return lambda node: isinstance(node, ast.Name) and node.id == name
+
+
+def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[str, str] | None:
+    """(field, "key" or "attr") when `node` reads a field of an object `base` matches:
+    b["k"], b.get("k"), b.k, getattr(b, "k")."""
+    if isinstance(node, ast.Subscript) and base(node.value):
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return node.slice.value, "key"
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if base(node.func.value) and node.func.attr == "get" and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                return first.value, "key"
+    elif isinstance(node, ast.Attribute) and base(node.value):
+        if id(node) not in method_calls and not node.attr.startswith("__"):
+            return node.attr, "attr"
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+        if len(node.args) >= 2 and base(node.args[0]):
+            second = node.args[1]
+            if isinstance(second, ast.Constant) and isinstance(second.value, str):
+                return second.value, "attr"
+    return None
+
+
+def field_key(node: ast.AST, base: Matcher, method_calls: set[int]) -> str | None:
+    read = field_read(node, base, method_calls)
+    return read[0] if read else None
+
+
+def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
+    """`base`, or any local name assigned from what `base` matches (`p = applicant`)."""
+    names: set[str] = set()
     for node in ast.walk(fn):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in aliases
+            and base(node.value)
         ):
-            aliases.add(node.targets[0].id)
+            names.add(node.targets[0].id)
+    if not names:
+        return base
+    return lambda node: base(node) or (isinstance(node, ast.Name) and node.id in names)
+
+
+def field_matcher(parent: Matcher, key: str) -> Matcher:
+    """Matches reads of field `key` of whatever `parent` matches: `driver.profile`."""
+    return lambda node: field_key(node, parent, set()) == key
+
+
+def record_accesses(
+    fn: ast.AST, name: str, facts: ModuleFacts, base: Matcher | None = None
+) -> dict[str, tuple[ast.AST, Matcher, str]]:
+    """Keys and attributes read from `name` (or from what `base` matches).
+
+    Maps each field to the function where it was read (helpers the record is passed to
+    count too) and a matcher for reads of that field, so nested records
+    (`driver.profile.age`) can be followed.
+    """
+    method_calls: set[int] = set()
     for node in ast.walk(fn):
-        key = None
-        if isinstance(node, ast.Subscript) and is_name(node.value, aliases):
-            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                key = node.slice.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if is_name(node.func.value, aliases) and node.func.attr == "get" and node.args:
-                first = node.args[0]
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    key = first.value
-        elif isinstance(node, ast.Attribute) and is_name(node.value, aliases):
-            if id(node) not in method_calls and not node.attr.startswith("__"):
-                key = node.attr
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
-            if len(node.args) >= 2 and is_name(node.args[0], aliases):
-                second = node.args[1]
-                if isinstance(second, ast.Constant) and isinstance(second.value, str):
-                    key = second.value
-        if key is not None and key not in fields:
-            fields[key] = fn
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method_calls.add(id(node.func))
+    matcher = with_aliases(fn, base or name_matcher(name))
+    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    for node in ast.walk(fn):
+        read = field_read(node, matcher, method_calls)
+        if read is not None and read[0] not in fields:
+            fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             callee = facts.functions.get(node.func.id)
             if callee is not None and callee is not fn:
                 for param, arg in call_bindings(callee, node):
-                    if is_name(arg, aliases):
+                    if matcher(arg):
                         for sub, where in record_accesses(callee, param, facts).items():
                             fields.setdefault(sub, where)
     return fields
 
 
-def element_accesses(fn: ast.AST, name: str, facts: ModuleFacts) -> dict[str, ast.AST]:
+def element_accesses(
+    fn: ast.AST, name: str, facts: ModuleFacts
+) -> dict[str, tuple[ast.AST, Matcher, str]]:
     """Fields read from the items of a list parameter: `for c in name: c["age"]`."""
-    fields: dict[str, ast.AST] = {}
+    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
     for node in ast.walk(fn):
         if isinstance(node, (ast.For, ast.comprehension)) and is_name(node.iter, {name}):
             if isinstance(node.target, ast.Name):

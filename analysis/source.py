@@ -23,6 +23,7 @@ class ParsedModule:
     source: str  # the text that parsed (the original when it parsed as it was)
     tree: ast.Module
     dropped: list[str] = field(default_factory=list)  # what recovery had to leave out, in words
+    touched: set[int] = field(default_factory=set)  # lines recovery mended or blanked
 
     @property
     def recovered(self) -> bool:
@@ -76,6 +77,7 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
     except (SyntaxError, ValueError):
         pass
     dropped: list[str] = []
+    touched: set[int] = set()
     code = extract_code(text)
     if code != text:
         dropped.append("prose or fences around the code")
@@ -93,6 +95,7 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
             if not lines:
                 return None
             bad = lines[lineno - 1]
+            touched.add(lineno)
             dropped.append(f"line {lineno}: {exc.msg}: {bad.strip()[:80]!r}")
             indent = bad[: len(bad) - len(bad.lstrip())]
             # Mend the usual slips (a missing colon or bracket) before giving the line up.
@@ -111,7 +114,7 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
         except ValueError:
             return None
         if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(tree)):
-            return ParsedModule(joined, tree, dropped)
+            return ParsedModule(joined, tree, dropped, touched)
         return None
     return None
 
