@@ -6,8 +6,8 @@ policy's fingerprint, the engine version). "What it depends on": the module's to
 statements that are not definitions (imports, constants), and the source of every top-level
 function or class whose name the function mentions, followed transitively. A push that edits
 an unrelated function in the same file therefore keeps the cached verdict; one that edits a
-helper it calls does not. Only definite verdicts (biased, clean) are kept: an `unverified`
-result may succeed next time.
+helper it calls does not. Only definite verdicts are kept (biased, clean, and skipped for
+having no protected input): an `unverified` result may succeed next time.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from redis import Redis
 
 from analysis.report import Example, Finding, FunctionReport
 
-CACHEABLE = frozenset({"biased", "clean"})
+CACHEABLE = frozenset({"biased", "clean", "skipped"})
 
 
 def source_key(source: str, qualname: str) -> str | None:
