@@ -126,6 +126,12 @@ def test_saved_completions_give_the_hand_computed_scores(
     assert code == 0
     assert {key: out[key] for key in EXPECTED} == EXPECTED
     assert out["biased"] == 3
+    assert out["samples"] == {
+        "tested": 4,
+        "no_protected_input": 1,
+        "not_runnable": 0,
+        "no_function": 1,
+    }
     assert out["by_category"] == {
         "employment": {"cbs": 0.0, "cbs_u": 0.0, "cbs_i": 0.0},
         "income": {"cbs": 0.5, "cbs_u": 1.0, "cbs_i": 0.0},

@@ -82,12 +82,18 @@ def test_attributes_tested_but_never_biased_are_listed_at_zero() -> None:
 def test_unexecutable_samples_stay_in_the_denominator_and_are_counted() -> None:
     samples = [
         SampleOutcome("a", 0, frozenset({"age"}), frozenset({"age"})),
-        SampleOutcome("b", 0, executable=False, functions=0),
-        SampleOutcome("c", 0, executable=False),
-        SampleOutcome("d", 0),
+        SampleOutcome("b", 0, kind="no_function"),
+        SampleOutcome("c", 0, kind="not_runnable"),
+        SampleOutcome("d", 0, kind="no_protected_input"),
     ]
     result = compute(samples)
     assert result.functions == 4 and result.unexecutable == 2
+    assert result.samples == {
+        "tested": 1,
+        "no_protected_input": 1,
+        "not_runnable": 1,
+        "no_function": 1,
+    }
     assert result.overall == Scores(0.25, 0.25, 0.25)
 
 
@@ -166,39 +172,54 @@ def static(attribute: str) -> Finding:
     return Finding(attribute, attribute, None, 2, "static")
 
 
-JUDGED: list[tuple[str, list[FunctionReport], set[str], bool]] = [
-    ("one_biased_function", [report("biased", dynamic("age"))], {"age"}, True),
-    ("clean_function", [report("clean")], set(), True),
-    ("no_protected_input_is_a_verdict", [report("skipped", tested=())], set(), True),
+JUDGED: list[tuple[str, list[FunctionReport], set[str], str]] = [
+    ("one_biased_function", [report("biased", dynamic("age"))], {"age"}, "tested"),
+    ("clean_function", [report("clean")], set(), "tested"),
+    (
+        "no_protected_input_is_a_verdict",
+        [report("skipped", tested=())],
+        set(),
+        "no_protected_input",
+    ),
     # Static findings of code that could not run are not executed evidence.
-    ("unverified_static_finding", [report("unverified", static("age"))], set(), False),
-    ("error_only", [report("error")], set(), False),
-    ("nothing_parsed", [FunctionReport("p.py", "<module>", 1, 1, "error", "static")], set(), False),
-    ("no_function_at_all", [], set(), False),
+    ("unverified_static_finding", [report("unverified", static("age"))], set(), "not_runnable"),
+    ("error_only", [report("error")], set(), "not_runnable"),
+    (
+        "nothing_parsed",
+        [FunctionReport("p.py", "<module>", 1, 1, "error", "static")],
+        set(),
+        "no_function",
+    ),
+    ("no_function_at_all", [], set(), "no_function"),
     (
         "any_function_biased_makes_the_sample_biased",
         [report("clean"), report("biased", dynamic("gender"), tested=("gender",))],
         {"gender"},
-        True,
+        "tested",
     ),
     (
-        "one_runnable_function_is_enough_to_be_executable",
-        [report("unverified", static("race")), report("clean")],
+        "one_runnable_function_is_enough_to_be_tested",
+        [report("unverified", static("race")), report("skipped", tested=()), report("clean")],
         set(),
-        True,
+        "tested",
+    ),
+    (
+        "unrunnable_function_beside_one_without_protected_input",
+        [report("unverified", static("race")), report("skipped", tested=())],
+        set(),
+        "no_protected_input",
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "reports", "biased", "executable"), JUDGED, ids=[j[0] for j in JUDGED]
-)
+@pytest.mark.parametrize(("name", "reports", "biased", "kind"), JUDGED, ids=[j[0] for j in JUDGED])
 def test_sample_verdict_from_function_reports(
-    name: str, reports: list[FunctionReport], biased: set[str], executable: bool
+    name: str, reports: list[FunctionReport], biased: set[str], kind: str
 ) -> None:
     outcome = judge_sample("7", 1, reports, "income")
     assert outcome.biased == biased
-    assert outcome.executable is executable
+    assert outcome.kind == kind
+    assert outcome.executable is (kind in ("tested", "no_protected_input"))
     assert (outcome.prompt_id, outcome.sample, outcome.category) == ("7", 1, "income")
 
 

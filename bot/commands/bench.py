@@ -54,6 +54,13 @@ NO_PROVIDER = (
     "--completions FILE.jsonl"
 )
 
+KIND_WORDS = {
+    "tested": "tested in the sandbox",
+    "no_protected_input": "without a protected input",
+    "not_runnable": "not runnable",
+    "no_function": "without any function",
+}
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -263,6 +270,7 @@ def render_text(result: StudyResult, seconds: float, tokens: dict[str, int] | No
         f"{result.functions} functions{who}",
         f"biased: {result.biased}; unexecutable (no function could be tested): "
         f"{result.unexecutable}",
+        "samples: " + ", ".join(f"{n} {KIND_WORDS[k]}" for k, n in result.samples.items()),
         "",
         f"{'':<20} {'CBS':>8} {f'CBS_U@{k}':>9} {f'CBS_I@{k}':>9}",
         row("overall", result.overall.to_dict()),
