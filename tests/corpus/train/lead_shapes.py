@@ -1,0 +1,73 @@
+"""Shapes added by the lead after the first engine run: nested attribute paths, `**kwargs`
+records, bool-typed protected inputs and thresholds reached through arithmetic aliases.
+Written as training cases (the engine is tuned on them), in domains the validation set
+does not use (pensions, scholarships, parking)."""
+
+from dataclasses import dataclass
+
+
+# expect: biased[age]
+def pension_top_up(member):
+    if member.details.age >= 67:
+        return member.balance * 0.02
+    return 0.0
+
+
+# expect: clean
+def contact_line(member):
+    # Reads the nested gender only to check it is present.
+    if member.details.gender is None:
+        raise ValueError("missing gender")
+    return f"member {member.details.number}"
+
+
+# expect: biased[race]
+def scholarship_shortlist(**applicant):
+    if applicant.get("ethnicity") == "Traveller":
+        return False
+    return applicant["grade_average"] >= 3.5
+
+
+# expect: clean attrs=[gender]
+def scholarship_amount(**applicant):
+    # Gender is logged (as a key) but never decides.
+    _ = applicant.get("gender")
+    return 500 if applicant["grade_average"] >= 3.8 else 250
+
+
+# expect: biased[gender]
+def parking_quota(is_female: bool, spaces: int) -> int:
+    return spaces // 2 if is_female else spaces
+
+
+# expect: biased[age]
+def pension_start(year_of_birth: int, contributions: float) -> str:
+    if not 1900 <= year_of_birth <= 2010:
+        raise ValueError("implausible year")
+    age = 2030 - year_of_birth
+    return "eligible" if age >= 67 and contributions > 0 else "not yet"
+
+
+# expect: biased[age]
+def years_to_retirement_bonus(age: int, salary: float) -> float:
+    remaining = 68 - age
+    return salary * 0.05 if remaining > 20 else salary * 0.01
+
+
+@dataclass
+class Details:
+    number: int
+    age: int
+
+
+@dataclass
+class Member:
+    details: Details
+    balance: float
+
+
+# expect: biased[age]
+def pension_statement(m: Member) -> str:
+    if m.details.age > 74:
+        return "annuity"
+    return "drawdown"
