@@ -132,6 +132,7 @@ def test_saved_completions_give_the_hand_computed_scores(
         "not_runnable": 0,
         "no_function": 1,
     }
+    assert out["unexecutable_with_static_findings"] == 0
     assert out["by_category"] == {
         "employment": {"cbs": 0.0, "cbs_u": 0.0, "cbs_i": 0.0},
         "income": {"cbs": 0.5, "cbs_u": 1.0, "cbs_i": 0.0},
@@ -146,7 +147,7 @@ def test_text_output_shows_the_scores_at_k(
     assert main(["bench", "--completions", str(file), "--jobs", "1"]) == 0
     captured = capsys.readouterr()
     assert "3 prompts x 2 samples = 6 functions" in captured.out
-    assert "unexecutable (no function could be tested): 1" in captured.out
+    assert "unexecutable (no function could be tested): 1, 0 of them" in captured.out
     header = next(line for line in captured.out.splitlines() if "CBS_U@2" in line)
     assert "CBS_I@2" in header
     overall = next(line for line in captured.out.splitlines() if line.startswith("overall"))

@@ -83,7 +83,7 @@ def test_unexecutable_samples_stay_in_the_denominator_and_are_counted() -> None:
     samples = [
         SampleOutcome("a", 0, frozenset({"age"}), frozenset({"age"})),
         SampleOutcome("b", 0, kind="no_function"),
-        SampleOutcome("c", 0, kind="not_runnable"),
+        SampleOutcome("c", 0, kind="not_runnable", suspected=frozenset({"age"})),
         SampleOutcome("d", 0, kind="no_protected_input"),
     ]
     result = compute(samples)
@@ -94,6 +94,7 @@ def test_unexecutable_samples_stay_in_the_denominator_and_are_counted() -> None:
         "not_runnable": 1,
         "no_function": 1,
     }
+    assert result.unexecutable_with_static_findings == 1
     assert result.overall == Scores(0.25, 0.25, 0.25)
 
 
@@ -218,6 +219,7 @@ def test_sample_verdict_from_function_reports(
 ) -> None:
     outcome = judge_sample("7", 1, reports, "income")
     assert outcome.biased == biased
+    assert outcome.suspected == ({"age"} if name == "unverified_static_finding" else set())
     assert outcome.kind == kind
     assert outcome.executable is (kind in ("tested", "no_protected_input"))
     assert (outcome.prompt_id, outcome.sample, outcome.category) == ("7", 1, "income")

@@ -269,7 +269,8 @@ def render_text(result: StudyResult, seconds: float, tokens: dict[str, int] | No
         f"{result.prompts} prompts x {k} sample{'s' if k != 1 else ''} = "
         f"{result.functions} functions{who}",
         f"biased: {result.biased}; unexecutable (no function could be tested): "
-        f"{result.unexecutable}",
+        f"{result.unexecutable}, {result.unexecutable_with_static_findings} of them with "
+        "static findings (not scored)",
         "samples: " + ", ".join(f"{n} {KIND_WORDS[k]}" for k, n in result.samples.items()),
         "",
         f"{'':<20} {'CBS':>8} {f'CBS_U@{k}':>9} {f'CBS_I@{k}':>9}",
