@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
 
 from analysis.errors import SourceError
 

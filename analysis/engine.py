@@ -24,7 +24,7 @@ from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
 from analysis.execution import Executor, Limits, Target
 from analysis.functions import FunctionInfo, list_functions
 from analysis.hints import ModuleFacts
-from analysis.inputs import InputBuilder, InputModel, Leaf
+from analysis.inputs import InputBuilder, InputModel
 from analysis.report import Example, Finding, FunctionReport, ScanReport
 from analysis.search import Search, contexts, same
 from analysis.source import ParsedModule, parse_module, recover_module
@@ -33,7 +33,9 @@ from config.policy import Policy
 
 ENGINE_VERSION = "1"
 IGNORE = re.compile(r"#\s*codebias:\s*ignore\[([^\]]*)\]\s*(.*)$")
-SKIP_DIRS = frozenset({".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", "build", "dist"})
+SKIP_DIRS = frozenset(
+    {".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", "build", "dist"}
+)
 
 
 @dataclass
@@ -83,7 +85,14 @@ class Engine:
             try:
                 text = FsPath(path).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                problems.append((path, f"cannot read: {exc.strerror or exc}" if isinstance(exc, OSError) else f"not UTF-8 text: {exc.reason}"))
+                problems.append(
+                    (
+                        path,
+                        f"cannot read: {exc.strerror or exc}"
+                        if isinstance(exc, OSError)
+                        else f"not UTF-8 text: {exc.reason}",
+                    )
+                )
                 continue
             lines = None
             if wanted is not None:
@@ -100,10 +109,22 @@ class Engine:
             reports.append(FunctionReport(path, "<module>", 1, 1, "error", "static", reason=reason))
         return ScanReport(reports, time.monotonic() - started, problems)
 
-    def scan_source(self, source: str, path: str, lines: set[int] | None = None) -> list[FunctionReport]:
+    def scan_source(
+        self, source: str, path: str, lines: set[int] | None = None
+    ) -> list[FunctionReport]:
         module = self.load_module(source, path)
         if module is None:
-            return [FunctionReport(path, "<module>", 1, 1, "error", "static", reason="no parsable Python in this file")]
+            return [
+                FunctionReport(
+                    path,
+                    "<module>",
+                    1,
+                    1,
+                    "error",
+                    "static",
+                    reason="no parsable Python in this file",
+                )
+            ]
         return self.run_tasks([(module, info) for info in self.select(module, lines)])
 
     def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport:
@@ -115,7 +136,9 @@ class Engine:
                 return self.scan_one(module, info)
         raise ExecutionError(f"{path}: no function {qualname}")
 
-    def agreement(self, source: str, patched_source: str, path: str, qualname: str, samples: int = 60) -> float | None:
+    def agreement(
+        self, source: str, patched_source: str, path: str, qualname: str, samples: int = 60
+    ) -> float | None:
         """Share of non-protected test inputs on which both versions give the same output."""
         module = self.load_module(source, path)
         if module is None or not module.runnable:
@@ -160,7 +183,9 @@ class Engine:
             else f"the file does not parse ({error}); what could be parsed was judged, "
             f"leaving out {'; '.join(recovered.dropped[:5])}"
         )
-        return Module(path, recovered, ModuleFacts(recovered.tree), runnable=only_wrapping, note=note)
+        return Module(
+            path, recovered, ModuleFacts(recovered.tree), runnable=only_wrapping, note=note
+        )
 
     def select(self, module: Module, lines: set[int] | None) -> list[FunctionInfo]:
         infos = list_functions(module.parsed.tree)
@@ -186,11 +211,12 @@ class Engine:
         return found
 
     def included(self, rel: str) -> bool:
-        paths = self.policy.paths
-        matches = lambda patterns: any(  # noqa: E731
-            fnmatchcase(rel, p) or fnmatchcase(rel, p.removeprefix("**/")) for p in patterns
-        )
-        return matches(paths.include) and not matches(paths.exclude)
+        def matches(patterns: Iterable[str]) -> bool:
+            return any(
+                fnmatchcase(rel, p) or fnmatchcase(rel, p.removeprefix("**/")) for p in patterns
+            )
+
+        return matches(self.policy.paths.include) and not matches(self.policy.paths.exclude)
 
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
         if self.jobs == 1 or len(tasks) < 2:
@@ -252,7 +278,9 @@ class Engine:
         budget = self.policy.budget
         deadline = time.monotonic() + budget.seconds_per_function
         try:
-            session = executor.open(self.target(info, module.parsed.source, module.path), self.limits)
+            session = executor.open(
+                self.target(info, module.parsed.source, module.path), self.limits
+            )
         except (OSError, ExecutionError) as exc:
             self.static_review(info, model, report, f"could not start the function: {exc}")
             return
@@ -278,7 +306,9 @@ class Engine:
                 Finding(
                     attribute=leaf.category,
                     parameter=leaf.display,
-                    example=Example(inputs, list(model_values(witness.values)), list(witness.outputs)),
+                    example=Example(
+                        inputs, list(model_values(witness.values)), list(witness.outputs)
+                    ),
                     line=reach.line if reach else info.line,
                 )
             )
@@ -286,25 +316,38 @@ class Engine:
             return
         if result.never_ran and not report.findings:
             common = result.errors.most_common(1)[0][0] if result.errors else "an error"
-            self.static_review(info, model, report, f"every call raised ({common}); judged statically")
+            self.static_review(
+                info, model, report, f"every call raised ({common}); judged statically"
+            )
             report.executions = result.executions
             return
         report.status = "biased" if report.findings else "clean"
-        notes = [] if module.runnable else [f"{module.note}; this function itself is intact and was run"]
+        notes = (
+            []
+            if module.runnable
+            else [f"{module.note}; this function itself is intact and was run"]
+        )
         if result.noisy:
-            notes.append(f"output is nondeterministic for {', '.join(sorted(result.noisy))}; no stable difference found")
+            notes.append(
+                f"output is nondeterministic for {', '.join(sorted(result.noisy))}; "
+                "no stable difference found"
+            )
         if result.exhausted and not report.findings:
             notes.append("stopped at the execution or time budget")
         if notes:
             report.reason = "; ".join(notes)
 
-    def static_review(self, info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str) -> None:
+    def static_review(
+        self, info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str
+    ) -> None:
         report.status, report.method, report.reason = "unverified", "static", reason
         for leaf in model.protected:
             found = reaches(info.node, leaf)
             if found and leaf.category:
                 branch = [r for r in found if r.how != "return"]
-                report.findings.append(Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static"))
+                report.findings.append(
+                    Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
+                )
 
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:

@@ -1,11 +1,11 @@
 """Every error the engine raises, in one tree.
 
-    CodebiasError
-    ├── PolicyError          a policy that does not validate (defined in config, re-exported)
-    ├── SourceError          a file that cannot be read or holds no parsable Python
-    └── ExecutionError       the process running the code under test failed us
-        ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
-        └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
+CodebiasError
+├── PolicyError          a policy that does not validate (defined in config, re-exported)
+├── SourceError          a file that cannot be read or holds no parsable Python
+└── ExecutionError       the process running the code under test failed us
+    ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
+    └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
 """
 
 from __future__ import annotations

@@ -75,7 +75,9 @@ def class_needs_arguments(cls: ast.ClassDef) -> bool:
             return required > 0 or kw_required > 0
     if record_class_kind(cls) is not None:
         return any(
-            isinstance(s, ast.AnnAssign) and s.value is None and isinstance(s.target, ast.Name)
+            isinstance(s, ast.AnnAssign)
+            and s.value is None
+            and isinstance(s.target, ast.Name)
             and not is_classvar(s.annotation)
             for s in cls.body
         )

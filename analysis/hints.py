@@ -140,7 +140,11 @@ class ModuleFacts:
             return node.value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             inner = self.const(node.operand, local)
-            return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else MISSING
+            return (
+                -inner
+                if isinstance(inner, (int, float)) and not isinstance(inner, bool)
+                else MISSING
+            )
         if isinstance(node, ast.Name):
             if local and node.id in local:
                 return local[node.id]
@@ -171,7 +175,9 @@ def enum_members(cls: ast.ClassDef) -> list[str]:
     members = []
     for stmt in cls.body:
         if isinstance(stmt, ast.Assign):
-            members += [t.id for t in stmt.targets if isinstance(t, ast.Name) and not t.id.startswith("_")]
+            members += [
+                t.id for t in stmt.targets if isinstance(t, ast.Name) and not t.id.startswith("_")
+            ]
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
             members.append(stmt.target.id)
     return members
@@ -278,8 +284,8 @@ class Harvester:
             func = node.func
             if isinstance(func, ast.Attribute):
                 if func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
-                    key = node.args[0].value
-                    return [str(key).lower()] if isinstance(key, str) else []
+                    name = node.args[0].value
+                    return [name.lower()] if isinstance(name, str) else []
                 if func.attr in STR_METHODS:
                     return self.subjects(func.value)
             if isinstance(func, ast.Name) and func.id in ("getattr",) and len(node.args) >= 2:
@@ -399,7 +405,9 @@ class Harvester:
                         self.file(self.subjects(func.value), value, "str")
             elif func.attr in ("append", "extend", "items", "keys", "values"):
                 for name in self.subjects(func.value):
-                    self.facts.hint(name).kinds.add("list" if func.attr in ("append", "extend") else "dict")
+                    self.facts.hint(name).kinds.add(
+                        "list" if func.attr in ("append", "extend") else "dict"
+                    )
         elif isinstance(func, ast.Name):
             if func.id in ("len", "sum", "any", "all", "sorted", "enumerate") and node.args:
                 for name in self.subjects(node.args[0]):
@@ -482,9 +490,18 @@ def annotation_kind(annotation: ast.expr) -> str | None:
         if name == "Literal":
             return "literal"
         return None
-    name = annotation.attr if isinstance(annotation, ast.Attribute) else getattr(annotation, "id", "")
-    return {"int": "int", "float": "float", "str": "str", "bool": "bool", "list": "list",
-            "dict": "dict", "Decimal": "float"}.get(name)
+    name = (
+        annotation.attr if isinstance(annotation, ast.Attribute) else getattr(annotation, "id", "")
+    )
+    return {
+        "int": "int",
+        "float": "float",
+        "str": "str",
+        "bool": "bool",
+        "list": "list",
+        "dict": "dict",
+        "Decimal": "float",
+    }.get(name)
 
 
 def literal_choices(annotation: ast.expr, facts: ModuleFacts) -> list[Any]:

@@ -122,7 +122,9 @@ class InputModel:
         kwargs: dict[str, Any] = {}
         for param in self.params:
             if param.spread:
-                kwargs.update({k: encode_node(sub, values) for k, sub in param.shape.fields.items()})
+                kwargs.update(
+                    {k: encode_node(sub, values) for k, sub in param.shape.fields.items()}
+                )
                 continue
             encoded = encode_node(param.shape, values)
             if param.keyword:
@@ -226,9 +228,15 @@ class InputBuilder:
                 params.append(Param(first.arg, False, self_shape))
         posonly = {a.arg for a in args.posonlyargs}
         defaults = dict(
-            zip([a.arg for a in [*args.posonlyargs, *args.args]][::-1], args.defaults[::-1], strict=False)
+            zip(
+                [a.arg for a in [*args.posonlyargs, *args.args]][::-1],
+                args.defaults[::-1],
+                strict=False,
+            )
         )
-        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d})
+        defaults.update(
+            {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
+        )
         for arg in [*positional, *args.kwonlyargs]:
             default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
             path: Path = (("param", arg.arg),)
@@ -236,7 +244,9 @@ class InputBuilder:
             params.append(Param(arg.arg, arg.arg not in posonly, shape))
         if args.kwarg is not None:
             # `def score(**applicant)`: the keys it reads are keyword arguments of the call.
-            spread = self.shape(fn, args.kwarg.arg, None, MISSING, (("param", args.kwarg.arg),), leaves, 0)
+            spread = self.shape(
+                fn, args.kwarg.arg, None, MISSING, (("param", args.kwarg.arg),), leaves, 0
+            )
             if spread.kind == "record":
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
         return InputModel(params, leaves)
@@ -253,8 +263,11 @@ class InputBuilder:
             iargs = init.args
             named = [*iargs.posonlyargs, *iargs.args][1:] + list(iargs.kwonlyargs)
             defaults = dict(
-                zip([a.arg for a in [*iargs.posonlyargs, *iargs.args]][::-1], iargs.defaults[::-1],
-                    strict=False)
+                zip(
+                    [a.arg for a in [*iargs.posonlyargs, *iargs.args]][::-1],
+                    iargs.defaults[::-1],
+                    strict=False,
+                )
             )
             for arg in named:
                 if arg.arg in defaults:
@@ -309,7 +322,13 @@ class InputBuilder:
                 fields: dict[str, Node] = {}
                 for fname, (where, matcher, style) in accessed.items():
                     fields[fname] = self.shape(
-                        where, fname, None, MISSING, (*path, (style, fname)), leaves, depth + 1,
+                        where,
+                        fname,
+                        None,
+                        MISSING,
+                        (*path, (style, fname)),
+                        leaves,
+                        depth + 1,
                         matcher if where is fn else None,
                     )
                 return Node("record", fields=fields)
@@ -319,8 +338,14 @@ class InputBuilder:
                 item_path: Path = (*path, ("index", 0))
                 for fname, (where, matcher, style) in element.items():
                     fields[fname] = self.shape(
-                        where, fname, None, MISSING, (*item_path, (style, fname)), leaves,
-                        depth + 1, matcher,
+                        where,
+                        fname,
+                        None,
+                        MISSING,
+                        (*item_path, (style, fname)),
+                        leaves,
+                        depth + 1,
+                        matcher,
                     )
                 return Node("list", item=Node("record", fields=fields))
         return self.leaf(name, path, leaves, [], annotation, default)
@@ -364,7 +389,11 @@ class InputBuilder:
             choices = choices or literal_choices(annotation, self.facts)
         pool, from_code = value_pool(hint, choices, category, self.policy, default)
         leaf = Leaf(
-            path, display(path), name, pool, category,
+            path,
+            display(path),
+            name,
+            pool,
+            category,
             typical_index(pool, category, self.policy, default),
             from_code=from_code,
         )
@@ -476,7 +505,9 @@ def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[st
     elif isinstance(node, ast.Attribute) and base(node.value):
         if id(node) not in method_calls and not node.attr.startswith("__"):
             return node.attr, "attr"
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+    elif (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+    ):
         if len(node.args) >= 2 and base(node.args[0]):
             second = node.args[1]
             if isinstance(second, ast.Constant) and isinstance(second.value, str):
@@ -552,7 +583,9 @@ def element_accesses(
     return fields
 
 
-def call_bindings(callee: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> list[tuple[str, ast.expr]]:
+def call_bindings(
+    callee: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call
+) -> list[tuple[str, ast.expr]]:
     params = [a.arg for a in all_args(callee)]
     pairs = list(zip(params, call.args, strict=False))
     pairs += [(k.arg, k.value) for k in call.keywords if k.arg]

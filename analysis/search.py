@@ -52,11 +52,11 @@ def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Two successful outcomes are the same output, raw or with protected echoes masked."""
     value_same = a["repr"] == b["repr"] or a["masked"] == b["masked"]
     printed_same = a["stdout"] == b["stdout"] or a["stdout_masked"] == b["stdout_masked"]
-    return value_same and printed_same
+    return bool(value_same and printed_same)
 
 
 def shown(outcome: dict[str, Any]) -> str:
-    text = outcome["repr"]
+    text = str(outcome["repr"])
     if outcome["stdout"]:
         text += f"  (printed: {outcome['stdout'].strip()[:200]!r})"
     return text
@@ -114,7 +114,9 @@ class Search:
         self.noisy_counts: Counter[str] = Counter()
         self.stream = stream if stream is not None else contexts(model)
 
-    def call(self, ctx: dict[Path, Any], leaf: Leaf | None, value: Any, seed: int) -> dict[str, Any]:
+    def call(
+        self, ctx: dict[Path, Any], leaf: Leaf | None, value: Any, seed: int
+    ) -> dict[str, Any]:
         values = dict(ctx)
         mask: list[Any] = []
         if leaf is not None:
@@ -148,7 +150,7 @@ class Search:
                 if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
                     break
             else:
-                stream = iter(())
+                stream = enumerate(iter(()))
             if not calls:
                 break
             calls = calls[:room]
@@ -169,7 +171,12 @@ class Search:
         return self.result
 
     def examine(
-        self, leaf: Leaf, ctx: dict[Path, Any], index: int, values: list[Any], outs: list[dict[str, Any]]
+        self,
+        leaf: Leaf,
+        ctx: dict[Path, Any],
+        index: int,
+        values: list[Any],
+        outs: list[dict[str, Any]],
     ) -> bool:
         ok = [(v, o) for v, o in zip(values, outs, strict=True) if o["ok"]]
         self.result.ok_calls += len(ok)

@@ -88,7 +88,9 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
             tree = ast.parse(joined, filename=path)
         except SyntaxError as exc:
             lineno = exc.lineno or len(lines)
-            if exc.msg.startswith(("unexpected EOF", "'(' was never closed", "expected an indented")):
+            if exc.msg.startswith(
+                ("unexpected EOF", "'(' was never closed", "expected an indented")
+            ):
                 lineno = min(lineno, len(lines))
             if not 1 <= lineno <= len(lines):
                 lineno = len(lines)

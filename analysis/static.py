@@ -112,7 +112,9 @@ class Tainter:
         found: list[Reach] = []
         for node in ast.walk(self.fn):
             how = None
-            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and self.tainted(node.test):
+            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and self.tainted(
+                node.test
+            ):
                 how = "branch"
             elif isinstance(node, ast.comprehension) and any(self.tainted(c) for c in node.ifs):
                 how = "branch"
@@ -138,7 +140,8 @@ def reaches(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> list[Reac
 def first_reach(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> Reach | None:
     found = reaches(fn, leaf)
     branches = [r for r in found if r.how != "return"]
-    return (branches or found or [None])[0]
+    chosen = branches or found
+    return chosen[0] if chosen else None
 
 
 def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:

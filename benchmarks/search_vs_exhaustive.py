@@ -38,7 +38,9 @@ def product_contexts(model: InputModel, cap: int) -> Iterator[dict[Any, Any]]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--split", choices=["train", "validation", "all"], default="all")
-    parser.add_argument("--cap", type=int, default=200_000, help="max executions per function for exhaustive")
+    parser.add_argument(
+        "--cap", type=int, default=200_000, help="max executions per function for exhaustive"
+    )
     args = parser.parse_args()
     splits = ["train", "validation"] if args.split == "all" else [args.split]
     files = sorted(p for s in splits for p in (ROOT / "tests/corpus" / s).glob("*.py"))
@@ -57,12 +59,16 @@ def main() -> int:
             row: dict[str, Any] = {"fn": f"{file.name}::{info.qualname}"}
             for mode in ("engine", "exhaustive"):
                 started = time.monotonic()
-                with engine.executor().open(engine.target(info, source, str(file)), engine.limits) as session:
+                with engine.executor().open(
+                    engine.target(info, source, str(file)), engine.limits
+                ) as session:
                     if session.load_error:
                         break
                     stream = None if mode == "engine" else product_contexts(model, args.cap)
                     budget = policy.budget.executions_per_function if mode == "engine" else args.cap
-                    search = Search(model, session, model.protected, budget, time.monotonic() + 120, stream)
+                    search = Search(
+                        model, session, model.protected, budget, time.monotonic() + 120, stream
+                    )
                     try:
                         result = search.run()
                     except Exception as exc:  # noqa: BLE001 - a dying function is one row, not the run
@@ -82,16 +88,29 @@ def main() -> int:
     exec_exhaustive = sum(r["exhaustive"]["executions"] for r in rows)
     sec_engine = [r["engine"]["seconds"] for r in rows]
     sec_exhaustive = [r["exhaustive"]["seconds"] for r in rows]
-    missed = [(r["fn"], sorted(r["exhaustive"]["found"] - r["engine"]["found"])) for r in rows
-              if r["exhaustive"]["found"] - r["engine"]["found"]]
-    print(f"functions: {len(rows)} (with protected inputs, runnable) from {len(files)} corpus files")
-    print(f"biased (function, attribute) pairs found: engine {found_engine}, exhaustive {found_exhaustive}")
+    missed = [
+        (r["fn"], sorted(r["exhaustive"]["found"] - r["engine"]["found"]))
+        for r in rows
+        if r["exhaustive"]["found"] - r["engine"]["found"]
+    ]
+    print(
+        f"functions: {len(rows)} (with protected inputs, runnable) from {len(files)} corpus files"
+    )
+    print(
+        "biased (function, attribute) pairs found: "
+        f"engine {found_engine}, exhaustive {found_exhaustive}"
+    )
     recall = both / found_exhaustive if found_exhaustive else 1.0
     print(f"engine recall relative to exhaustive: {recall:.1%}")
-    print(f"executions: engine {exec_engine}, exhaustive {exec_exhaustive}, "
-          f"ratio 1/{exec_exhaustive / max(exec_engine, 1):.1f}")
-    print(f"seconds per function (median): engine {statistics.median(sec_engine):.3f}, "
-          f"exhaustive {statistics.median(sec_exhaustive):.3f}; totals {sum(sec_engine):.1f} vs {sum(sec_exhaustive):.1f}")
+    print(
+        f"executions: engine {exec_engine}, exhaustive {exec_exhaustive}, "
+        f"ratio 1/{exec_exhaustive / max(exec_engine, 1):.1f}"
+    )
+    print(
+        f"seconds per function (median): engine {statistics.median(sec_engine):.3f}, "
+        f"exhaustive {statistics.median(sec_exhaustive):.3f}; "
+        f"totals {sum(sec_engine):.1f} vs {sum(sec_exhaustive):.1f}"
+    )
     for fn, attrs in missed:
         print(f"  missed by the engine: {fn} {attrs}")
     return 0

@@ -16,11 +16,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     scan = sub.add_parser("scan", help="test every Python function under PATH for bias")
     scan.add_argument("paths", nargs="+", metavar="PATH")
-    scan.add_argument("--diff", metavar="FILE", help="unified diff (or - for stdin): test only touched functions")
+    scan.add_argument(
+        "--diff", metavar="FILE", help="unified diff (or - for stdin): test only touched functions"
+    )
     scan.add_argument("--config", metavar="FILE", help="a .codebias.yml layered over the defaults")
     scan.add_argument("--format", choices=["text", "json", "sarif", "markdown"], default="text")
     scan.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
-    scan.add_argument("--jobs", type=int, default=0, help="functions tested at once (default: cores)")
+    scan.add_argument(
+        "--jobs", type=int, default=0, help="functions tested at once (default: cores)"
+    )
     scan.add_argument("--budget", type=int, default=None, help="executions per function")
     scan.add_argument(
         "--trust-code",

@@ -45,8 +45,8 @@ class Allow(Strict):
 
 
 class Budget(Strict):
-    executions_per_function: int = Field(5000, ge=10, le=1_000_000)
-    seconds_per_function: float = Field(10.0, gt=0, le=600)
+    executions_per_function: int = Field(default=5000, ge=10, le=1_000_000)
+    seconds_per_function: float = Field(default=10.0, gt=0, le=600)
 
 
 class Mitigation(Strict):
@@ -54,7 +54,7 @@ class Mitigation(Strict):
     provider: Literal["openai", "anthropic"] | None = None
     model: str | None = None
     strategy: str = "feedback-cot"
-    max_rounds: int = Field(3, ge=1, le=10)
+    max_rounds: int = Field(default=3, ge=1, le=10)
 
 
 class Policy(Strict):
@@ -101,7 +101,7 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 def name_tokens(name: str) -> tuple[str, ...]:
-    """Identifier or phrase -> lower-case word tokens: 'applicantAge_years' -> (applicant, age, years)."""
+    """Identifier or phrase -> lower-case tokens: 'applicantAge_2' -> (applicant, age, 2)."""
     return tuple(t.lower() for t in _CAMEL.findall(name))
 
 

@@ -84,14 +84,20 @@ def test_sarif_validates_and_has_one_result_per_finding(capsys: pytest.CaptureFi
     assert code == 1
 
 
-def test_exit_code_is_0_when_nothing_is_biased(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "fair.py").write_text("def pay(hours: int, gender: str) -> int:\n    return hours * 20\n")
+def test_exit_code_is_0_when_nothing_is_biased(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "fair.py").write_text(
+        "def pay(hours: int, gender: str) -> int:\n    return hours * 20\n"
+    )
     code, report = scan_json(capsys, str(tmp_path))
     assert code == 0
     assert report["functions"][0]["status"] == "clean"
 
 
-def test_fail_on_none_passes_even_with_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_fail_on_none_passes_even_with_findings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "policy.yml"
     config.write_text("fail_on: none\n")
     code = main(["scan", str(ROOT / "examples/insurance.py"), "--config", str(config)])
@@ -107,23 +113,31 @@ def test_fail_on_none_passes_even_with_findings(tmp_path: Path, capsys: pytest.C
         ["scan", "examples", "--budget", "3"],
     ],
 )
-def test_usage_errors_exit_2_with_a_message_and_no_output(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_exit_2_with_a_message_and_no_output(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(args) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "codebias: error:" in captured.err
 
 
-def test_invalid_policy_exits_2_naming_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_invalid_policy_exits_2_naming_the_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "bad.yml"
     config.write_text("budget: {executions_per_function: -5}\n")
     assert main(["scan", str(ROOT / "examples"), "--config", str(config)]) == 2
     assert "budget.executions_per_function" in capsys.readouterr().err
 
 
-def test_a_broken_tree_still_reports_every_other_function(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_broken_tree_still_reports_every_other_function(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copy(ROOT / "examples/insurance.py", tmp_path / "insurance.py")
-    (tmp_path / "broken.py").write_text("def f(age):\n    if age > 65\n        return 1\n    return 0\n")
+    (tmp_path / "broken.py").write_text(
+        "def f(age):\n    if age > 65\n        return 1\n    return 0\n"
+    )
     (tmp_path / "binary.py").write_bytes(b"\xff\xfe\x00not utf8")
     (tmp_path / "dangling.py").symlink_to(tmp_path / "missing-target.py")
     code, report = scan_json(capsys, str(tmp_path))
@@ -139,7 +153,9 @@ def test_a_broken_tree_still_reports_every_other_function(tmp_path: Path, capsys
     assert "cannot read" in by_name[("dangling.py", "<module>")]["reason"]
 
 
-def test_diff_limits_the_scan_to_touched_functions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diff_limits_the_scan_to_touched_functions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "insurance.py"
     shutil.copy(ROOT / "examples/insurance.py", target)
     lines = target.read_text().splitlines()
@@ -154,7 +170,9 @@ def test_diff_limits_the_scan_to_touched_functions(tmp_path: Path, capsys: pytes
     assert code == 1
 
 
-def test_output_file_gets_the_report_and_stdout_stays_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_file_gets_the_report_and_stdout_stays_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "report.md"
     main(["scan", str(ROOT / "examples/lending.py"), "--format", "markdown", "--output", str(out)])
     assert capsys.readouterr().out == ""

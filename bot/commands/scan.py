@@ -11,7 +11,7 @@ from analysis.engine import Engine
 from analysis.errors import CodebiasError, SandboxUnavailable
 from analysis.execution import Executor, ProcessExecutor
 from analysis.report import ScanReport
-from config.policy import PolicyError, Policy, build_policy, parse_layer
+from config.policy import Policy, PolicyError, build_policy, parse_layer
 
 EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE = 0, 1, 2
 
@@ -69,7 +69,11 @@ def run(args: argparse.Namespace) -> int:
         policy = load_policy(args.config, args.budget)
         diff_text = None
         if args.diff:
-            diff_text = sys.stdin.read() if args.diff == "-" else Path(args.diff).read_text(encoding="utf-8")
+            diff_text = (
+                sys.stdin.read()
+                if args.diff == "-"
+                else Path(args.diff).read_text(encoding="utf-8")
+            )
     except (PolicyError, OSError) as exc:
         print(f"codebias: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

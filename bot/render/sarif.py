@@ -28,7 +28,10 @@ def rule(attribute: str) -> dict[str, Any]:
 def message(fn: FunctionReport, finding: Finding) -> str:
     subject = f"`{fn.qualname}` treats people differently by {finding.attribute.replace('_', ' ')}"
     if finding.example is None:
-        return f"{subject} (static review: {finding.parameter} reaches a branch or the output; {fn.reason})"
+        return (
+            f"{subject} (static review: {finding.parameter} reaches a branch or the output; "
+            f"{fn.reason})"
+        )
     ex = finding.example
     return (
         f"{subject}: with {json.dumps(ex.inputs, default=str)}, changing {finding.parameter} "

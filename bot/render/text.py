@@ -10,12 +10,20 @@ from rich.table import Table
 
 from analysis.report import ScanReport
 
-STYLE = {"biased": "bold red", "clean": "green", "unverified": "yellow", "error": "magenta", "skipped": "dim"}
+STYLE = {
+    "biased": "bold red",
+    "clean": "green",
+    "unverified": "yellow",
+    "error": "magenta",
+    "skipped": "dim",
+}
 
 
 def render_text(report: ScanReport, width: int = 120, color: bool = False) -> str:
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, force_terminal=color, no_color=not color, highlight=False)
+    console = Console(
+        file=buffer, width=width, force_terminal=color, no_color=not color, highlight=False
+    )
     table = Table(title="codebias: functions tested for bias", show_lines=False)
     for column in ("function", "status", "attributes", "biased for", "calls"):
         table.add_column(column, overflow="fold")
@@ -31,7 +39,10 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
     for fn in report.functions:
         for finding in fn.findings:
             where = f"{fn.path}:{finding.line or fn.line}"
-            console.print(f"[bold]{where}[/] {fn.qualname}: [red]{finding.attribute}[/] via {finding.parameter}")
+            console.print(
+                f"[bold]{where}[/] {fn.qualname}: "
+                f"[red]{finding.attribute}[/] via {finding.parameter}"
+            )
             if finding.example is not None:
                 ex = finding.example
                 console.print(f"    inputs  {json.dumps(ex.inputs, default=str)}")
@@ -42,7 +53,9 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
             else:
                 console.print(f"    static review: reaches a branch or the output ({fn.method})")
         for finding, reason in fn.accepted:
-            console.print(f"[dim]{fn.path}:{fn.line} {fn.qualname}: {finding.attribute} accepted: {reason}[/]")
+            console.print(
+                f"[dim]{fn.path}:{fn.line} {fn.qualname}: {finding.attribute} accepted: {reason}[/]"
+            )
         if fn.status in ("unverified", "error") and fn.reason:
             console.print(f"[yellow]{fn.path}:{fn.line} {fn.qualname}: {fn.status}: {fn.reason}[/]")
     s = report.summary()

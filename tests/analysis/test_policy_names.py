@@ -3,12 +3,28 @@ import pytest
 from config.policy import PolicyError, build_policy, default_policy, name_tokens, parse_layer
 
 NAMES = [
-    ("age", "age"), ("applicantAge", "age"), ("Applicant_Age", "age"), ("sex", "gender"),
-    ("Gender", "gender"), ("is_female", "gender"), ("race_ethnicity", "race"), ("ethnicity", "race"),
-    ("city", "region"), ("zip_code", "region"), ("education_level", "education"),
-    ("highestDegree", "education"), ("job_title", "occupation"), ("occupation", "occupation"),
-    ("page", None), ("mileage", None), ("usage", None), ("average", None), ("stage", None),
-    ("experience", None), ("income", None), ("marital_status", None),  # off by default
+    ("age", "age"),
+    ("applicantAge", "age"),
+    ("Applicant_Age", "age"),
+    ("sex", "gender"),
+    ("Gender", "gender"),
+    ("is_female", "gender"),
+    ("race_ethnicity", "race"),
+    ("ethnicity", "race"),
+    ("city", "region"),
+    ("zip_code", "region"),
+    ("education_level", "education"),
+    ("highestDegree", "education"),
+    ("job_title", "occupation"),
+    ("occupation", "occupation"),
+    ("page", None),
+    ("mileage", None),
+    ("usage", None),
+    ("average", None),
+    ("stage", None),
+    ("experience", None),
+    ("income", None),
+    ("marital_status", None),  # off by default
 ]
 
 
@@ -23,11 +39,15 @@ def test_tokens_split_camel_case_and_underscores() -> None:
 
 
 def test_a_layer_can_enable_a_category_and_add_a_synonym() -> None:
-    policy = build_policy([{"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}])
+    policy = build_policy(
+        [{"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}]
+    )
     assert policy.canonical_category("marital_status") == "marital_status"
     assert policy.canonical_category("vintage") == "age"
 
 
 def test_an_invalid_layer_names_its_source_and_field() -> None:
     with pytest.raises(PolicyError, match=r"repo/.codebias.yml: fail_on"):
-        build_policy([parse_layer("fail_on: sometimes\n", "repo/.codebias.yml")], source="repo/.codebias.yml")
+        build_policy(
+            [parse_layer("fail_on: sometimes\n", "repo/.codebias.yml")], source="repo/.codebias.yml"
+        )
