@@ -70,7 +70,9 @@ class Executor:
     name = "process"
 
     def argv(self, limits: Limits) -> list[str]:
-        return [sys.executable, "-I", "-c", HARNESS_SOURCE]
+        # Not -I: its -E would drop PYTHONHASHSEED below (the environment is ours entirely,
+        # so -E guards nothing); -s and -P keep the user site and the cwd off sys.path.
+        return [sys.executable, "-s", "-P", "-c", HARNESS_SOURCE]
 
     def env(self) -> dict[str, str]:
         # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and
