@@ -1,0 +1,129 @@
+"""What the sandbox costs: sandboxed vs unsandboxed wall time per function.
+
+Three executors run the same work, interleaved round by round so that machine noise falls on
+all of them alike:
+  process   ProcessExecutor as shipped (`--trust-code`: rlimits only, `python -I` with site)
+  plain     no isolation, but the sandbox's own interpreter start (`-S`, limits set by the
+            same prelude): the difference bwrap - plain is the cost of isolation alone
+  bwrap     BwrapExecutor (namespaces, slot uid, read-only view, pid-namespace kill)
+Two measures:
+  session   start + load + one batch of 50 calls + close, for each function of examples/
+            (the same small driver function stands in for calls, so every run is alike)
+  scan      Engine.scan_function for each function of examples/ (all its sessions and calls)
+
+    python benchmarks/sandbox_overhead.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import site
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from analysis.engine import Engine  # noqa: E402
+from analysis.execution import (  # noqa: E402
+    HARNESS_SOURCE,
+    Executor,
+    Limits,
+    ProcessExecutor,
+    Target,
+)
+from analysis.functions import list_functions  # noqa: E402
+from analysis.sandbox import default_executor  # noqa: E402
+from analysis.sandbox.bwrap import prelude  # noqa: E402
+from analysis.source import parse_module  # noqa: E402
+from config.policy import default_policy  # noqa: E402
+
+
+class PlainExecutor(Executor):
+    """The sandbox's interpreter start without the sandbox: isolates the cost of bwrap."""
+
+    name = "plain"
+
+    def argv(self, limits: Limits) -> list[str]:
+        paths = tuple(p for p in site.getsitepackages() if os.path.isdir(p))
+        return [
+            sys.executable, "-B", "-S", "-s", "-P",
+            "-c", prelude(limits, paths) + HARNESS_SOURCE,
+        ]  # fmt: skip
+
+    def preexec(self, limits: Limits) -> Callable[[], None] | None:
+        return None
+
+
+def example_functions() -> list[tuple[str, str, str]]:
+    found = []
+    for path in sorted((ROOT / "examples").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        tree = parse_module(source, str(path)).tree
+        found += [(source, str(path.relative_to(ROOT)), f.qualname) for f in list_functions(tree)]
+    return found
+
+
+DRIVER = "\n\ndef __codebias_bench(x):\n    return x * 2\n"
+
+
+def session_time(executor: Executor, source: str, path: str) -> float:
+    started = time.perf_counter()
+    target = Target(source=source + DRIVER, filename=path, qualname="__codebias_bench")
+    with executor.open(target, Limits()) as session:
+        assert session.load_error is None, session.load_error
+        session.run([{"args": [i]} for i in range(50)])
+    return time.perf_counter() - started
+
+
+def scan_time(executor: Executor, source: str, path: str, qualname: str) -> float:
+    engine = Engine(default_policy(), executor=executor, jobs=1)
+    started = time.perf_counter()
+    engine.scan_function(source, path, qualname)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    executors: dict[str, Executor] = {
+        "process": ProcessExecutor(),
+        "plain": PlainExecutor(),
+        "bwrap": default_executor(),  # self-tested; raises SandboxUnavailable otherwise
+    }
+    functions = example_functions()
+    print(f"{len(functions)} functions from examples/, {args.rounds} rounds, {os.cpu_count()} cores")
+    for measure in ("session", "scan"):
+        times: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.rounds):
+            for source, path, qualname in functions:
+                for name, executor in executors.items():
+                    t = (
+                        session_time(executor, source, path)
+                        if measure == "session"
+                        else scan_time(executor, source, path, qualname)
+                    )
+                    times.setdefault((name, f"{path}::{qualname}"), []).append(t)
+        per_function = {
+            key: statistics.median(values) * 1000 for key, values in times.items()
+        }
+        names = [f"{p}::{q}" for _, p, q in functions]
+        print(f"\n{measure}: median wall time per function (ms)")
+        for name in executors:
+            print(f"  {name:8s} {statistics.median(per_function[(name, f)] for f in names):8.1f}")
+        for other in ("plain", "process"):
+            added = [per_function[("bwrap", f)] - per_function[(other, f)] for f in names]
+            print(
+                f"  bwrap - {other:8s} added per function: median {statistics.median(added):+.1f} ms"
+                f" (min {min(added):+.1f}, max {max(added):+.1f})"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
