@@ -311,3 +311,30 @@ def test_provider_outage_exits_3_and_keeps_the_answers_already_given(
     saved = (workdir / "completions.jsonl").read_text().splitlines()
     assert [json.loads(line)["prompt_id"] for line in saved] == ["0"]
     assert len(openai_server.requests) == 4
+
+
+def test_parallel_generation_saves_every_answer_in_prompt_order_with_the_strategy_asked(
+    workdir: Path,
+    openai_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (workdir / "prompts.json").write_text(json.dumps(PROMPTS))
+    use(openai_server, monkeypatch)
+    for _ in range(4):
+        openai_server.answer(FAIR)
+    argv = ["--prompts", "prompts.json", "--samples", "2", "--strategy", "fair-cot2", "--jobs", "2"]
+    code, out = bench_json(capsys, *argv)
+    assert code == 0
+    assert out["overall"] == {"cbs": 0.0, "cbs_u": 0.0, "cbs_i": 0.0}
+    assert len(openai_server.requests) == 4
+    for index in range(4):
+        asked = openai_server.conversation(index)
+        assert "free of social bias" in asked and "step by step" in asked
+    saved = [json.loads(line) for line in (workdir / "completions.jsonl").read_text().splitlines()]
+    assert [(r["prompt_id"], r["sample"]) for r in saved] == [
+        ("0", 0),
+        ("0", 1),
+        ("1", 0),
+        ("1", 1),
+    ]

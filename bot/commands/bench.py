@@ -164,8 +164,10 @@ def generate(
         prompt, sample = task
         messages = generation_messages(prompt.prompt, args.strategy, attributes)
         answer = model.complete(messages, args.temperature)
+        # The model asked for, not the one the server names (which may carry a dated
+        # suffix, or differ between answers behind a proxy): one name per file.
         record = CompletionRecord(
-            prompt.prompt_id, sample, answer.text, prompt.category, answer.model or model.model
+            prompt.prompt_id, sample, answer.text, prompt.category, model.model
         )
         return record, answer.prompt_tokens, answer.completion_tokens
 
