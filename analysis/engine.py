@@ -13,7 +13,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -64,9 +64,11 @@ class Engine:
         executor: Executor | None = None,
         jobs: int = 1,
         limits: Limits | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.policy = policy
         self.jobs = max(1, jobs)
+        self.progress = progress  # called as (functions done, functions in all) during a scan
         budget = policy.budget
         self.limits = limits or Limits(session_timeout=budget.seconds_per_function + 10.0)
         self._executor = executor
@@ -219,10 +221,22 @@ class Engine:
         return matches(self.policy.paths.include) and not matches(self.policy.paths.exclude)
 
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
+        done = 0
+        done_lock = threading.Lock()
+
+        def one(task: tuple[Module, FunctionInfo]) -> FunctionReport:
+            nonlocal done
+            report = self.scan_one(*task)
+            if self.progress is not None:
+                with done_lock:
+                    done += 1
+                    self.progress(done, len(tasks))
+            return report
+
         if self.jobs == 1 or len(tasks) < 2:
-            return [self.scan_one(m, i) for m, i in tasks]
+            return [one(task) for task in tasks]
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(lambda t: self.scan_one(*t), tasks))
+            return list(pool.map(one, tasks))
 
     # -- one function --------------------------------------------------------------------
     def executor(self) -> Executor:

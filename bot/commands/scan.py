@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from analysis.engine import Engine
-from analysis.errors import CodebiasError, SandboxUnavailable
+from analysis.errors import CodebiasError
 from analysis.execution import Executor, ProcessExecutor
 from analysis.report import ScanReport
 from config.policy import Policy, PolicyError, build_policy, parse_layer
@@ -59,6 +61,24 @@ def render(report: ScanReport, fmt: str) -> str:
     return render_text(report, color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
 
 
+@contextmanager
+def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr for interactive scans; nothing in pipes, files or CI logs."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("testing functions", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
 def fails(report: ScanReport, policy: Policy) -> bool:
     """Locally every finding is new: `fail_on: none` is the only way to pass with findings."""
     return policy.fail_on != "none" and any(f.status == "biased" for f in report.functions)
@@ -81,15 +101,15 @@ def run(args: argparse.Namespace) -> int:
         print("codebias: error: --budget must be at least 10 executions", file=sys.stderr)
         return EXIT_USAGE
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=jobs)
-    try:
-        report = engine.scan_paths(args.paths, diff_text=diff_text)
-    except SandboxUnavailable as exc:
-        print(f"codebias: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except CodebiasError as exc:
-        print(f"codebias: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    with progress_bar() as advance:
+        engine = Engine(
+            policy, executor=choose_executor(args.trust_code), jobs=jobs, progress=advance
+        )
+        try:
+            report = engine.scan_paths(args.paths, diff_text=diff_text)
+        except CodebiasError as exc:  # SandboxUnavailable included: nothing ran, say why
+            print(f"codebias: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     missing = [p for p, why in report.problems if why == "no such file or directory"]
     if missing and len(missing) == len(args.paths):
         print(f"codebias: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
