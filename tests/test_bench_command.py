@@ -192,6 +192,10 @@ def test_bad_completions_exit_2_with_a_message_and_no_output(
         (["--prompts", "prompts.json", "--samples", "0"], "--samples must be at least 1"),
         (["--prompts", "prompts.json", "--strategy", "fancy"], "unknown generation strategy"),
         (["--prompts", "nope.json"], "nope.json: cannot read"),
+        (["--prompts", "notes.txt"], "notes.txt: not a JSON file"),
+        (["--prompts", "a.jsonl"], "a.jsonl: expected a non-empty JSON list"),
+        (["--prompts", "prompts.json", "--temperature", "-1"], "--temperature must not be"),
+        (["--completions", "latin1.jsonl"], "latin1.jsonl: not UTF-8 text"),
     ],
     ids=[
         "missing_file",
@@ -200,6 +204,10 @@ def test_bad_completions_exit_2_with_a_message_and_no_output(
         "zero_samples",
         "unknown_strategy",
         "missing_prompts",
+        "prompts_not_json",
+        "prompts_not_a_list",
+        "negative_temperature",
+        "completions_not_utf8",
     ],
 )
 def test_usage_errors_exit_2(
@@ -207,6 +215,10 @@ def test_usage_errors_exit_2(
 ) -> None:
     (workdir / "a.jsonl").write_text('{"prompt_id": "0", "sample": 0, "completion": "x"}\n')
     (workdir / "prompts.json").write_text('[{"prompt": "Develop a function.", "category": "x"}]')
+    (workdir / "latin1.jsonl").write_bytes(
+        b'{"prompt_id": "0", "sample": 0, "completion": "\xe9"}\n'
+    )
+    (workdir / "notes.txt").write_text("hello")
     assert main(["bench", *argv]) == 2
     assert message in capsys.readouterr().err
 
@@ -338,3 +350,18 @@ def test_parallel_generation_saves_every_answer_in_prompt_order_with_the_strateg
         ("1", 0),
         ("1", 1),
     ]
+
+
+def test_unwritable_output_exits_2_before_scoring(
+    workdir: Path,
+    openai_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (workdir / "prompts.json").write_text(json.dumps(PROMPTS[:1]))
+    use(openai_server, monkeypatch)
+    openai_server.answer(FAIR)
+    argv = ["bench", "--prompts", "prompts.json", "--samples", "1", "--output", "no/dir/out.jsonl"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert "no/dir/out.jsonl: cannot write" in captured.err and captured.out == ""
