@@ -76,18 +76,26 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
         if args.completions:
             records = read_completions(args)
-            tokens = None
-        else:
+        engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=1)
+        # No sandbox: say so now (before paying for generation), not as N*K "unexecutable".
+        engine.executor()
+        tokens = None
+        if not args.completions:
             generated = generate(args, policy, jobs)
             if isinstance(generated, int):
                 return generated
             records, tokens = generated
-        engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=1)
-        engine.executor()  # no sandbox: say so now, not as N*K "unexecutable" samples
         outcomes = judge_all(engine, records, jobs)
         models = {r.model for r in records if r.model}
         result = compute(outcomes, model=models.pop() if len(models) == 1 else None)
-    except (Usage, PolicyError, StudyInputError, LLMConfigError, SandboxUnavailable) as exc:
+    except SandboxUnavailable as exc:
+        print(
+            f"codebias: error: no sandbox to run the answers in: {exc} (--trust-code runs them "
+            "with resource limits only, for answers you trust)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except (Usage, PolicyError, StudyInputError, LLMConfigError) as exc:
         print(f"codebias: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     seconds = time.monotonic() - started
