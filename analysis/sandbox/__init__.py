@@ -12,6 +12,7 @@ concurrent sandbox), staging (root only: the interpreter reachable by slot uids)
 from __future__ import annotations
 
 import sys
+import threading
 
 from analysis.errors import SandboxUnavailable
 from analysis.execution import Executor, ProcessExecutor
@@ -47,10 +48,23 @@ def verify(executor: BwrapExecutor) -> BwrapExecutor:
     return executor
 
 
+_shared: BwrapExecutor | None = None
+_shared_lock = threading.Lock()
+
+
 def default_executor(trust_code: bool = False) -> Executor:
-    """The executor the engine uses: sandboxed and self-tested, unless trust_code is asked."""
+    """The executor the engine uses: sandboxed and self-tested, unless trust_code is asked.
+
+    One BwrapExecutor per process, shared by every engine and thread: it is thread-safe, and
+    its staging namespace and slot pool are per machine state, not per scan.
+    """
+    global _shared
     if trust_code:
         sys.stderr.write(TRUST_WARNING)
         sys.stderr.flush()
         return ProcessExecutor()
-    return verify(BwrapExecutor())
+    with _shared_lock:
+        if _shared is None:
+            _shared = BwrapExecutor()
+        executor = _shared
+    return verify(executor)

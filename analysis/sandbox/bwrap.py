@@ -48,12 +48,15 @@ def prelude(limits: Limits, site_paths: tuple[str, ...]) -> str:
         (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
         (resource.RLIMIT_CORE, 0, 0),
     ]
+    # Only the protocol pipes (0, 1) and /dev/null (2) may cross into the sandbox: descriptors
+    # that nsenter and bwrap needed (the staging namespace) are closed before any request.
     return (
-        "import resource as _r, sys as _s\n"
+        "import os as _o, resource as _r, sys as _s\n"
+        "_o.closerange(3, 65536)\n"
         f"for _k, _soft, _hard in {rlimits!r}:\n"
         "    _r.setrlimit(_k, (_soft, _hard))\n"
         f"_s.path.extend({list(site_paths)!r})\n"
-        "del _r, _s, _k, _soft, _hard\n"
+        "del _o, _r, _s, _k, _soft, _hard\n"
     )
 
 

@@ -402,6 +402,16 @@ CASES = [
         lambda o: None if answer(o) == "spawned" else pytest.fail(str(o)),
     ),
     Case(
+        "descriptors inherited from the worker",
+        "import os\ndef f():\n    out = []\n    for fd in os.listdir('/proc/self/fd'):\n"
+        "        try:\n            out.append(os.readlink('/proc/self/fd/' + fd))\n"
+        "        except OSError:\n            pass\n    return out\n",
+        no_args,
+        lambda o: None
+        if all(t.startswith(("pipe:", "/dev/null", "/proc/")) for t in answer(o))
+        else pytest.fail(f"descriptors leaked into the sandbox: {answer(o)}"),
+    ),
+    Case(
         "ctypes segfault",
         "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
         no_args,
