@@ -178,7 +178,7 @@ class Engine:
         recovered = recover_module(text, path)
         if recovered is None:
             return None
-        only_wrapping = recovered.dropped == ["prose or fences around the code"]
+        only_wrapping = not recovered.touched
         note = (
             "recovered from prose or fences around the code"
             if only_wrapping

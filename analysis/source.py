@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
 LATEX_CODE = re.compile(r"\\begin\{code\}(.*?)(?:\\end\{code\}|\Z)", re.DOTALL)
+ODD_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 CODE_START = re.compile(
     r"^(?:def |async def |class |import |from \S+ import |@|[A-Za-z_][\w.]* *=[^=]|if __name__)"
 )
@@ -81,6 +82,11 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
     code = extract_code(text)
     if code != text:
         dropped.append("prose or fences around the code")
+    spaced = ODD_SPACE.sub(" ", code)
+    if spaced != code:
+        # Em spaces and no-break spaces pasted from a chat window: indentation in all but name.
+        code = spaced
+        dropped.append("unusual whitespace, read as spaces")
     lines = code.splitlines()
     for _ in range(max_drops):
         joined = "\n".join(lines) + "\n"
