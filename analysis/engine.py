@@ -180,7 +180,7 @@ class Engine:
             return None
         only_wrapping = not recovered.touched
         note = (
-            "recovered from prose or fences around the code"
+            "recovered: " + "; ".join(recovered.dropped)
             if only_wrapping
             else f"the file does not parse ({error}); what could be parsed was judged, "
             f"leaving out {'; '.join(recovered.dropped[:5])}"

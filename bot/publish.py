@@ -14,11 +14,11 @@ import hashlib
 import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.github import Json, RepoClient
-from bot.outcome import FunctionResult, ReviewOutcome
+from bot.outcome import FunctionResult, ReviewOutcome, Suggestion
 from bot.render.markdown import check_summary, function_comment
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,13 @@ def place(result: FunctionResult, commentable: set[int]) -> Placement | None:
             return Placement(line=line)
     inside = sorted(n for n in span if n in commentable)
     return Placement(line=inside[0]) if inside else None
+
+
+def covers(where: Placement | None, suggestion: Suggestion) -> bool:
+    if where is None or where.line != suggestion.end_line:
+        return False
+    start = where.start_line if where.start_line is not None else where.line
+    return start == suggestion.start_line
 
 
 def build_annotations(outcome: ReviewOutcome) -> list[Json]:
@@ -172,9 +179,13 @@ class Publisher:
         new_comments: list[Json] = []
         in_body: list[str] = []
         for fp, result in current.items():
+            where = place(result, outcome.commentable.get(result.report.path, set()))
+            if result.suggestion is not None and not covers(where, result.suggestion):
+                # A suggestion replaces exactly the lines its comment spans: shown as a patch
+                # when the whole function is not inside the diff.
+                result = replace(result, suggestion=None)
             body = _clip(function_comment(result, fp_marker(fp), outcome.head_sha))
             old = existing.get(fp)
-            where = place(result, outcome.commentable.get(result.report.path, set()))
             if old is not None and (old.get("line") is not None or where is None):
                 if old.get("body") != body:
                     self.client.update_review_comment(int(old["id"]), body)

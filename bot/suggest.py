@@ -61,9 +61,8 @@ def suggest(
     if fix.status != "fixed" or fix.new_module_source is None:
         result.fix_note = fix.note or fix.status
         return
-    suggestion = as_suggestion(
+    # The patch is kept too: shown instead when the suggestion cannot sit on the function's lines.
+    result.fix_patch = fix.patch
+    result.suggestion = as_suggestion(
         source, fix.new_module_source, report.qualname, fix.agreement, fix.note
     )
-    if suggestion is None:
-        result.fix_patch = fix.patch
-    result.suggestion = suggestion

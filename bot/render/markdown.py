@@ -93,9 +93,7 @@ def function_comment(result: FunctionResult, fingerprint: str, head_sha: str) ->
         ]
     elif result.fix_patch:
         parts += [
-            "A verified fix (no bias found when re-tested in the sandbox); "
-            "it also changes the module "
-            "outside this function, so it is shown as a patch:",
+            "A verified fix (no bias found when re-tested in the sandbox), as a patch to apply:",
             "",
             "```diff",
             result.fix_patch.rstrip("\n"),
