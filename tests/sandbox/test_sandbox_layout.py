@@ -1,0 +1,102 @@
+"""What the sandbox is started with: the flags that isolate it and a minimal read-only view."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sandbox_helpers import SANDBOX, SLOTS, UID_BASE, assert_no_survivors, survivors
+
+from analysis.execution import Limits
+from analysis.sandbox import BwrapExecutor
+from analysis.sandbox.slots import Slot
+
+pytestmark = SANDBOX
+
+REPO = Path(__file__).resolve().parents[2]
+FORBIDDEN = ["/etc", "/run", "/var", "/home", "/root", "/work", "/usr/local", str(REPO)]
+
+
+def command(executor: BwrapExecutor) -> list[str]:
+    return executor.command(Limits(), Slot(index=0, uid=UID_BASE, fd=-1, released=True), 9)
+
+
+def mounts(argv: list[str], flag: str) -> list[tuple[str, str]]:
+    return [(argv[i + 1], argv[i + 2]) for i, a in enumerate(argv) if a == flag]
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+     "--new-session", "--clearenv"],
+)  # fmt: skip
+def test_sandbox_starts_with_isolating_flag(executor: BwrapExecutor, flag: str) -> None:
+    assert flag in command(executor)
+
+
+def test_sandbox_never_shows_host_config_homes_or_the_app(executor: BwrapExecutor) -> None:
+    argv = command(executor)
+    binds = mounts(argv, "--ro-bind") + mounts(argv, "--bind") + mounts(argv, "--dev-bind")
+    assert binds, argv
+    for src, dest in binds:
+        for place in FORBIDDEN:
+            assert not (dest == place or dest.startswith(place + "/")), (src, dest)
+        # As root the interpreter comes from the staging namespace; as non-root only the
+        # interpreter's own prefix (never its parent, e.g. all of /root) is a source.
+        assert not (src == str(REPO) or src.startswith(str(REPO) + "/")), src
+        assert src not in ("/", "/root", "/home", "/etc", "/usr"), src
+    assert all(dest not in ("/", "/usr") for _, dest in binds)
+
+
+def test_sandbox_environment_is_only_what_we_set(executor: BwrapExecutor) -> None:
+    argv = command(executor)
+    names = [argv[i + 1] for i, a in enumerate(argv) if a == "--setenv"]
+    assert set(names) <= {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONHASHSEED", "LD_LIBRARY_PATH"}
+
+
+WORKER = """
+import sys, time
+sys.path.insert(0, {repo!r})
+from analysis.execution import Limits, Target
+from analysis.sandbox import BwrapExecutor
+executor = BwrapExecutor(uid_base={uid_base}, slots={slots}, slot_dir={slot_dir!r})
+source = '''
+import os, sys
+def f(marker):
+    for _ in range(3):
+        if os.fork() == 0:
+            os.setsid()
+            os.execv(sys.executable, [sys.executable, '-c', 'while True: pass', marker])
+    return 'spawned'
+'''
+session = executor.open(Target(source, 'pr.py', 'f'), Limits(session_timeout=600))
+print(session.run([{{"args": ["codebias-daemon-marker"]}}])[0]["repr"], flush=True)
+time.sleep(600)
+"""
+
+
+def test_sandbox_dies_with_a_worker_killed_outright(tmp_path: Path) -> None:
+    code = WORKER.format(
+        repo=str(REPO), uid_base=UID_BASE, slots=SLOTS, slot_dir=str(tmp_path / "slots")
+    )
+    worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    try:
+        assert worker.stdout is not None
+        assert worker.stdout.readline().strip() == b"'spawned'"
+        assert len(survivors()) >= 3
+    finally:
+        os.kill(worker.pid, signal.SIGKILL)  # no close(), no cleanup of any kind
+        worker.wait()
+        if worker.stdout is not None:
+            worker.stdout.close()
+    # --die-with-parent: bwrap and its pid 1 die with the worker, and the kernel empties the
+    # pid namespace; give it the moment that takes.
+    deadline = time.monotonic() + 5
+    while survivors() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert_no_survivors()
