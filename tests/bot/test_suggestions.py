@@ -1,0 +1,102 @@
+"""Verified fixes from an (OpenAI-compatible) LLM become review suggestions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fakegithub import FakeGitHub
+from fakellm import FakeLLM
+from scenario import BASE, HEAD, PATH, REPO, comment_event, set_pull
+
+from bot.events import ReviewRequest, route
+from bot.jobs import JobContext
+from bot.settings import Settings
+from bot.suggest import as_suggestion
+
+pytestmark = pytest.mark.sandbox
+
+# Everyone gets the bonus now. The fix still reads gender: the mitigation loop currently
+# rejects a fix that drops the protected input entirely (the engine then reports "skipped").
+FIXED = """Here is a fair version:
+
+```python
+def salary_offer(candidate):
+    base = 50000
+    if candidate["experience"] > 5:
+        base += 10000
+    if candidate["gender"] == "female":
+        base += 5000
+    else:
+        base += 5000
+    return base
+```
+"""
+ONLY_SALARY = HEAD.split("\n\n\n")[0] + "\n"
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    server = FakeLLM([FIXED])
+    yield server
+    server.stop()
+
+
+def context_with(settings: Settings, llm: FakeLLM) -> JobContext:
+    context = JobContext.build(settings)
+    context.env = {"OPENAI_BASE_URL": llm.base_url, "CODEBIAS_LLM_MAX_RETRIES": "0"}
+    return context
+
+
+def review(
+    github: FakeGitHub, context: JobContext, files: dict[str, tuple[str | None, str]]
+) -> None:
+    routed = route("pull_request", set_pull(github, 7, files))
+    assert isinstance(routed, ReviewRequest)
+    context.run(routed)
+
+
+def test_verified_fix_is_a_suggestion_over_the_whole_function(
+    github: FakeGitHub, embedded_settings: Settings, llm: FakeLLM
+) -> None:
+    review(github, context_with(embedded_settings, llm), {PATH: (None, ONLY_SALARY)})
+    (comment,) = github.repo(REPO).review_comments
+    assert (comment["start_line"], comment["line"]) == (1, 7)
+    assert "gives the same output on" in comment["body"]
+    suggestion = comment["body"].split("```suggestion\n", 1)[1].split("```", 1)[0]
+    assert suggestion == FIXED.split("```python\n")[1].split("```")[0]
+    assert len(llm.requests) == 1
+
+
+def test_fix_that_cannot_span_the_diff_is_shown_as_a_patch(
+    github: FakeGitHub, embedded_settings: Settings, llm: FakeLLM
+) -> None:
+    # Line 1 of salary_offer is outside the diff of a modified file: no suggestion block.
+    review(github, context_with(embedded_settings, llm), {PATH: (BASE, ONLY_SALARY)})
+    (comment,) = github.repo(REPO).review_comments
+    assert "```suggestion" not in comment["body"]
+    assert (
+        "```diff" in comment["body"] and '-    if candidate["gender"] == "male":' in comment["body"]
+    )
+
+
+def test_fix_command_targets_one_function(
+    github: FakeGitHub, embedded_settings: Settings, llm: FakeLLM
+) -> None:
+    set_pull(github, 7, {PATH: (None, HEAD)})
+    github.repo(REPO).permissions["maintainer"] = "write"
+    routed = route("issue_comment", comment_event(7, "/codebias fix salary_offer"))
+    assert isinstance(routed, ReviewRequest)
+    context_with(embedded_settings, llm).run(routed)
+    bodies = {c["line"]: c["body"] for c in github.repo(REPO).review_comments}
+    assert sum("```suggestion" in b for b in bodies.values()) == 1
+    assert len(llm.requests) == 1  # only salary_offer was sent to the model
+
+
+def test_as_suggestion_refuses_patches_that_touch_the_rest_of_the_module() -> None:
+    original = "import os\n\n\ndef f(age):\n    return age > 3\n"
+    patched = "import os\nimport math\n\n\ndef f(age):\n    return True\n"
+    assert as_suggestion(original, patched, "f", 1.0, None) is None
+    same_frame = "import os\n\n\ndef f(age):\n    return True\n"
+    suggestion = as_suggestion(original, same_frame, "f", 0.5, None)
+    assert suggestion is not None and (suggestion.start_line, suggestion.end_line) == (4, 5)
