@@ -28,7 +28,7 @@ import subprocess
 import threading
 from typing import IO
 
-from analysis.errors import SandboxUnavailable
+from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, Target
 from analysis.sandbox import staging
 from analysis.sandbox.layout import Layout, host_layout
@@ -214,9 +214,16 @@ class BwrapSession(Session):
         self.slot = slot
         self.info_fd: int | None = info_fd
         self.pidfd: int | None = None
+        self.said = ""
         os.set_blocking(info_fd, False)
         try:
             super().__init__(proc, target, limits)
+        except SessionDied as exc:
+            said = self.diagnostics()  # when bwrap itself failed, it said why on stderr
+            self.close()
+            if said:
+                raise SessionDied(f"{exc} (bwrap: {said[-500:]})") from None
+            raise
         except BaseException:
             self.close()
             raise
@@ -266,7 +273,8 @@ class BwrapSession(Session):
         if self.info_fd is not None:
             os.close(self.info_fd)
             self.info_fd = None
-        if self.proc.stderr is not None:
+        if self.proc.stderr is not None and not self.proc.stderr.closed:
+            self.said = self.diagnostics()  # keep what bwrap said past the closing
             self.proc.stderr.close()
         self.slot.release()
 
@@ -274,7 +282,7 @@ class BwrapSession(Session):
         """What bwrap itself said on stderr (only when opened with diagnose=True)."""
         stream: IO[bytes] | None = self.proc.stderr
         if stream is None or stream.closed:
-            return ""
+            return self.said
         os.set_blocking(stream.fileno(), False)
         try:
             data = stream.read(4000) or b""

@@ -86,3 +86,17 @@ def test_default_executor_is_a_self_tested_bwrap_sandbox() -> None:
     assert executor.layout is not None  # prepared and probed
 
 
+
+
+def test_self_test_reports_what_a_failing_bwrap_said(tmp_path: Path) -> None:
+    fake = tmp_path / "old-bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: Unknown option --disable-userns' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    executor = BwrapExecutor(bwrap=str(fake), slot_dir=str(tmp_path / "s"))
+    with pytest.raises(SandboxUnavailable, match="does not start") as failure:
+        verify(executor)
+    # As root the fake is started by nsenter inside the staging namespace, where the host's
+    # /tmp is covered: then nsenter's own complaint is what gets reported.
+    assert "Unknown option --disable-userns" in str(failure.value) or "nsenter" in str(
+        failure.value
+    )
