@@ -119,16 +119,38 @@ class Job:
             return self._done("draft pull request (set review_drafts: true to review drafts)")
 
         check_id = publisher.start_check(head_sha, request.logical_id)
-        reviewer = Reviewer(client, policy, self.context.cache, self.context.engine_jobs)
-        outcome = reviewer.review(pr)
-        self._suggest(reviewer, policy, client, outcome)
-        publisher.finish_check(check_id, outcome)
+        try:
+            reviewer = Reviewer(client, policy, self.context.cache, self.context.engine_jobs)
+            outcome = reviewer.review(pr)
+            self._suggest(reviewer, policy, client, outcome)
+            publisher.finish_check(check_id, outcome)
+        except Exception as exc:
+            # Never leave the check spinning: close it, then fail the job (it is retried, and
+            # a retry opens a fresh check run).
+            self._close_check(publisher, head_sha, check_id, exc)
+            raise
         counts = publisher.publish_review(outcome)
         return self._done(
             f"{outcome.conclusion}: {len(outcome.results)} functions, "
             f"{len(outcome.biased)} biased; "
             f"comments {counts}"
         )
+
+    def _close_check(
+        self, publisher: Publisher, head_sha: str, check_id: int, exc: Exception
+    ) -> None:
+        try:
+            publisher.neutral_check(
+                head_sha,
+                "The review failed",
+                f"codebias could not finish this review: `{type(exc).__name__}: {exc}`. "
+                "Failed reviews are retried with backoff.",
+                check_id,
+            )
+        except (RequestFailed, OSError) as again:
+            log.warning(
+                "review %s: check run %d left open: %s", self.request.logical_id, check_id, again
+            )
 
     def _done(self, message: str) -> str:
         log.info("review %s: %s", self.request.logical_id, message)

@@ -234,7 +234,9 @@ class Publisher:
             )
             counts["resolved"] += 1
 
-        if (new_comments or in_body) and not self._reviewed(outcome.number, outcome.head_sha):
+        # Fingerprints already keep inline comments from repeating; the body-only findings
+        # have none, so a head that has its review gets no second one for them.
+        if new_comments or (in_body and not self._reviewed(outcome.number, outcome.head_sha)):
             body_parts = [
                 f"codebias tested the functions this pull request changes: "
                 f"{len(outcome.biased)} biased, conclusion **{outcome.conclusion}**."

@@ -197,3 +197,17 @@ def test_installation_token_is_fetched_once_and_reused(
     context.run(request_for(event))
     context.run(request_for(event))
     assert github.tokens_issued == 1
+
+
+def test_a_review_that_fails_midway_closes_its_check_run_and_fails_the_job(
+    github: FakeGitHub, context: JobContext
+) -> None:
+    from githubkit.exception import RequestFailed
+
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    del github.repo(REPO).pull_files[7]  # GitHub answers 404 for the files
+    with pytest.raises(RequestFailed):
+        context.run(request_for(event))
+    (run,) = github.repo(REPO).check_runs
+    assert (run["status"], run["conclusion"]) == ("completed", "neutral")
+    assert "could not finish this review" in run["output"]["summary"]
