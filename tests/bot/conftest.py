@@ -4,28 +4,19 @@ key pair, and settings pointing the bot at both."""
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from botsupport import APP_ID, env_for, free_port
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from fakegithub import FakeGitHub
 from redis import Redis
 
 from bot.settings import Settings
-
-APP_ID = "31337"
-SECRET = "webhook-secret-for-tests"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -97,19 +88,6 @@ def github(app_keys: tuple[str, str]) -> Iterator[FakeGitHub]:
     fake = FakeGitHub(public_key=app_keys[1], app_id=APP_ID).start()
     yield fake
     fake.stop()
-
-
-def env_for(github: FakeGitHub, private_key: str, redis_url: str | None = None) -> dict[str, str]:
-    env = {
-        "GITHUB_APP_ID": APP_ID,
-        "GITHUB_PRIVATE_KEY": private_key,
-        "GITHUB_WEBHOOK_SECRET": SECRET,
-        "GITHUB_API_URL": github.url,
-        "CODEBIAS_RETRY_INTERVALS": "",
-    }
-    if redis_url:
-        env["REDIS_URL"] = redis_url
-    return env
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from conftest import SECRET, env_for
+from botsupport import SECRET, env_for
 from fakegithub import FakeGitHub
 from scenario import BASE, HEAD, HEAD_FIXED, PATH, REPO, set_pull, signed
 from starlette.testclient import TestClient

@@ -211,3 +211,15 @@ def test_a_review_that_fails_midway_closes_its_check_run_and_fails_the_job(
     (run,) = github.repo(REPO).check_runs
     assert (run["status"], run["conclusion"]) == ("completed", "neutral")
     assert "could not finish this review" in run["output"]["summary"]
+
+
+def test_installation_is_looked_up_when_the_delivery_lacks_it(
+    github: FakeGitHub, context: JobContext
+) -> None:
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    del event["installation"]
+    request = request_for(event)
+    assert request.installation_id is None
+    context.run(request)
+    assert github.calls("GET", r"/repos/octo-org/hiring/installation$")
+    assert github.repo(REPO).check_runs[-1]["status"] == "completed"

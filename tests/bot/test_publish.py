@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pydantic
 import pytest
-from conftest import APP_ID
+from botsupport import APP_ID
 from fakegithub import FakeGitHub
 from scenario import BASE, HEAD, PATH, REPO, set_pull
 

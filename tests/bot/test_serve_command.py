@@ -8,7 +8,7 @@ import sys
 import time
 
 import httpx
-from conftest import SECRET, env_for, free_port
+from botsupport import SECRET, env_for, free_port
 from fakegithub import FakeGitHub
 from scenario import signed
 

@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from conftest import SECRET, env_for
+from botsupport import SECRET, env_for
 from fakegithub import FakeGitHub
 from scenario import comment_event, payload, pull_request_event, signed
 from starlette.testclient import TestClient
@@ -186,7 +186,7 @@ def test_rq_mode_dedupes_in_redis_across_service_instances(
 def test_healthz_is_503_when_redis_is_unreachable(
     github: FakeGitHub, app_keys: tuple[str, str]
 ) -> None:
-    from conftest import free_port
+    from botsupport import free_port
 
     settings = Settings.from_env(env_for(github, app_keys[0], f"redis://127.0.0.1:{free_port()}/0"))
     with TestClient(create_app(settings)) as c:
