@@ -35,6 +35,7 @@ from analysis.sandbox.layout import Layout, host_layout
 from analysis.sandbox.slots import Slot, SlotPool
 
 SANDBOX_HOME = "/tmp"
+PRELUDE_MARKER = "# codebias sandbox prelude"  # first line of every sandboxed command
 MB = 1 << 20
 
 
@@ -51,6 +52,7 @@ def prelude(limits: Limits, site_paths: tuple[str, ...]) -> str:
     # Only the protocol pipes (0, 1) and /dev/null (2) may cross into the sandbox: descriptors
     # that nsenter and bwrap needed (the staging namespace) are closed before any request.
     return (
+        f"{PRELUDE_MARKER}\n"
         "import os as _o, resource as _r, sys as _s\n"
         "_o.closerange(3, 65536)\n"
         f"for _k, _soft, _hard in {rlimits!r}:\n"
@@ -312,4 +314,4 @@ def parent_pid(pid: int) -> int | None:
     return int(fields[1]) if len(fields) > 1 else None
 
 
-__all__ = ["BwrapExecutor", "BwrapSession", "prelude"]
+__all__ = ["PRELUDE_MARKER", "BwrapExecutor", "BwrapSession", "prelude"]

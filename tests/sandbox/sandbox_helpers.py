@@ -10,6 +10,7 @@ import pytest
 
 from analysis.execution import Limits, Session, Target
 from analysis.sandbox import BwrapExecutor
+from analysis.sandbox.bwrap import PRELUDE_MARKER
 
 BWRAP = shutil.which("bwrap")
 UID_BASE = 61000  # not the default 60000: other runs on this machine cannot be mistaken for ours
@@ -55,7 +56,7 @@ def survivors() -> list[str]:
         ours = os.geteuid() == 0 and UID_BASE <= uid < UID_BASE + SLOTS
         # Without root the sandboxes run under our own uid: recognise them by their command.
         marked = DAEMON_MARKER.encode() in cmdline or (
-            os.geteuid() != 0 and b"import resource as _r" in cmdline
+            os.geteuid() != 0 and PRELUDE_MARKER.encode() in cmdline
         )
         if (ours or marked) and "\nState:\tZ" not in status:
             tag = f" {DAEMON_MARKER}" if DAEMON_MARKER.encode() in cmdline else ""
