@@ -17,7 +17,7 @@ Replies (child -> parent, one line each):
   being varied) by a placeholder, so a function that only echoes its input back is not biased.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs: instance of a class of the
-module), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"-inf"/"nan").
+module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan").
 """
 
 import enum
@@ -107,9 +107,6 @@ class Harness:
         raise CallTimeout()
 
     def call_one(self, call):
-        args = [self.decode(v) for v in call.get("args", [])]
-        kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
-        masks = [self.decode(v) for v in call.get("mask", [])]
         seed = call.get("seed", 0)
         random.seed(seed)
         numpy = sys.modules.get("numpy")
@@ -121,8 +118,14 @@ class Harness:
         sink = io.StringIO()
         saved_stdout = sys.stdout
         sys.stdout = sink
+        masks = []
         try:
             with self.alarm(self.call_timeout):
+                # Building the inputs runs the module's own constructors: time them and
+                # catch what they raise like any other part of the call.
+                args = [self.decode(v) for v in call.get("args", [])]
+                kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
+                masks = [self.decode(v) for v in call.get("mask", [])]
                 result = self.target(*args, **kwargs)
                 if isinstance(result, types.CoroutineType):
                     import asyncio  # imported lazily: most modules never need it
@@ -147,6 +150,13 @@ class Harness:
             "stdout_masked": mask_text(printed, masks),
         }
 
+    def resolve(self, dotted):
+        """A class of the module by its qualified name: "League.Rules"."""
+        found = self.module
+        for part in dotted.split("."):
+            found = getattr(found, part)
+        return found
+
     def decode(self, value):
         if isinstance(value, list):
             return [self.decode(v) for v in value]
@@ -162,9 +172,9 @@ class Harness:
         if tag == "float":
             return float(value["v"])
         if tag == "enum":
-            return getattr(getattr(self.module, value["class"]), value["member"])
+            return getattr(self.resolve(value["class"]), value["member"])
         if tag == "new":
-            cls = getattr(self.module, value["class"])
+            cls = self.resolve(value["class"])
             kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
             try:
                 return cls(**kwargs)

@@ -83,6 +83,7 @@ class ModuleFacts:
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
         self.classes: dict[str, ast.ClassDef] = {}
+        self.class_names: dict[int, str] = qualified_class_names(tree)
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.constants: dict[str, Any] = {}
@@ -131,6 +132,10 @@ class ModuleFacts:
                 a.merge(b)
                 b.merge(a)
 
+    def qualname(self, cls: ast.ClassDef) -> str:
+        """The dotted name a class is reached by from its module: "League.Rules"."""
+        return self.class_names.get(id(cls), cls.name)
+
     def hint(self, name: str) -> Hint:
         return self.hints.setdefault(name.lower(), Hint())
 
@@ -152,7 +157,7 @@ class ModuleFacts:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             owner = node.value.id
             if owner in self.enums and node.attr in self.enums[owner]:
-                return EnumMember(owner, node.attr)
+                return EnumMember(self.qualname(self.classes[owner]), node.attr)
             return self.constants.get(f"{owner}.{node.attr}", MISSING)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             items = [self.const(e, local) for e in node.elts]
@@ -169,6 +174,22 @@ class ModuleFacts:
             if node.func.id in ("set", "frozenset", "tuple", "list") and len(node.args) == 1:
                 return self.const(node.args[0], local)
         return MISSING
+
+
+def qualified_class_names(tree: ast.Module) -> dict[int, str]:
+    names: dict[int, str] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.ClassDef):
+                names[id(stmt)] = prefix + stmt.name
+                visit(stmt.body, f"{prefix}{stmt.name}.")
+            elif isinstance(stmt, (ast.If, ast.Try)):
+                for block in (stmt.body, stmt.orelse, getattr(stmt, "finalbody", [])):
+                    visit(block, prefix)
+
+    visit(tree.body, "")
+    return names
 
 
 def enum_members(cls: ast.ClassDef) -> list[str]:

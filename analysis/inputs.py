@@ -275,7 +275,7 @@ class InputBuilder:
                 fields[arg.arg] = self.shape(
                     init, arg.arg, arg.annotation, MISSING, (*path, ("attr", arg.arg)), leaves, 1
                 )
-        return Node("new", fields=fields, cls=cls.name)
+        return Node("new", fields=fields, cls=self.facts.qualname(cls))
 
     def class_fields(
         self, cls: ast.ClassDef, path: Path, leaves: list[Leaf], depth: int, kind: str
@@ -293,7 +293,7 @@ class InputBuilder:
                 fields[fname] = self.shape(
                     cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
                 )
-        return Node(kind, fields=fields, cls=cls.name if kind == "new" else None)
+        return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
 
     # -- shapes --------------------------------------------------------------------------
     def shape(
@@ -311,7 +311,10 @@ class InputBuilder:
         if cls is not None and depth < MAX_DEPTH:
             kind = record_class_kind(cls)
             if kind == "enum":
-                members = [EnumMember(cls.name, m) for m in self.facts.enums.get(cls.name, [])]
+                members = [
+                    EnumMember(self.facts.qualname(cls), m)
+                    for m in self.facts.enums.get(cls.name, [])
+                ]
                 return self.leaf(name, path, leaves, members, annotation, default)
             if kind in ("dataclass", "namedtuple", "pydantic", "typeddict"):
                 node_kind = "record" if kind == "typeddict" else "new"
@@ -354,9 +357,11 @@ class InputBuilder:
         if annotation is None:
             return None
         if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-            return self.facts.classes.get(annotation.value.strip("'\""))
+            return self.facts.classes.get(annotation.value.strip("'\"").split(".")[-1])
         if isinstance(annotation, ast.Name):
             return self.facts.classes.get(annotation.id)
+        if isinstance(annotation, ast.Attribute):  # `League.Level`, `models.Applicant`
+            return self.facts.classes.get(annotation.attr)
         if isinstance(annotation, ast.BinOp):
             return self.annotated_class(annotation.left) or self.annotated_class(annotation.right)
         if isinstance(annotation, ast.Subscript):

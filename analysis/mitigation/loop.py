@@ -211,7 +211,9 @@ def mitigate(
         except ExecutionError as exc:
             retest = None
             untestable = str(exc)
-        if retest is None or retest.status not in ("clean", "biased"):
+        # "skipped" means the new version reads no protected input at all (the biased read
+        # of `applicant["gender"]` was simply deleted): the most natural fix there is.
+        if retest is None or retest.status not in ("clean", "biased", "skipped"):
             attempt.outcome = "untestable"
             attempt.reason = last_reason = "your version could not be run: " + (
                 untestable if retest is None else retest.reason or retest.status

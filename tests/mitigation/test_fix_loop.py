@@ -259,3 +259,29 @@ def test_fix_carries_a_suggestion_for_the_functions_lines(
     assert "".join(lines[:5]) + (result.suggestion or "") + "".join(lines[9:]) == (
         result.new_module_source
     )
+
+
+RECORD_SOURCE = """def premium(applicant):
+    base = applicant["claims"] * 100
+    if applicant["gender"] == "male":
+        base += 50
+    return base
+"""
+RECORD_FIX = """def premium(applicant):
+    base = applicant["claims"] * 100
+    return base
+"""
+
+
+def test_a_fix_that_stops_reading_the_protected_field_is_accepted(
+    engine: Engine, llm_server: Any, server_env: Any
+) -> None:
+    # The fixed record no longer carries a gender at all: the re-test finds no protected
+    # input ("skipped"), which is exactly what a bias-free version looks like.
+    llm_server.answer(fenced(RECORD_FIX))
+    result = mitigate(
+        engine, RECORD_SOURCE, "premiums.py", "premium", provider_for(llm_server, server_env)
+    )
+    assert result.status == "fixed", result.note
+    assert (result.before, result.after) == (["gender"], [])
+    assert result.agreement is not None and result.agreement > 0.5

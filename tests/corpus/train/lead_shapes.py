@@ -4,6 +4,7 @@ Written as training cases (the engine is tuned on them), in domains the validati
 does not use (pensions, scholarships, parking)."""
 
 from dataclasses import dataclass
+from enum import Enum
 
 
 # expect: biased[age]
@@ -71,3 +72,26 @@ def pension_statement(m: Member) -> str:
     if m.details.age > 74:
         return "annuity"
     return "drawdown"
+
+
+class Club:
+    class Tier(Enum):
+        JUNIOR = 1
+        SENIOR = 2
+
+    class Entry:
+        def __init__(self, season: int) -> None:
+            self.season = season
+
+        # expect: biased[age]
+        def masters_bracket(self, age: int) -> bool:
+            return age >= 40
+
+        # expect: biased[gender]
+        def seeded(self, tier: "Club.Tier", sex: str) -> bool:
+            return tier is Club.Tier.SENIOR and sex == "M"
+
+        # expect: clean
+        def fee(self, tier: "Club.Tier", sex: str) -> int:
+            del sex
+            return 120 if tier is Club.Tier.SENIOR else 60
