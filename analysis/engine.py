@@ -139,9 +139,14 @@ class Engine:
         raise ExecutionError(f"{path}: no function {qualname}")
 
     def agreement(
-        self, source: str, patched_source: str, path: str, qualname: str, samples: int = 60
+        self, source: str, patched_source: str, path: str, qualname: str, samples: int = 40
     ) -> float | None:
-        """Share of non-protected test inputs on which both versions give the same output."""
+        """Share of non-protected test inputs on which both versions give the same output.
+
+        Measured for each protected group in turn (one protected value, every other input
+        varied), keeping the best: removing a bias must change the outputs of the group it
+        favoured or hurt, but should leave at least one group's outcomes as they were.
+        """
         module = self.load_module(source, path)
         if module is None or not module.runnable:
             return None
@@ -150,11 +155,18 @@ class Engine:
             return None
         model = InputBuilder(module.facts, self.policy).build(info)
         base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
-        protected = {leaf.path: leaf.pool[0] for leaf in model.protected}
+        typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
+        groups = [dict(typical)] + [
+            {**typical, leaf.path: value}
+            for leaf in model.protected
+            for value in leaf.focus[:6]
+            if value != typical[leaf.path]
+        ]
         calls = []
-        for i, ctx in enumerate(base):
-            args, kwargs = model.assemble({**ctx, **protected})
-            calls.append({"args": args, "kwargs": kwargs, "seed": i, "mask": []})
+        for group in groups:
+            for i, ctx in enumerate(base):
+                args, kwargs = model.assemble({**ctx, **group})
+                calls.append({"args": args, "kwargs": kwargs, "seed": i, "mask": []})
         outcomes = []
         for text in (source, patched_source):
             executor = self.executor()
@@ -162,11 +174,17 @@ class Engine:
                 if session.load_error:
                     return 0.0 if text is patched_source else None
                 outcomes.append(session.run(calls))
-        pairs = [(a, b) for a, b in zip(*outcomes, strict=True) if a["ok"]]
-        if not pairs:
-            return None
-        agree = sum(1 for a, b in pairs if b["ok"] and same(a, b))
-        return round(agree / len(pairs), 4)
+        shares = []
+        for g in range(len(groups)):
+            chunk = slice(g * len(base), (g + 1) * len(base))
+            pairs = [
+                (a, b)
+                for a, b in zip(outcomes[0][chunk], outcomes[1][chunk], strict=True)
+                if a["ok"]
+            ]
+            if pairs:
+                shares.append(sum(1 for a, b in pairs if b["ok"] and same(a, b)) / len(pairs))
+        return round(max(shares), 4) if shares else None
 
     # -- modules and functions -----------------------------------------------------------
     def load_module(self, text: str, path: str) -> Module | None:
