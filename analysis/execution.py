@@ -119,7 +119,8 @@ class Session:
                 "instantiate": target.instantiate,
                 "call_timeout": limits.call_timeout,
             },
-            extra_seconds=max(5.0, limits.call_timeout * 5) + 2.0,  # the harness's load alarm, plus slack
+            extra_seconds=max(5.0, limits.call_timeout * 5)
+            + 2.0,  # the harness's load alarm, plus slack
         )
         if not reply.get("loaded"):
             self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
@@ -190,7 +191,9 @@ class Session:
         if code is None:
             return "the child stopped answering"
         if code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else code
+            name = (
+                signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else code
+            )
             if -code == signal.SIGXCPU or -code == signal.SIGKILL:
                 return f"the function was killed ({name}): it exceeded a CPU or memory limit"
             return f"the function crashed the interpreter ({name})"

@@ -37,7 +37,7 @@ MASK = "<protected>"
 
 
 class CallTimeout(BaseException):
-    """Raised by the per-call alarm; a BaseException so `except Exception` in user code misses it."""
+    """Raised by the per-call alarm; a BaseException so that `except Exception` misses it."""
 
 
 class Record(dict):
@@ -132,11 +132,13 @@ class Harness:
 
                     result = asyncio.run(result)
                 if isinstance(result, types.GeneratorType):
-                    result = [item for _, item in zip(range(MAX_GENERATOR_ITEMS), result)]
+                    result = [
+                        item for _, item in zip(range(MAX_GENERATOR_ITEMS), result, strict=False)
+                    ]
                 text = canonical(result, [])
                 masked = canonical(result, masks) if masks else text
         except CallTimeout:
-            return {"ok": False, "error": "TimeoutError: call exceeded %.1fs" % self.call_timeout}
+            return {"ok": False, "error": f"TimeoutError: call exceeded {self.call_timeout:.1f}s"}
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are outcomes too
             return {"ok": False, "error": describe(exc)}
         finally:
@@ -183,14 +185,14 @@ class Harness:
                 for k, v in kwargs.items():
                     object.__setattr__(obj, k, v)
                 return obj
-        raise ValueError("unknown value tag %r" % tag)
+        raise ValueError(f"unknown value tag {tag!r}")
 
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def describe(exc):
-    return "%s: %s" % (type(exc).__name__, str(exc)[:300])
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
 def mask_text(text, masks):
@@ -199,7 +201,7 @@ def mask_text(text, masks):
             continue
         token = str(m)
         if len(token) >= 2 or isinstance(m, str):
-            text = re.sub(r"(?<![\w.])%s(?![\w])" % re.escape(token), MASK, text)
+            text = re.sub(rf"(?<![\w.]){re.escape(token)}(?![\w])", MASK, text)
     return text
 
 
@@ -225,10 +227,10 @@ def canonical(obj, masks, depth=0):
     if isinstance(obj, (bool, int, type(None), complex, bytes)):
         return repr(obj)
     if isinstance(obj, enum.Enum):
-        return "%s.%s" % (type(obj).__name__, obj.name)
+        return f"{type(obj).__name__}.{obj.name}"
     if isinstance(obj, dict):
         items = sorted(
-            "%s: %s" % (canonical(k, masks, depth + 1), canonical(v, masks, depth + 1))
+            f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
             for k, v in obj.items()
         )
         return "{" + ", ".join(items) + "}"
@@ -238,11 +240,11 @@ def canonical(obj, masks, depth=0):
     if isinstance(obj, (set, frozenset)):
         return "{" + ", ".join(sorted(canonical(v, masks, depth + 1) for v in obj)) + "}"
     if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
-        return "%s(%s)" % (type(obj).__name__, canonical(vars(obj), masks, depth + 1))
+        return f"{type(obj).__name__}({canonical(vars(obj), masks, depth + 1)})"
     try:
         text = repr(obj)
     except Exception as exc:  # noqa: BLE001
-        text = "<unrepresentable %s: %s>" % (type(obj).__name__, exc)
+        text = f"<unrepresentable {type(obj).__name__}: {exc}>"
     return mask_text(ADDRESS.sub("", text), masks)
 
 

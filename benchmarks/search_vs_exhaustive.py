@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
+from dataclasses import replace
 import sys
 import time
 from collections.abc import Iterator
@@ -59,15 +60,21 @@ def main() -> int:
             row: dict[str, Any] = {"fn": f"{file.name}::{info.qualname}"}
             for mode in ("engine", "exhaustive"):
                 started = time.monotonic()
+                # The engine runs under its own limits; exhaustive search may need minutes.
+                exhaustive = mode == "exhaustive"
+                limits = (
+                    replace(engine.limits, session_timeout=900.0) if exhaustive else engine.limits
+                )
+                seconds = 900.0 if exhaustive else policy.budget.seconds_per_function
                 with engine.executor().open(
-                    engine.target(info, source, str(file)), engine.limits
+                    engine.target(info, source, str(file)), limits
                 ) as session:
                     if session.load_error:
                         break
                     stream = None if mode == "engine" else product_contexts(model, args.cap)
                     budget = policy.budget.executions_per_function if mode == "engine" else args.cap
                     search = Search(
-                        model, session, model.protected, budget, time.monotonic() + 120, stream
+                        model, session, model.protected, budget, time.monotonic() + seconds, stream
                     )
                     try:
                         result = search.run()
