@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
-from dataclasses import replace
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
