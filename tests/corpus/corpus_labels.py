@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 CORPUS = Path(__file__).resolve().parent
-SPLITS = ("train", "validation")
+SPLITS = ("train", "validation", "holdout")
 STATUSES = ("biased", "clean", "unverified", "skipped")
 
 _LINE = re.compile(r"^\s*#\s*expect:\s*(?P<body>.*?)\s*$")
@@ -30,7 +30,7 @@ class LabelError(ValueError):
 
 @dataclass(frozen=True)
 class Label:
-    split: str  # train | validation
+    split: str  # train | validation | holdout
     file: str  # relative to the split folder, e.g. "hiring.py"
     qualname: str
     line: int  # the def line (1-based); 0 for sidecar labels

@@ -1,6 +1,6 @@
 """Precision and recall of the engine on the labelled corpus, per split.
 
-    python tests/corpus/measure.py [--split train|validation|all] [--jobs N] [--verbose]
+    python tests/corpus/measure.py [--split train|validation|holdout|all] [--jobs N] [--verbose]
 
 Counts are per (function, attribute) pair: a biased label names the pairs that must carry a
 dynamic finding, an unverified label the pairs that must carry a static one. A function
