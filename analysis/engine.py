@@ -186,6 +186,11 @@ class Engine:
                 shares.append(sum(1 for a, b in pairs if b["ok"] and same(a, b)) / len(pairs))
         return round(max(shares), 4) if shares else None
 
+    @property
+    def sandbox_problem(self) -> str | None:
+        """Why no code could run (the sandbox failed its self-test), once a scan has tried."""
+        return self._unavailable
+
     # -- modules and functions -----------------------------------------------------------
     def load_module(self, text: str, path: str) -> Module | None:
         try:

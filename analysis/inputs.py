@@ -25,7 +25,7 @@ from analysis.hints import (
     literal_choices,
     neighbours,
 )
-from config.policy import Policy
+from config.policy import Category, Policy
 
 # Steps from a parameter to a leaf: ("key", "age"), ("attr", "gender"), ("index", 0).
 Step = tuple[str, Any]
@@ -439,12 +439,26 @@ def value_pool(
         pool += [v for v in cat_values if fits(v, kinds)] or ([] if "bool" in kinds else cat_values)
     if default is not MISSING and default is not None and default not in pool:
         pool.append(default)
+    if category is not None:
+        pool = realistic(pool, policy.protected[category])
     if category is None or not pool:
         # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
         # would hide any difference that needs a realistic magnitude.
         pool += kind_defaults(kinds)
     pool = dedupe(pool)[:MAX_POOL]
     return pool, min(from_code, len(pool))
+
+
+def realistic(pool: list[Any], category: Category) -> list[Any]:
+    """Drop numbers outside the category's realistic range (neighbours of `age < 0`)."""
+
+    def fits_range(value: Any) -> bool:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        low, high = category.minimum, category.maximum
+        return (low is None or value >= low) and (high is None or value <= high)
+
+    return [v for v in pool if fits_range(v)]
 
 
 def typical_index(pool: list[Any], category: str | None, policy: Policy, default: Any) -> int:

@@ -49,15 +49,22 @@ class SearchResult:
 
 
 def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Two successful outcomes are the same output, raw or with protected echoes masked."""
+    """Two successful outcomes are the same output, raw or with protected echoes masked.
+
+    What a function prints is its output only when it returns nothing: otherwise printing
+    is logging, and a log line is not a decision.
+    """
     value_same = a["repr"] == b["repr"] or a["masked"] == b["masked"]
-    printed_same = a["stdout"] == b["stdout"] or a["stdout_masked"] == b["stdout_masked"]
-    return bool(value_same and printed_same)
+    if not value_same:
+        return False
+    if a["repr"] != "None" or b["repr"] != "None":
+        return True
+    return bool(a["stdout"] == b["stdout"] or a["stdout_masked"] == b["stdout_masked"])
 
 
 def shown(outcome: dict[str, Any]) -> str:
     text = str(outcome["repr"])
-    if outcome["stdout"]:
+    if text == "None" and outcome["stdout"]:
         text += f"  (printed: {outcome['stdout'].strip()[:200]!r})"
     return text
 
@@ -221,13 +228,31 @@ def distinct_from_context(leaf: Leaf, ctx: dict[Path, Any], full: bool) -> list[
     """The leaf's values (all of them, or its focus), minus any equal to another input's:
     an echo of that other input would otherwise be masked as if it were the protected value."""
     others = [v for p, v in ctx.items() if p != leaf.path and not isinstance(v, bool)]
+    # By text too, not only by value: zip "10" next to a rent of 10.0 (printed "10").
+    texts = {text for o in others for text in spellings(o)}
 
     def collides(value: Any) -> bool:
-        return not isinstance(value, bool) and any(
-            type(value) is type(o) and value == o for o in others
+        if isinstance(value, bool):
+            return False
+        return any(type(value) is type(o) and value == o for o in others) or bool(
+            spellings(value) & texts
         )
 
     return [v for v in (leaf.pool if full else leaf.focus) if not collides(v)]
+
+
+def spellings(value: Any) -> set[str]:
+    """How a value may read in output: 10.0 as "10.0", "10" and "10.00"."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, (int, float)):
+        out = {str(value), f"{value:g}", f"{value:.2f}"}
+        if float(value).is_integer():
+            out.add(str(int(value)))
+        return out
+    if isinstance(value, str):
+        return {value}
+    return set()
 
 
 def candidate_pairs(

@@ -31,6 +31,8 @@ class Category(Strict):
     enabled: bool = True
     synonyms: tuple[str, ...] = ()
     values: tuple[Any, ...] = ()
+    minimum: float | None = None  # numbers below are never realistic (an age of -1)
+    maximum: float | None = None
 
 
 class Paths(Strict):

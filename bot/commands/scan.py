@@ -11,7 +11,7 @@ from pathlib import Path
 
 from analysis.engine import Engine
 from analysis.errors import CodebiasError
-from analysis.execution import Executor, ProcessExecutor
+from analysis.execution import Executor
 from analysis.report import ScanReport
 from config.policy import Policy, PolicyError, build_policy, parse_layer
 
@@ -34,12 +34,9 @@ def load_policy(config: str | None, budget: int | None = None) -> Policy:
 def choose_executor(trust_code: bool) -> Executor | None:
     """None lets the engine set up the sandbox (and report why, if it cannot)."""
     if trust_code:
-        print(
-            "codebias: WARNING: --trust-code runs the scanned code WITHOUT the sandbox, with "
-            "resource limits only. Use it only for code you wrote yourself.",
-            file=sys.stderr,
-        )
-        return ProcessExecutor()
+        from analysis.sandbox import default_executor
+
+        return default_executor(trust_code=True)  # warns loudly on stderr
     return None
 
 
@@ -123,4 +120,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     for path, why in report.problems:
         print(f"codebias: {path}: {why}", file=sys.stderr)
+    if engine.sandbox_problem is not None:
+        # Every function needing execution was only reviewed statically: not a pass.
+        print(
+            f"codebias: error: nothing was executed: {engine.sandbox_problem}. "
+            "Install bubblewrap (see deploy/sandbox.md), or use --trust-code for code you wrote.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     return EXIT_BIASED if fails(report, policy) else EXIT_CLEAN
