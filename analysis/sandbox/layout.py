@@ -40,6 +40,15 @@ def host_layout() -> Layout:
     base = os.path.realpath(sys.base_prefix)
     prefix = os.path.realpath(sys.prefix)
     sources: list[tuple[str, str]] = [(base, PYTHON_ROOT)]
+    if base == "/usr":
+        # A distribution's Python: show its binaries and its own library directories, not
+        # all of /usr (whose /usr/local may hold anything the machine's admins put there).
+        wanted = [os.path.dirname(os.path.realpath(sys.executable))]
+        wanted.append(os.path.realpath(sysconfig.get_paths()["stdlib"]))
+        wanted += [os.path.realpath(s) for s in site.getsitepackages() if os.path.isdir(s)]
+        sources = [
+            (d, PYTHON_ROOT + d[len(base) :]) for d in dict.fromkeys(wanted) if within(d, base)
+        ]
     if prefix != base:
         sources.append((prefix, VENV_ROOT))
 
