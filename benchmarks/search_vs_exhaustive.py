@@ -38,12 +38,12 @@ def product_contexts(model: InputModel, cap: int) -> Iterator[dict[Any, Any]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=["train", "validation", "all"], default="all")
+    parser.add_argument("--split", choices=["train", "validation", "holdout", "all"], default="all")
     parser.add_argument(
         "--cap", type=int, default=200_000, help="max executions per function for exhaustive"
     )
     args = parser.parse_args()
-    splits = ["train", "validation"] if args.split == "all" else [args.split]
+    splits = ["train", "validation", "holdout"] if args.split == "all" else [args.split]
     files = sorted(p for s in splits for p in (ROOT / "tests/corpus" / s).glob("*.py"))
     policy = default_policy()
     engine = Engine(policy)
