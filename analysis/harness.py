@@ -17,7 +17,8 @@ Replies (child -> parent, one line each):
   being varied) by a placeholder, so a function that only echoes its input back is not biased.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs: instance of a class of the
-module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan").
+module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"),
+"date" (v: ISO date).
 """
 
 import enum
@@ -173,6 +174,10 @@ class Harness:
             return tuple(self.decode(v) for v in value["items"])
         if tag == "float":
             return float(value["v"])
+        if tag == "date":
+            import datetime
+
+            return datetime.date.fromisoformat(value["v"])
         if tag == "enum":
             return getattr(self.resolve(value["class"]), value["member"])
         if tag == "new":

@@ -38,6 +38,16 @@ class EnumMember:
         return f"{self.cls}.{self.member}"
 
 
+@dataclass(frozen=True)
+class DateValue:
+    """A calendar date, built as datetime.date inside the sandbox."""
+
+    iso: str
+
+    def __repr__(self) -> str:
+        return f"date({self.iso})"
+
+
 @dataclass
 class Hint:
     constants: list[Any] = field(default_factory=list)
@@ -397,6 +407,9 @@ class Harvester:
                 elif numeric or not isinstance(node.op, ast.Add):
                     for name in self.operands(a):
                         self.facts.hint(name).kinds.add("num")
+        elif isinstance(node, ast.Attribute) and node.attr in ("year", "month", "day", "toordinal"):
+            for name in self.subjects(node.value):
+                self.facts.hint(name).kinds.add("dateobj")
         elif isinstance(node, ast.Match):
             subjects = self.subjects(node.subject)
             for case in node.cases:
@@ -413,6 +426,10 @@ class Harvester:
 
     def visit_call(self, node: ast.Call) -> None:
         func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if called in ("fromisoformat", "strptime", "parse", "to_datetime") and node.args:
+            for name in self.subjects(node.args[0]):
+                self.facts.hint(name).kinds.add("isodate")
         if isinstance(func, ast.Attribute):
             table = self.facts.const(func.value, self.local)
             if func.attr == "get" and isinstance(table, dict) and node.args:
@@ -522,6 +539,8 @@ def annotation_kind(annotation: ast.expr) -> str | None:
         "list": "list",
         "dict": "dict",
         "Decimal": "float",
+        "date": "dateobj",
+        "datetime": "dateobj",
     }.get(name)
 
 

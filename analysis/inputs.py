@@ -9,6 +9,7 @@ arguments of a call, encoded for the harness.
 from __future__ import annotations
 
 import ast
+import datetime
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import Any
 from analysis.functions import FunctionInfo, is_classvar, record_class_kind
 from analysis.hints import (
     MISSING,
+    DateValue,
     EnumMember,
     Hint,
     ModuleFacts,
@@ -25,7 +27,7 @@ from analysis.hints import (
     literal_choices,
     neighbours,
 )
-from config.policy import Category, Policy
+from config.policy import Category, Policy, name_tokens
 
 # Steps from a parameter to a leaf: ("key", "age"), ("attr", "gender"), ("index", 0).
 Step = tuple[str, Any]
@@ -43,6 +45,8 @@ DEFAULTS_BY_KIND: dict[str, list[Any]] = {
 }
 UNKNOWN_DEFAULTS: list[Any] = [1, 5, 0, "yes", True]
 MAX_POOL = 40
+# Attributes that values themselves have: reading them does not make a record.
+VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
 MAX_DEPTH = 3
 
 
@@ -145,6 +149,8 @@ class InputModel:
 
 
 def encode_value(value: Any) -> Any:
+    if isinstance(value, DateValue):
+        return {"__cb__": "date", "v": value.iso}
     if isinstance(value, EnumMember):
         return {"__cb__": "enum", "class": value.cls, "member": value.member}
     if isinstance(value, float) and not math.isfinite(value):
@@ -172,6 +178,8 @@ def encode_node(node: Node, values: dict[Path, Any]) -> Any:
 
 
 def plain_value(value: Any) -> Any:
+    if isinstance(value, DateValue):
+        return value.iso
     if isinstance(value, EnumMember):
         return repr(value)
     if isinstance(value, float) and not math.isfinite(value):
@@ -321,6 +329,8 @@ class InputBuilder:
                 return self.class_fields(cls, path, leaves, depth, node_kind)
         if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             accessed = record_accesses(fn, name, self.facts, base)
+            if set(accessed) <= VALUE_ATTRIBUTES and self.policy.canonical_category(name):
+                accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
             if accessed:
                 fields: dict[str, Node] = {}
                 for fname, (where, matcher, style) in accessed.items():
@@ -392,7 +402,13 @@ class InputBuilder:
             if kind:
                 hint.kinds.add(kind)
             choices = choices or literal_choices(annotation, self.facts)
-        pool, from_code = value_pool(hint, choices, category, self.policy, default)
+        # How this input carries an age is its own business: `dob.year` in one function says
+        # nothing about a `dateOfBirth` string in another.
+        own = set(self.facts.hints.get(name.lower(), Hint()).kinds)
+        if annotation is not None:
+            own.add(annotation_kind(annotation) or "")
+        form = age_form(name, own) if category == "age" else None
+        pool, from_code = value_pool(hint, choices, category, self.policy, default, form)
         leaf = Leaf(
             path,
             display(path),
@@ -407,7 +423,12 @@ class InputBuilder:
 
 
 def value_pool(
-    hint: Hint, choices: list[Any], category: str | None, policy: Policy, default: Any
+    hint: Hint,
+    choices: list[Any],
+    category: str | None,
+    policy: Policy,
+    default: Any,
+    form: str | None = None,
 ) -> tuple[list[Any], int]:
     """Values to try for one leaf: the code's own first, then the category's or the kind's.
 
@@ -431,9 +452,11 @@ def value_pool(
             pool += [needle, f"{needle} degree", needle.upper()]
         else:
             pool.append([needle])
+    if form in ("date", "isodate"):
+        pool = [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
     from_code = len(dedupe(pool))
     if category is not None:
-        cat_values = list(policy.protected[category].values)
+        cat_values = [as_form(v, form) for v in policy.protected[category].values]
         if "bool" in kinds:
             pool += [True, False]  # `is_male: bool`: the category's words would all be truthy
         pool += [v for v in cat_values if fits(v, kinds)] or ([] if "bool" in kinds else cat_values)
@@ -447,6 +470,34 @@ def value_pool(
         pool += kind_defaults(kinds)
     pool = dedupe(pool)[:MAX_POOL]
     return pool, min(from_code, len(pool))
+
+
+AGE_DATE_TOKENS = frozenset({"dob", "birthdate", "birthday"})
+
+
+def age_form(name: str, kinds: set[str]) -> str | None:
+    """How an age-category input carries the age: a birth "year", a "date" object, an
+    "isodate" string, or None for the age itself."""
+    tokens = set(name_tokens(name))
+    dated = bool(tokens & AGE_DATE_TOKENS) or {"date", "birth"} <= tokens
+    if "dateobj" in kinds:
+        return "date"
+    if dated or "isodate" in kinds:
+        return "isodate"
+    if tokens & {"year", "born", "birthyear"}:
+        return "year"
+    return None
+
+
+def as_form(age: Any, form: str | None) -> Any:
+    """A default age as the input carries it: 30 -> 1996, "1996-06-15" or date(1996-06-15)."""
+    if form is None or isinstance(age, bool) or not isinstance(age, (int, float)):
+        return age
+    year = datetime.date.today().year - int(age)
+    if form == "year":
+        return year
+    iso = f"{year:04d}-06-15"
+    return DateValue(iso) if form == "date" else iso
 
 
 def realistic(pool: list[Any], category: Category) -> list[Any]:

@@ -4,6 +4,7 @@ Written as training cases (the engine is tuned on them), in domains the validati
 does not use (pensions, scholarships, parking)."""
 
 from dataclasses import dataclass
+from datetime import date, datetime
 from enum import Enum
 
 
@@ -95,3 +96,28 @@ class Club:
         def fee(self, tier: "Club.Tier", sex: str) -> int:
             del sex
             return 120 if tier is Club.Tier.SENIOR else 60
+
+
+# expect: biased[age]
+def loyalty_discount(birthDate: str, basket: float) -> float:
+    born = datetime.strptime(birthDate, "%Y-%m-%d").date()
+    years = (date.today() - born).days // 365
+    return basket * 0.9 if years >= 60 else basket
+
+
+# expect: biased[age]
+def junior_rate(dob: date, hours: int) -> float:
+    return hours * (8.5 if date.today().year - dob.year < 21 else 11.0)
+
+
+# expect: biased[age]
+def coach_seat(year_born: int, route: str) -> str:
+    if route == "express" and datetime.now().year - year_born >= 70:
+        return "front"
+    return "any"
+
+
+# expect: clean attrs=[age]
+def receipt_header(birthDate: str, store: str) -> str:
+    datetime.strptime(birthDate, "%Y-%m-%d")  # validated, never used
+    return f"{store} receipt"
