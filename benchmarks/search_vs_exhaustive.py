@@ -63,7 +63,9 @@ def main() -> int:
                 # The engine runs under its own limits; exhaustive search may need minutes.
                 exhaustive = mode == "exhaustive"
                 limits = (
-                    replace(engine.limits, session_timeout=900.0) if exhaustive else engine.limits
+                    replace(engine.limits, session_timeout=900.0, cpu_seconds=900)
+                    if exhaustive
+                    else engine.limits
                 )
                 seconds = 900.0 if exhaustive else policy.budget.seconds_per_function
                 with engine.executor().open(
