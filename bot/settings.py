@@ -122,3 +122,19 @@ def _int(env: Mapping[str, str], name: str, default: int, problems: list[str]) -
     except ValueError:
         problems.append(f"{name} must be an integer, not {raw!r}")
         return default
+
+
+def settings_for(command: str) -> Settings | None:
+    """Logging set up and settings read for a service command; None, after saying why on
+    stderr, when a required setting is missing or wrong."""
+    import logging
+    import sys
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        return Settings.from_env()
+    except SettingsError as exc:
+        print(f"codebias {command}: {exc}", file=sys.stderr)
+        return None

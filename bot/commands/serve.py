@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 
-from bot.settings import Settings, SettingsError
+from bot.settings import settings_for
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    try:
-        settings = Settings.from_env()
-    except SettingsError as exc:
-        print(f"codebias serve: {exc}", file=sys.stderr)
+    settings = settings_for("serve")
+    if settings is None:
         return 2
     import uvicorn
 

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
-from bot.settings import Settings, SettingsError
+from bot.settings import settings_for
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    try:
-        settings = Settings.from_env()
-    except SettingsError as exc:
-        print(f"codebias worker: {exc}", file=sys.stderr)
+    settings = settings_for("worker")
+    if settings is None:
         return 2
     if settings.redis_url is None:
         print(
