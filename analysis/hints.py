@@ -447,7 +447,21 @@ class Harvester:
                         "list" if func.attr in ("append", "extend") else "dict"
                     )
         elif isinstance(func, ast.Name):
-            if func.id in ("len", "sum", "any", "all", "sorted", "enumerate") and node.args:
+            iterables = (
+                "len",
+                "sum",
+                "any",
+                "all",
+                "sorted",
+                "enumerate",
+                "set",
+                "frozenset",
+                "list",
+                "tuple",
+                "zip",
+                "reversed",
+            )
+            if func.id in iterables and node.args:
                 for name in self.subjects(node.args[0]):
                     self.facts.hint(name).kinds.add("list")
             elif func.id in NUMERIC_WRAPPERS and node.args:
