@@ -151,7 +151,7 @@ class Search:
                     if key in seen[leaf.display]:
                         continue
                     seen[leaf.display].add(key)
-                    values = distinct_from_context(leaf, ctx, full=index == 0)
+                    values = list(leaf.pool if index == 0 else leaf.focus)
                     groups.append((leaf, ctx, index, values))
                     calls += [self.call(ctx, leaf, v, index) for v in values]
                 if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
@@ -190,7 +190,12 @@ class Search:
         for o in outs:
             if not o["ok"]:
                 self.result.errors[o["error"].split(":")[0]] += 1
+        clash = colliding(leaf, ctx, values)
         for a, b in candidate_pairs(ok):
+            if clash:
+                shown_outputs = [a[1]["repr"], a[1]["stdout"], b[1]["repr"], b[1]["stdout"]]
+                if ambiguous(a, clash, shown_outputs) or ambiguous(b, clash, shown_outputs):
+                    continue
             verdict = self.confirm(leaf, ctx, index, a, b)
             if verdict is True:
                 return True
@@ -224,21 +229,21 @@ class Search:
         return True
 
 
-def distinct_from_context(leaf: Leaf, ctx: dict[Path, Any], full: bool) -> list[Any]:
-    """The leaf's values (all of them, or its focus), minus any equal to another input's:
-    an echo of that other input would otherwise be masked as if it were the protected value."""
+def colliding(leaf: Leaf, ctx: dict[Path, Any], values: list[Any]) -> set[str]:
+    """Spellings of the values that read like another input's value in this context.
+
+    An output that shows such a spelling cannot tell an echo of the protected value from an
+    echo of the other input (zip "10" beside a rent of 10.0, printed "10"), so a difference
+    there is no proof. Equal values still run: `user.race == candidate.race` needs them.
+    """
     others = [v for p, v in ctx.items() if p != leaf.path and not isinstance(v, bool)]
-    # By text too, not only by value: zip "10" next to a rent of 10.0 (printed "10").
     texts = {text for o in others for text in spellings(o)}
+    return {text for v in values for text in spellings(v) if text in texts}
 
-    def collides(value: Any) -> bool:
-        if isinstance(value, bool):
-            return False
-        return any(type(value) is type(o) and value == o for o in others) or bool(
-            spellings(value) & texts
-        )
 
-    return [v for v in (leaf.pool if full else leaf.focus) if not collides(v)]
+def ambiguous(pair: tuple[Any, dict[str, Any]], clash: set[str], outputs: list[str]) -> bool:
+    value = pair[0]
+    return any(s in clash and any(s in out for out in outputs) for s in spellings(value))
 
 
 def spellings(value: Any) -> set[str]:
