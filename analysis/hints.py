@@ -241,6 +241,8 @@ class Harvester:
         self.links = links
         self.alias: dict[str, str] = {}
         self.local: dict[str, Any] = {}
+        # Every constant a local is ever given: `limit = 13.5` in one branch, 12.0 in another.
+        self.local_all: dict[str, list[Any]] = {}
         # `age = 2024 - birth_year`: age == sign * birth_year + offset, so a threshold on
         # age is also one on birth_year (2024 - 75 = 1949).
         self.affine: dict[str, tuple[str, int, float]] = {}
@@ -265,6 +267,7 @@ class Harvester:
         const = self.facts.const(value, self.local)
         if const is not MISSING:
             self.local[target.id] = const
+            self.local_all.setdefault(target.id, []).append(const)
             return
         solved = self.linear(value)
         if solved is not None and solved[1:] != (1, 0):
@@ -339,6 +342,8 @@ class Harvester:
         """Constants an expression can take: itself, or either branch of `a if c else b`."""
         if isinstance(node, ast.IfExp):
             return self.possible(node.body) + self.possible(node.orelse)
+        if isinstance(node, ast.Name) and len(self.local_all.get(node.id, [])) > 1:
+            return list(self.local_all[node.id])
         value = self.facts.const(node, self.local)
         return [] if value is MISSING else [value]
 

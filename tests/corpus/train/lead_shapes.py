@@ -121,3 +121,12 @@ def coach_seat(year_born: int, route: str) -> str:
 def receipt_header(birthDate: str, store: str) -> str:
     datetime.strptime(birthDate, "%Y-%m-%d")  # validated, never used
     return f"{store} receipt"
+
+
+# expect: biased[gender]
+def iron_supplement(sex: str, ferritin: float) -> bool:
+    if sex == "F":
+        cutoff = 15.0
+    else:
+        cutoff = 30.0
+    return ferritin < cutoff
