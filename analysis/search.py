@@ -10,6 +10,7 @@ again, so nondeterministic output is never taken for bias. A call that raises is
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
@@ -79,6 +80,14 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
     leaves = model.leaves
     base = {leaf.path: typical(leaf) for leaf in leaves}
     yield dict(base)
+    yield from around(model, base)
+    rng = random.Random(seed)
+    for _ in range(RANDOM_CONTEXTS):
+        yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
+
+
+def around(model: InputModel, base: dict[Path, Any]) -> Iterator[dict[Path, Any]]:
+    """Variations of a base: one input at a time, then pairs of guarded inputs."""
     # Inputs the code compares with constants guard branches: vary those first.
     ordered = sorted(model.others, key=lambda leaf: not leaf.guarded) + model.protected
     for leaf in ordered:
@@ -97,9 +106,6 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
                 for vb in b.pool:
                     if va != base[a.path] and vb != base[b.path]:
                         yield {**base, a.path: va, b.path: vb}
-    rng = random.Random(seed)
-    for _ in range(RANDOM_CONTEXTS):
-        yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
 
 
 class Search:
@@ -120,6 +126,9 @@ class Search:
         self.result = SearchResult()
         self.noisy_counts: Counter[str] = Counter()
         self.stream = stream if stream is not None else contexts(model)
+        # With our own contexts, a base on which every call fails is replaced by the first
+        # context that works, and the variations start again around that one.
+        self.may_recenter = stream is None
 
     def call(
         self, ctx: dict[Path, Any], leaf: Leaf | None, value: Any, seed: int
@@ -137,6 +146,7 @@ class Search:
         seen: dict[str, set[str]] = {leaf.display: set() for leaf in open_leaves}
         batch_size = 2
         stream = enumerate(self.stream)
+        base_failed: bool | None = None
         while open_leaves:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True
@@ -164,9 +174,14 @@ class Search:
             outcomes = self.session.run(calls)
             self.result.executions += len(calls)
             position = 0
+            working: dict[Path, Any] | None = None
             for leaf, ctx, index, values in groups:
                 chunk = outcomes[position : position + len(values)]
                 position += len(values)
+                if any(o["ok"] for o in chunk):
+                    working = working or ctx
+                if index == 0 and base_failed is None:
+                    base_failed = not any(o["ok"] for o in chunk)
                 if leaf not in open_leaves or len(chunk) < len(values):
                     continue
                 if self.examine(leaf, ctx, index, values, chunk):
@@ -174,6 +189,9 @@ class Search:
                 elif self.noisy_counts[leaf.display] >= MAX_NOISY:
                     self.result.noisy.add(leaf.display)
                     open_leaves.remove(leaf)
+            if base_failed and working is not None and self.may_recenter:
+                self.may_recenter = False
+                stream = enumerate(itertools.chain(around(self.model, working), self.stream), 1)
             batch_size = min(batch_size * 2, 16)
         return self.result
 
