@@ -94,6 +94,9 @@ class ModuleFacts:
         self.tree = tree
         self.classes: dict[str, ast.ClassDef] = {}
         self.class_names: dict[int, str] = qualified_class_names(tree)
+        # Results of analyses that every function of a class repeats (its constructor's
+        # inputs), keyed by node identity; shared by the threads testing this module.
+        self.memo: dict[Any, Any] = {}
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.constants: dict[str, Any] = {}

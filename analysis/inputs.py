@@ -612,14 +612,21 @@ def field_matcher(parent: Matcher, key: str) -> Matcher:
 
 
 def record_accesses(
-    fn: ast.AST, name: str, facts: ModuleFacts, base: Matcher | None = None
+    fn: ast.AST,
+    name: str,
+    facts: ModuleFacts,
+    base: Matcher | None = None,
+    helper_depth: int = 2,
 ) -> dict[str, tuple[ast.AST, Matcher, str]]:
     """Keys and attributes read from `name` (or from what `base` matches).
 
     Maps each field to the function where it was read (helpers the record is passed to
-    count too) and a matcher for reads of that field, so nested records
+    count too, two calls deep) and a matcher for reads of that field, so nested records
     (`driver.profile.age`) can be followed.
     """
+    key = (id(fn), name, helper_depth)
+    if base is None and key in facts.memo:
+        return dict(facts.memo[key])
     method_calls: set[int] = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -632,11 +639,14 @@ def record_accesses(
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             callee = facts.functions.get(node.func.id)
-            if callee is not None and callee is not fn:
+            if callee is not None and callee is not fn and helper_depth > 0:
                 for param, arg in call_bindings(callee, node):
                     if matcher(arg):
-                        for sub, where in record_accesses(callee, param, facts).items():
+                        found = record_accesses(callee, param, facts, None, helper_depth - 1)
+                        for sub, where in found.items():
                             fields.setdefault(sub, where)
+    if base is None:
+        facts.memo[key] = dict(fields)
     return fields
 
 
@@ -644,12 +654,16 @@ def element_accesses(
     fn: ast.AST, name: str, facts: ModuleFacts
 ) -> dict[str, tuple[ast.AST, Matcher, str]]:
     """Fields read from the items of a list parameter: `for c in name: c["age"]`."""
+    key = ("items", id(fn), name)
+    if key in facts.memo:
+        return dict(facts.memo[key])
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
     for node in ast.walk(fn):
         if isinstance(node, (ast.For, ast.comprehension)) and is_name(node.iter, {name}):
             if isinstance(node.target, ast.Name):
                 scope = node if isinstance(node, ast.For) else fn
                 fields.update(record_accesses(scope, node.target.id, facts))
+    facts.memo[key] = dict(fields)
     return fields
 
 

@@ -79,13 +79,30 @@ class Policy(Strict):
         blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
+    @cached_property
+    def _phrases(self) -> list[tuple[tuple[str, ...], str]]:
+        """Every category name and synonym as tokens, longest first (the longest match wins)."""
+        phrases = [
+            (name_tokens(str(phrase)), category)
+            for category, spec in self.enabled_categories.items()
+            for phrase in (category, *spec.synonyms)
+        ]
+        return sorted((p for p in phrases if p[0]), key=lambda p: -len(p[0]))
+
+    @cached_property
+    def _category_of(self) -> dict[str, str | None]:
+        return {}
+
     def canonical_category(self, name: str) -> str | None:
         """'sex' -> 'gender'; None when the name is no enabled category or synonym."""
-        tokens = name_tokens(name)
-        for category in self.enabled_categories:
-            if tokens == name_tokens(category):
-                return category
-        return match_category(tokens, self.enabled_categories)
+        cache = self._category_of
+        if name not in cache:
+            tokens = name_tokens(name)
+            exact = [c for c in self.enabled_categories if tokens == name_tokens(c)]
+            cache[name] = exact[0] if exact else next(
+                (c for want, c in self._phrases if contains_run(tokens, want)), None
+            )
+        return cache[name]
 
     def allowed(self, module: str, qualname: str, attribute: str) -> Allow | None:
         from fnmatch import fnmatchcase
@@ -105,17 +122,6 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 def name_tokens(name: str) -> tuple[str, ...]:
     """Identifier or phrase -> lower-case tokens: 'applicantAge_2' -> (applicant, age, 2)."""
     return tuple(t.lower() for t in _CAMEL.findall(name))
-
-
-def match_category(tokens: tuple[str, ...], categories: Mapping[str, Category]) -> str | None:
-    """The category whose synonym (or own name) appears as consecutive tokens; longest wins."""
-    best: tuple[int, str] | None = None
-    for category, spec in categories.items():
-        for phrase in (category, *spec.synonyms):
-            want = name_tokens(str(phrase))
-            if want and contains_run(tokens, want) and (best is None or len(want) > best[0]):
-                best = (len(want), category)
-    return best[1] if best else None
 
 
 def contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:
