@@ -33,6 +33,8 @@ class Category(Strict):
     values: tuple[Any, ...] = ()
     minimum: float | None = None  # numbers below are never realistic (an age of -1)
     maximum: float | None = None
+    # Names that carry a synonym but mean something else: `job_status`, `max_age`, `ip_address`.
+    exclude: tuple[str, ...] = ()
 
 
 class Paths(Strict):
@@ -100,9 +102,20 @@ class Policy(Strict):
             tokens = name_tokens(name)
             exact = [c for c in self.enabled_categories if tokens == name_tokens(c)]
             cache[name] = exact[0] if exact else next(
-                (c for want, c in self._phrases if contains_run(tokens, want)), None
+                (
+                    c
+                    for want, c in self._phrases
+                    if contains_run(tokens, want) and not self._excluded(tokens, c)
+                ),
+                None,
             )
         return cache[name]
+
+    def _excluded(self, tokens: tuple[str, ...], category: str) -> bool:
+        return any(
+            contains_run(tokens, name_tokens(phrase))
+            for phrase in self.protected[category].exclude
+        )
 
     def allowed(self, module: str, qualname: str, attribute: str) -> Allow | None:
         from fnmatch import fnmatchcase

@@ -23,6 +23,14 @@ NAMES = [
     ("average", None),
     ("stage", None),
     ("experience", None),
+    # Words that carry a synonym but mean something else in code.
+    ("job_status", None),
+    ("max_age", None),
+    ("aws_region", None),
+    ("zip_path", None),
+    ("ip_address", None),
+    ("degrees", None),
+    ("home_address", "region"),
     ("income", None),
     ("marital_status", None),  # off by default
 ]
