@@ -8,9 +8,7 @@ Code that cannot run gets a static review instead, and says why.
 
 from __future__ import annotations
 
-import ast
 import re
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -24,7 +22,7 @@ from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
 from analysis.execution import Executor, Limits, Target
 from analysis.functions import FunctionInfo, list_functions
 from analysis.hints import ModuleFacts
-from analysis.inputs import InputBuilder, InputModel
+from analysis.inputs import InputBuilder, InputModel, plain_value
 from analysis.report import Example, Finding, FunctionReport, ScanReport
 from analysis.search import Search, contexts, same
 from analysis.source import ParsedModule, parse_module, recover_module
@@ -344,7 +342,7 @@ class Engine:
                     attribute=leaf.category,
                     parameter=leaf.display,
                     example=Example(
-                        inputs, list(model_values(witness.values)), list(witness.outputs)
+                        inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
                     ),
                     line=reach.line if reach else info.line,
                 )
@@ -424,16 +422,3 @@ def ignore_comment(source: str, info: FunctionInfo) -> dict[str, str]:
                 for attr in match.group(1).split(","):
                     accepted[attr.strip() or "*"] = reason
     return accepted
-
-
-def model_values(values: tuple[object, object]) -> list[object]:
-    from analysis.inputs import plain_value
-
-    return [plain_value(v) for v in values]
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr)
-
-
-_ = ast  # re-exported module users sometimes expect alongside the engine

@@ -65,25 +65,6 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     return found
 
 
-def class_needs_arguments(cls: ast.ClassDef) -> bool:
-    """True when `cls()` cannot work: its __init__, dataclass or model fields need values."""
-    for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
-            args = stmt.args
-            required = len(args.posonlyargs) + len(args.args) - len(args.defaults) - 1
-            kw_required = sum(1 for d in args.kw_defaults if d is None)
-            return required > 0 or kw_required > 0
-    if record_class_kind(cls) is not None:
-        return any(
-            isinstance(s, ast.AnnAssign)
-            and s.value is None
-            and isinstance(s.target, ast.Name)
-            and not is_classvar(s.annotation)
-            for s in cls.body
-        )
-    return False
-
-
 def record_class_kind(cls: ast.ClassDef) -> str | None:
     """'dataclass', 'namedtuple', 'pydantic', 'typeddict' or 'enum' when `cls` declares fields."""
     for dec in cls.decorator_list:
