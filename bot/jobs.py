@@ -198,7 +198,9 @@ class Job:
         for result in chosen:
             source = client.file_text(result.report.path, outcome.head_sha)
             if source is not None:
-                suggest(reviewer.engine, policy, provider, source, result)
+                # An explicit `/codebias fix` asks afresh; automatic ones reuse earlier answers.
+                cache = None if self.request.command == "fix" else self.context.cache
+                suggest(reviewer.engine, policy, provider, source, result, cache)
 
     @staticmethod
     def _fetcher(client: RepoClient) -> Any:

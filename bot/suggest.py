@@ -6,11 +6,15 @@ and turn it into a ```suggestion that replaces exactly the function's lines.
 from __future__ import annotations
 
 import ast
+import json
 import logging
 
-from analysis import Engine
+from analysis import ENGINE_VERSION, Engine
 from analysis.functions import list_functions
 from analysis.mitigation import Provider, mitigate
+from analysis.mitigation.answer import Candidate
+from analysis.mitigation.splice import find_function, splice, unified_patch
+from bot.cache import ResultsCache, cache_key
 from bot.outcome import FunctionResult, Suggestion
 from config.policy import Policy
 
@@ -43,26 +47,69 @@ def as_suggestion(
     return Suggestion(old[0], old[1], body, agreement, note)
 
 
+def fix_key(source: str, qualname: str, policy: Policy, provider: Provider) -> str | None:
+    """Same function, policy, engine and model: the same answer, so the model is asked once."""
+    key = cache_key(source, qualname, policy.fingerprint, ENGINE_VERSION)
+    model = f"{getattr(provider, 'name', type(provider).__name__)}/{getattr(provider, 'model', '')}"
+    return None if key is None else f"fix:{model}:{key}"
+
+
 def suggest(
-    engine: Engine, policy: Policy, provider: Provider, source: str, result: FunctionResult
+    engine: Engine,
+    policy: Policy,
+    provider: Provider,
+    source: str,
+    result: FunctionResult,
+    cache: ResultsCache | None = None,
 ) -> None:
-    """Attach a verified suggestion (or the reason there is none) to `result`."""
+    """Attach a verified suggestion (or the reason there is none) to `result`.
+
+    With a cache, a later push that leaves the function (and what it depends on) unchanged
+    reuses the earlier outcome instead of asking the model again.
+    """
     report = result.report
-    fix = mitigate(
-        engine,
-        source,
-        report.path,
-        report.qualname,
-        provider,
-        strategy=policy.mitigation.strategy,
-        max_rounds=policy.mitigation.max_rounds,
-        report=report,
-    )
-    if fix.status != "fixed" or fix.new_module_source is None:
-        result.fix_note = fix.note or fix.status
+    key = fix_key(source, report.qualname, policy, provider) if cache is not None else None
+    cached = cache.get(key) if cache is not None and key else None
+    if cached is not None:
+        outcome = json.loads(cached)
+    else:
+        fix = mitigate(
+            engine,
+            source,
+            report.path,
+            report.qualname,
+            provider,
+            strategy=policy.mitigation.strategy,
+            max_rounds=policy.mitigation.max_rounds,
+            report=report,
+        )
+        outcome = {
+            "fixed": fix.status == "fixed" and fix.new_function_source is not None,
+            "note": fix.note or fix.status,
+            "function": fix.new_function_source,
+            "imports": list(fix.added_imports),
+            "agreement": fix.agreement,
+        }
+        if cache is not None and key and fix.status in ("fixed", "not_fixed"):
+            cache.put(key, json.dumps(outcome))  # provider outages are not remembered
+    apply_fix(source, result, outcome)
+
+
+def apply_fix(source: str, result: FunctionResult, outcome: dict[str, object]) -> None:
+    report = result.report
+    info = find_function(ast.parse(source), report.qualname) if outcome["fixed"] else None
+    if info is None:
+        result.fix_note = str(outcome["note"])
         return
+    imports = outcome["imports"]
+    candidate = Candidate(
+        str(outcome["function"]), list(imports) if isinstance(imports, list) else []
+    )
+    patched = splice(source, info, candidate)
+    agreement = outcome["agreement"]
+    note = None if outcome["note"] in ("fixed", None) else str(outcome["note"])
     # The patch is kept too: shown instead when the suggestion cannot sit on the function's lines.
-    result.fix_patch = fix.patch
+    result.fix_patch = unified_patch(source, patched, report.path)
     result.suggestion = as_suggestion(
-        source, fix.new_module_source, report.qualname, fix.agreement, fix.note
+        source, patched, report.qualname, agreement if isinstance(agreement, float) else None, note
     )

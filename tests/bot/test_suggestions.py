@@ -100,3 +100,15 @@ def test_as_suggestion_refuses_patches_that_touch_the_rest_of_the_module() -> No
     same_frame = "import os\n\n\ndef f(age):\n    return True\n"
     suggestion = as_suggestion(original, same_frame, "f", 0.5, None)
     assert suggestion is not None and (suggestion.start_line, suggestion.end_line) == (4, 5)
+
+
+def test_a_later_push_reuses_the_verified_fix_without_asking_the_model_again(
+    github: FakeGitHub, embedded_settings: Settings, llm: FakeLLM
+) -> None:
+    context = context_with(embedded_settings, llm)
+    review(github, context, {PATH: (None, ONLY_SALARY)})
+    # A new head that leaves salary_offer untouched (another file changes).
+    review(github, context, {PATH: (None, ONLY_SALARY), "notes.py": (None, "NOTE = 1\n")})
+    assert len(llm.requests) == 1
+    bodies = [c["body"] for c in github.repo(REPO).review_comments]
+    assert bodies and all("```suggestion" in body for body in bodies)
