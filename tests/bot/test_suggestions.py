@@ -16,8 +16,8 @@ from bot.suggest import as_suggestion
 
 pytestmark = pytest.mark.sandbox
 
-# Everyone gets the bonus now. The fix still reads gender: the mitigation loop currently
-# rejects a fix that drops the protected input entirely (the engine then reports "skipped").
+# Everyone gets the bonus now (the fix still reads gender; a fix that stops reading it is
+# accepted too, see tests/mitigation/test_fix_loop.py).
 FIXED = """Here is a fair version:
 
 ```python
