@@ -134,11 +134,7 @@ def check_summary(outcome: ReviewOutcome) -> str:
         f"(the check fails on: `{outcome.fail_on}`).",
         "",
     ]
-    if summary["by_attribute"]:
-        lines += ["| attribute | functions | biased | CBS |", "|---|---|---|---|"]
-        for attr, row in summary["by_attribute"].items():
-            lines.append(f"| {attr} | {row['functions']} | {row['biased']} | {row['cbs']:.2f} |")
-        lines.append("")
+    lines += attribute_table(summary)
     if outcome.biased:
         lines.append("**Biased functions**")
         for r in outcome.biased:
@@ -167,6 +163,16 @@ def check_summary(outcome: ReviewOutcome) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def attribute_table(summary: dict[str, Any]) -> list[str]:
+    """Per-attribute CBS as markdown table lines (none when no attribute was tested)."""
+    if not summary["by_attribute"]:
+        return []
+    lines = ["| attribute | functions | biased | CBS |", "|---|---|---|---|"]
+    for attr, row in summary["by_attribute"].items():
+        lines.append(f"| {attr} | {row['functions']} | {row['biased']} | {row['cbs']:.2f} |")
+    return [*lines, ""]
+
+
 def render_report(report: ScanReport) -> str:
     """A whole scan as markdown: summary, per-attribute CBS, each function, each counterexample."""
     summary = report.summary()
@@ -177,11 +183,7 @@ def render_report(report: ScanReport) -> str:
         f"(CBS {summary['cbs']:.2f}; {summary['tested']} tested, {summary['seconds']} s).",
         "",
     ]
-    if summary["by_attribute"]:
-        lines += ["| attribute | functions | biased | CBS |", "|---|---|---|---|"]
-        for attr, row in summary["by_attribute"].items():
-            lines.append(f"| {attr} | {row['functions']} | {row['biased']} | {row['cbs']:.2f} |")
-        lines.append("")
+    lines += attribute_table(summary)
     lines += ["| | function | status | attributes | note |", "|---|---|---|---|---|"]
     for fn in report.functions:
         attrs = ", ".join(fn.biased_attributes) if fn.findings else ", ".join(fn.attributes_tested)
