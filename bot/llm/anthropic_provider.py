@@ -7,31 +7,23 @@ from typing import Any, cast
 import anthropic
 
 from analysis.mitigation.provider import Completion, Message, ProviderError
+from bot.llm.base import SDKProvider
 from bot.llm.errors import status_error
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 MAX_TOKENS = 4096  # a rewritten function plus its reasoning fits comfortably
 
 
-class AnthropicProvider:
+class AnthropicProvider(SDKProvider):
     name = "anthropic"
+    default_base_url = DEFAULT_BASE_URL
 
-    def __init__(
-        self,
-        model: str,
-        api_key: str,
-        base_url: str | None = None,
-        timeout: float = 60.0,
-        max_retries: int = 3,
-    ) -> None:
-        self.model = model
-        self.base_url = base_url or DEFAULT_BASE_URL
-        self.timeout = timeout
-        self.max_retries = max_retries
-        # As for OpenAI, the SDK's own retries (429/5xx/timeouts, backoff with jitter,
-        # Retry-After) do the waiting.
+    def connect(self, api_key: str) -> None:
         self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=max_retries
+            api_key=api_key,
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
         )
 
     def complete(self, messages: list[Message], temperature: float) -> Completion:

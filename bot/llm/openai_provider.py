@@ -7,31 +7,23 @@ from typing import Any, cast
 import openai
 
 from analysis.mitigation.provider import Completion, Message, ProviderError
+from bot.llm.base import SDKProvider
 from bot.llm.errors import status_error
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-class OpenAIProvider:
+class OpenAIProvider(SDKProvider):
     name = "openai"
+    default_base_url = DEFAULT_BASE_URL
 
-    def __init__(
-        self,
-        model: str,
-        api_key: str,
-        base_url: str | None = None,
-        timeout: float = 60.0,
-        max_retries: int = 3,
-    ) -> None:
-        self.model = model
-        self.base_url = base_url or DEFAULT_BASE_URL
-        self.timeout = timeout
-        self.max_retries = max_retries
-        # The SDK retries 408/409/429/5xx and timeouts with exponential backoff and jitter,
-        # honouring Retry-After; we only translate what is left when it gives up.
+    def connect(self, api_key: str) -> None:
         self._send_temperature = True
         self._client = openai.OpenAI(
-            api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=max_retries
+            api_key=api_key,
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
         )
 
     def complete(self, messages: list[Message], temperature: float) -> Completion:
