@@ -19,12 +19,12 @@ from pathlib import Path as FsPath
 
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
-from analysis.execution import Executor, Limits, Target
+from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, list_functions
 from analysis.hints import ModuleFacts
 from analysis.inputs import InputBuilder, InputModel, plain_value
 from analysis.report import Example, Finding, FunctionReport, ScanReport
-from analysis.search import Search, contexts, same
+from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, recover_module
 from analysis.static import first_reach, never_read, reaches
 from config.policy import Policy
@@ -164,7 +164,7 @@ class Engine:
         for group in groups:
             for i, ctx in enumerate(base):
                 args, kwargs = model.assemble({**ctx, **group})
-                calls.append({"args": args, "kwargs": kwargs, "seed": i, "mask": []})
+                calls.append(Call(tuple(args), kwargs, seed=i))
         outcomes = []
         for text in (source, patched_source):
             executor = self.executor()
@@ -178,10 +178,10 @@ class Engine:
             pairs = [
                 (a, b)
                 for a, b in zip(outcomes[0][chunk], outcomes[1][chunk], strict=True)
-                if a["ok"]
+                if a.ok
             ]
             if pairs:
-                shares.append(sum(1 for a, b in pairs if b["ok"] and same(a, b)) / len(pairs))
+                shares.append(sum(1 for a, b in pairs if b.ok and a.same(b)) / len(pairs))
         return round(max(shares), 4) if shares else None
 
     @property

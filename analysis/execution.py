@@ -16,8 +16,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,78 @@ class Limits:
     file_size_mb: int = 16  # RLIMIT_FSIZE
     open_files: int = 64  # RLIMIT_NOFILE
     max_reply_bytes: int = 4 << 20  # the child's answers are untrusted: cap them
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of the function under test, its values already encoded for the harness."""
+
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    # Values whose echoes in the output are masked: the protected value being varied.
+    mask: tuple[Any, ...] = ()
+
+    def wire(self) -> dict[str, Any]:
+        return {
+            "args": list(self.args),
+            "kwargs": dict(self.kwargs),
+            "seed": self.seed,
+            "mask": list(self.mask),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one call did, as far as the (untrusted) child says: a result or an error.
+
+    `value` is the canonical text of the result, `masked` the same with the protected value's
+    echoes masked; `stdout`/`stdout_masked` what it printed. `error` is set when it raised.
+    """
+
+    ok: bool
+    value: str = ""
+    masked: str = ""
+    stdout: str = ""
+    stdout_masked: str = ""
+    error: str = ""
+
+    @classmethod
+    def from_wire(cls, data: Any) -> Outcome:
+        """Keep only well-typed, bounded fields of an outcome the child sent."""
+        if not isinstance(data, dict):
+            return cls(False, error="malformed outcome")
+        if data.get("ok") is True:
+
+            def text(key: str) -> str:
+                return str(data.get(key, ""))[:4000]
+
+            return cls(True, text("repr"), text("masked"), text("stdout"), text("stdout_masked"))
+        return cls(False, error=str(data.get("error", "unknown error"))[:500])
+
+    def same(self, other: Outcome) -> bool:
+        """The same output, raw or with protected echoes masked.
+
+        What a function prints is its output only when it returns nothing: otherwise printing
+        is logging, and a log line is not a decision.
+        """
+        if not (self.value == other.value or self.masked == other.masked):
+            return False
+        if self.value != "None" or other.value != "None":
+            return True
+        return self.stdout == other.stdout or self.stdout_masked == other.stdout_masked
+
+    def shown(self) -> str:
+        """The output as a report shows it: the value, and what was printed when it is None."""
+        text = self.value
+        if text == "None" and self.stdout:
+            text += f"  (printed: {self.stdout.strip()[:200]!r})"
+        return text
+
+    @property
+    def texts(self) -> tuple[str, str]:
+        """Every unmasked text the output shows: its value and what it printed."""
+        return self.value, self.stdout
 
 
 @dataclass(frozen=True)
@@ -125,18 +197,20 @@ class Session:
         if not reply.get("loaded"):
             self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
 
-    def run(self, calls: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Run a batch of calls; each outcome is as the harness protocol describes it."""
+    def run(self, calls: Sequence[Call]) -> list[Outcome]:
+        """Run a batch of calls, one outcome each, in order."""
         if not calls:
             return []
         budget = self.limits.call_timeout * len(calls) + 2.0
-        reply = self.request({"op": "call", "calls": list(calls)}, extra_seconds=budget)
+        reply = self.request(
+            {"op": "call", "calls": [c.wire() for c in calls]}, extra_seconds=budget
+        )
         outcomes = reply.get("outcomes")
         if not isinstance(outcomes, list) or len(outcomes) != len(calls):
             self.close()
             raise SessionDied("the child answered a batch with the wrong shape")
         self.calls += len(calls)
-        return [sanitize(o) for o in outcomes]
+        return [Outcome.from_wire(o) for o in outcomes]
 
     def request(self, message: dict[str, Any], extra_seconds: float) -> dict[str, Any]:
         if self.proc.poll() is not None:
@@ -223,17 +297,3 @@ class Session:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def sanitize(outcome: Any) -> dict[str, Any]:
-    """Keep only well-typed fields of an untrusted outcome."""
-    if not isinstance(outcome, dict):
-        return {"ok": False, "error": "malformed outcome"}
-    if outcome.get("ok") is True:
-        return {
-            "ok": True,
-            **{
-                key: str(outcome.get(key, ""))[:4000]
-                for key in ("repr", "masked", "stdout", "stdout_masked")
-            },
-        }
-    return {"ok": False, "error": str(outcome.get("error", "unknown error"))[:500]}

@@ -18,12 +18,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.execution import Session
+from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, Leaf, Path, encode_value
 
 RANDOM_CONTEXTS = 32
 CONFIRM_RUNS = 2
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
+
+
+@dataclass(frozen=True, slots=True)
+class Trial:
+    """One value of the varied leaf and what the call with it gave."""
+
+    value: Any
+    outcome: Outcome
 
 
 @dataclass
@@ -47,27 +55,6 @@ class SearchResult:
     def never_ran(self) -> bool:
         """Every call raised: the function was not tested at all."""
         return self.executions > 0 and self.ok_calls == 0
-
-
-def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Two successful outcomes are the same output, raw or with protected echoes masked.
-
-    What a function prints is its output only when it returns nothing: otherwise printing
-    is logging, and a log line is not a decision.
-    """
-    value_same = a["repr"] == b["repr"] or a["masked"] == b["masked"]
-    if not value_same:
-        return False
-    if a["repr"] != "None" or b["repr"] != "None":
-        return True
-    return bool(a["stdout"] == b["stdout"] or a["stdout_masked"] == b["stdout_masked"])
-
-
-def shown(outcome: dict[str, Any]) -> str:
-    text = str(outcome["repr"])
-    if text == "None" and outcome["stdout"]:
-        text += f"  (printed: {outcome['stdout'].strip()[:200]!r})"
-    return text
 
 
 def typical(leaf: Leaf) -> Any:
@@ -130,16 +117,9 @@ class Search:
         # context that works, and the variations start again around that one.
         self.may_recenter = stream is None
 
-    def call(
-        self, ctx: dict[Path, Any], leaf: Leaf | None, value: Any, seed: int
-    ) -> dict[str, Any]:
-        values = dict(ctx)
-        mask: list[Any] = []
-        if leaf is not None:
-            values[leaf.path] = value
-            mask = [encode_value(value)]
-        args, kwargs = self.model.assemble(values)
-        return {"args": args, "kwargs": kwargs, "seed": seed, "mask": mask}
+    def call(self, ctx: dict[Path, Any], leaf: Leaf, value: Any, seed: int) -> Call:
+        args, kwargs = self.model.assemble({**ctx, leaf.path: value})
+        return Call(tuple(args), kwargs, seed, (encode_value(value),))
 
     def run(self) -> SearchResult:
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
@@ -152,7 +132,7 @@ class Search:
                 self.result.exhausted = True
                 break
             groups: list[tuple[Leaf, dict[Path, Any], int, list[Any]]] = []
-            calls: list[dict[str, Any]] = []
+            calls: list[Call] = []
             room = self.max_executions - self.result.executions
             for index, ctx in stream:
                 for leaf in open_leaves:
@@ -178,10 +158,10 @@ class Search:
             for leaf, ctx, index, values in groups:
                 chunk = outcomes[position : position + len(values)]
                 position += len(values)
-                if any(o["ok"] for o in chunk):
+                if any(o.ok for o in chunk):
                     working = working or ctx
                 if index == 0 and base_failed is None:
-                    base_failed = not any(o["ok"] for o in chunk)
+                    base_failed = not any(o.ok for o in chunk)
                 if leaf not in open_leaves or len(chunk) < len(values):
                     continue
                 if self.examine(leaf, ctx, index, values, chunk):
@@ -201,18 +181,18 @@ class Search:
         ctx: dict[Path, Any],
         index: int,
         values: list[Any],
-        outs: list[dict[str, Any]],
+        outs: list[Outcome],
     ) -> bool:
-        ok = [(v, o) for v, o in zip(values, outs, strict=True) if o["ok"]]
+        ok = [Trial(v, o) for v, o in zip(values, outs, strict=True) if o.ok]
         self.result.ok_calls += len(ok)
         for o in outs:
-            if not o["ok"]:
-                self.result.errors[o["error"].split(":")[0]] += 1
+            if not o.ok:
+                self.result.errors[o.error.split(":")[0]] += 1
         clash = colliding(leaf, ctx, values)
         for a, b in candidate_pairs(ok):
             if clash:
-                shown_outputs = [a[1]["repr"], a[1]["stdout"], b[1]["repr"], b[1]["stdout"]]
-                if ambiguous(a, clash, shown_outputs) or ambiguous(b, clash, shown_outputs):
+                texts = [*a.outcome.texts, *b.outcome.texts]
+                if ambiguous(a.value, clash, texts) or ambiguous(b.value, clash, texts):
                     continue
             verdict = self.confirm(leaf, ctx, index, a, b)
             if verdict is True:
@@ -223,26 +203,23 @@ class Search:
         return False
 
     def confirm(
-        self,
-        leaf: Leaf,
-        ctx: dict[Path, Any],
-        index: int,
-        a: tuple[Any, dict[str, Any]],
-        b: tuple[Any, dict[str, Any]],
+        self, leaf: Leaf, ctx: dict[Path, Any], index: int, a: Trial, b: Trial
     ) -> bool | None:
         """Run both sides again: True if the difference is stable, None if output is unstable."""
         calls = []
         for _ in range(CONFIRM_RUNS):
-            calls += [self.call(ctx, leaf, a[0], index), self.call(ctx, leaf, b[0], index)]
+            calls += [self.call(ctx, leaf, a.value, index), self.call(ctx, leaf, b.value, index)]
         outs = self.session.run(calls)
         self.result.executions += len(calls)
         again_a, again_b = outs[0::2], outs[1::2]
-        if not all(o["ok"] for o in again_a + again_b):
+        if not all(o.ok for o in again_a + again_b):
             return None
-        if not all(same(o, a[1]) for o in again_a) or not all(same(o, b[1]) for o in again_b):
+        if not all(o.same(a.outcome) for o in again_a) or not all(
+            o.same(b.outcome) for o in again_b
+        ):
             return None
         self.result.witnesses[leaf.display] = Witness(
-            leaf, ctx, (a[0], b[0]), (shown(a[1]), shown(b[1]))
+            leaf, ctx, (a.value, b.value), (a.outcome.shown(), b.outcome.shown())
         )
         return True
 
@@ -259,8 +236,7 @@ def colliding(leaf: Leaf, ctx: dict[Path, Any], values: list[Any]) -> set[str]:
     return {text for v in values for text in spellings(v) if text in texts}
 
 
-def ambiguous(pair: tuple[Any, dict[str, Any]], clash: set[str], outputs: list[str]) -> bool:
-    value = pair[0]
+def ambiguous(value: Any, clash: set[str], outputs: list[str]) -> bool:
     return any(s in clash and any(s in out for out in outputs) for s in spellings(value))
 
 
@@ -278,33 +254,33 @@ def spellings(value: Any) -> set[str]:
     return set()
 
 
-def candidate_pairs(
-    ok: list[tuple[Any, dict[str, Any]]],
-) -> Iterator[tuple[tuple[Any, dict[str, Any]], tuple[Any, dict[str, Any]]]]:
+def candidate_pairs(ok: list[Trial]) -> Iterator[tuple[Trial, Trial]]:
     """Pairs of values with different outputs, clearest first: numeric neighbours, then any."""
     if len(ok) < 2:
         return
-    numeric = [p for p in ok if isinstance(p[0], (int, float)) and not isinstance(p[0], bool)]
+    numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]
     if len(numeric) == len(ok):
-        ordered = sorted(ok, key=lambda p: p[0])
+        ordered = sorted(ok, key=lambda t: t.value)
         adjacent = [
-            (x, y) for x, y in zip(ordered, ordered[1:], strict=False) if not same(x[1], y[1])
+            (x, y)
+            for x, y in zip(ordered, ordered[1:], strict=False)
+            if not x.outcome.same(y.outcome)
         ]
-        adjacent.sort(key=lambda pair: abs(pair[1][0] - pair[0][0]))
+        adjacent.sort(key=lambda pair: abs(pair[1].value - pair[0].value))
         yield from adjacent[:3]
         return
     first = ok[0]
     yielded = 0
     # A different value reads better than a different spelling of the same one.
-    others = sorted(ok[1:], key=lambda p: str(p[0]).lower() == str(first[0]).lower())
+    others = sorted(ok[1:], key=lambda t: str(t.value).lower() == str(first.value).lower())
     for other in others:
-        if not same(first[1], other[1]):
+        if not first.outcome.same(other.outcome):
             yield first, other
             yielded += 1
             if yielded >= 3:
                 return
     if yielded == 0:
         for x, y in zip(ok, ok[1:], strict=False):
-            if not same(x[1], y[1]):
+            if not x.outcome.same(y.outcome):
                 yield x, y
                 return

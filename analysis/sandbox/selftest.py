@@ -15,7 +15,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from analysis.errors import SandboxUnavailable, SessionDied
-from analysis.execution import Limits, Target
+from analysis.execution import Call, Limits, Target
 
 if TYPE_CHECKING:
     from analysis.sandbox.bwrap import BwrapExecutor
@@ -95,15 +95,15 @@ def probe(executor: BwrapExecutor, port: int) -> tuple[dict[str, object], int]:
         if session.load_error is not None:
             raise SandboxUnavailable(f"the self-test probe did not load: {session.load_error}")
         try:
-            [outcome] = session.run([{"args": [host_file, port, SECRET_NAME]}])
+            [outcome] = session.run([Call((host_file, port, SECRET_NAME))])
         except SessionDied as exc:
             said = session.diagnostics()
             raise SandboxUnavailable(
                 f"the sandbox does not start here: {exc}" + (f" (bwrap: {said})" if said else "")
             ) from None
-        if not outcome.get("ok"):
-            raise SandboxUnavailable(f"the self-test probe failed: {outcome.get('error')}")
-        return json.loads(ast.literal_eval(outcome["repr"])), session.slot.uid
+        if not outcome.ok:
+            raise SandboxUnavailable(f"the self-test probe failed: {outcome.error}")
+        return json.loads(ast.literal_eval(outcome.value)), session.slot.uid
     finally:
         session.close()
 

@@ -28,6 +28,7 @@ from sandbox_helpers import (
 )
 
 from analysis.errors import SessionDied
+from analysis.execution import Call, Outcome
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX
@@ -45,7 +46,7 @@ ORDINARY = """
 def decide(age, score):
     return score > 50 and age < 60
 """
-ORDINARY_CALLS = [{"args": [30, 70]}, {"args": [65, 70]}, {"args": [30, 40]}]
+ORDINARY_CALLS = [Call((30, 70)), Call((65, 70)), Call((30, 40))]
 ORDINARY_ANSWERS = ["True", "False", "False"]
 
 
@@ -152,55 +153,55 @@ def no_args(_: dict[str, Any]) -> list[Any]:
     return []
 
 
-def failed(outcomes: list[dict[str, Any]], *words: str) -> None:
+def failed(outcomes: list[Outcome], *words: str) -> None:
     """The hostile call errored or the sandbox died; optionally the reason names a word."""
     last = outcomes[-1]
-    assert last.get("ok") is not True, f"hostile call succeeded: {last}"
-    reason = last.get("error") or last.get("died") or ""
+    assert not last.ok, f"hostile call succeeded: {last}"
+    reason = last.error
     if words:
         assert any(w in reason for w in words), reason
 
 
-def answer(outcomes: list[dict[str, Any]]) -> Any:
+def answer(outcomes: list[Outcome]) -> Any:
     import ast
 
     first = outcomes[0]
-    assert first.get("ok") is True, first
-    return ast.literal_eval(first["repr"])
+    assert first.ok, first
+    return ast.literal_eval(first.value)
 
 
-def check_writes(outcomes: list[dict[str, Any]]) -> None:
+def check_writes(outcomes: list[Outcome]) -> None:
     results = answer(outcomes)
     assert results and all(v != "written" for v in results.values()), results
 
 
-def check_fill(outcomes: list[dict[str, Any]]) -> None:
+def check_fill(outcomes: list[Outcome]) -> None:
     megabytes, error = answer(outcomes)
     assert error in ("OSError", "PermissionError") or error.startswith("OSError"), error
     assert megabytes <= 16, megabytes  # the tmpfs size, not the host's memory
 
 
-def check_secrets(outcomes: list[dict[str, Any]]) -> None:
+def check_secrets(outcomes: list[Outcome]) -> None:
     readable, found = answer(outcomes)
     assert found == [], f"secrets visible inside the sandbox: {found}"
     assert readable == [], f"host files readable inside the sandbox: {readable}"
 
 
-def check_network(outcomes: list[dict[str, Any]]) -> None:
+def check_network(outcomes: list[Outcome]) -> None:
     out = answer(outcomes)
     assert out["tcp"] != "connected" and out["unix"] != "connected", out
     assert out["abstract"] != "connected" and out["dns"] != "resolved", out
     assert out["interfaces"] == ["lo"], out
 
 
-def check_signals(outcomes: list[dict[str, Any]]) -> None:
+def check_signals(outcomes: list[Outcome]) -> None:
     out = answer(outcomes)
     assert out["decoy"] != "killed" and out["worker"] != "killed", out
     assert out["ptrace_worker"] != "attached" and out["ptrace_decoy"] != "attached", out
     failed(outcomes[1:])  # kill(-1) takes down the sandbox itself, nothing else
 
 
-def check_capabilities(outcomes: list[dict[str, Any]]) -> None:
+def check_capabilities(outcomes: list[Outcome]) -> None:
     out = answer(outcomes)
     for key in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
         assert int(out[key], 16) == 0, out
@@ -209,14 +210,14 @@ def check_capabilities(outcomes: list[dict[str, Any]]) -> None:
     assert out["chroot"] != "chrooted", out
 
 
-def check_namespaces(outcomes: list[dict[str, Any]]) -> None:
+def check_namespaces(outcomes: list[Outcome]) -> None:
     out = answer(outcomes)
     assert all(v != "created" for v in out.values()), out
 
 
-def check_stdio(outcomes: list[dict[str, Any]]) -> None:
+def check_stdio(outcomes: list[Outcome]) -> None:
     assert answer(outcomes) == "done"
-    assert len(outcomes[0]["stdout"]) <= 4000
+    assert len(outcomes[0].stdout) <= 4000
 
 
 CASES = [
@@ -467,21 +468,21 @@ def test_hostile_function_leaves_host_untouched_and_ordinary_function_correct(
     ordinary = open_session(executor, ORDINARY, "decide", ORDINARY_LIMITS)
     try:
         assert ordinary.load_error is None, ordinary.load_error
-        outcomes: list[dict[str, Any]] = []
+        outcomes: list[Outcome] = []
         with open_session(executor, case.source, "f") as hostile:
             assert hostile.load_error is None, hostile.load_error
             base_args = case.args(host.args())
             for i in range(case.calls):
                 args = base_args + ([i == case.calls - 1] if case.calls > 1 else [])
                 try:
-                    outcomes += hostile.run([{"args": args}])
+                    outcomes += hostile.run([Call(tuple(args))])
                 except SessionDied as exc:
-                    outcomes.append({"died": str(exc)})
+                    outcomes.append(Outcome(False, error=f"died: {exc}"))
                     break
             if case.name.startswith("setsid daemon"):
                 # The daemon really runs on the host before the close: the test can see it.
                 assert any(DAEMON_MARKER in s for s in survivors())
-        assert [o.get("repr") for o in ordinary.run(ORDINARY_CALLS)] == ORDINARY_ANSWERS
+        assert [o.value for o in ordinary.run(ORDINARY_CALLS)] == ORDINARY_ANSWERS
     finally:
         ordinary.close()
     case.check(outcomes)
@@ -496,8 +497,8 @@ def test_hostile_function_cannot_signal_its_own_bwrap_monitor(
     # ignores signals from inside its namespace) must not free the code from its sandbox.
     source = "import os, signal\ndef f():\n    os.kill(1, signal.SIGKILL)\n    return os.getpid()\n"
     with open_session(executor, source, "f") as session:
-        [outcome] = session.run([{"args": []}])
-    assert outcome["ok"] and int(outcome["repr"]) > 1
+        [outcome] = session.run([Call()])
+    assert outcome.ok and int(outcome.value) > 1
     assert_no_survivors()
 
 
@@ -513,7 +514,7 @@ def test_closing_a_session_kills_every_sandbox_process_even_those_ignoring_signa
         "    return 'forked'\n"
     )
     with open_session(executor, source, "f") as session:
-        assert session.run([{"args": []}])[0]["repr"] == "'forked'"
+        assert session.run([Call()])[0].value == "'forked'"
         assert len(survivors()) >= 6
     assert_no_survivors()
 
@@ -524,5 +525,5 @@ def test_session_reports_death_when_sandboxed_function_is_killed_by_signal(
     source = "import os, signal\ndef f():\n    os.kill(os.getpid(), signal.SIGABRT)\n"
     with open_session(executor, source, "f") as session:
         with pytest.raises(SessionDied, match="SIGABRT"):
-            session.run([{"args": []}])
+            session.run([Call()])
 

@@ -12,7 +12,7 @@ import pytest
 from sandbox_helpers import SANDBOX, assert_no_survivors, open_session
 
 from analysis.errors import SessionDied
-from analysis.execution import Limits, Session
+from analysis.execution import Call, Limits, Session
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX
@@ -50,12 +50,12 @@ def test_concurrent_sandboxes_each_run_under_own_uid_with_own_limits(
     try:
         with ThreadPoolExecutor(N) as pool:
             answers = list(
-                pool.map(lambda s: s.run([{"args": [7]}])[0], sessions)
+                pool.map(lambda s: s.run([Call((7,))])[0], sessions)
             )
     finally:
         for s in sessions:
             s.close()
-    seen = [ast.literal_eval(a["repr"]) for a in answers]
+    seen = [ast.literal_eval(a.value) for a in answers]
     assert [x for x, *_ in seen] == [14] * N
     assert len({uid for _, uid, *_ in seen}) == N, "two sandboxes shared a uid"
     assert [(mem, nproc, cpu) for _, _, mem, nproc, cpu in seen] == [
@@ -91,7 +91,7 @@ def test_abusive_sandbox_does_not_starve_or_fail_the_others(executor: BwrapExecu
     ordinary: list[Session] = []
     try:
         with ThreadPoolExecutor(N) as pool:
-            bomb = pool.submit(hostile.run, [{"args": []}])
+            bomb = pool.submit(hostile.run, [Call()])
             ordinary = [
                 open_session(
                     executor, ORDINARY, "premium", Limits(call_timeout=5.0, session_timeout=60.0)
@@ -107,8 +107,8 @@ def test_abusive_sandbox_does_not_starve_or_fail_the_others(executor: BwrapExecu
 
             def scan(session: Session) -> list[Any]:
                 assert session.load_error is None, session.load_error
-                outcomes = session.run([{"args": list(c)} for c in cases])
-                return [float(o["repr"]) if o.get("ok") else o for o in outcomes]
+                outcomes = session.run([Call(tuple(c)) for c in cases])
+                return [float(o.value) if o.ok else o for o in outcomes]
 
             answers = list(pool.map(scan, ordinary))
             try:
@@ -122,7 +122,7 @@ def test_abusive_sandbox_does_not_starve_or_fail_the_others(executor: BwrapExecu
     want = [expected_premium(*c) for c in cases]
     assert answers == [want] * (N - 1)
     assert hostile_outcome != [] and not (
-        isinstance(hostile_outcome, list) and hostile_outcome[0].get("ok")
+        isinstance(hostile_outcome, list) and hostile_outcome[0].ok
     )
     assert_no_survivors()
 
@@ -139,7 +139,7 @@ def test_sessions_wait_for_a_free_slot_when_all_are_taken(
             held.pop().close()  # frees a slot: the waiting session gets it
             late = waiting.result(timeout=30)
             held.append(late)
-            assert ast.literal_eval(late.run([{"args": [1]}])[0]["repr"])[0] == 2
+            assert ast.literal_eval(late.run([Call((1,))])[0].value)[0] == 2
     finally:
         for s in held:
             s.close()

@@ -62,7 +62,7 @@ def test_sandbox_environment_is_only_what_we_set(executor: BwrapExecutor) -> Non
 WORKER = """
 import sys, time
 sys.path.insert(0, {repo!r})
-from analysis.execution import Limits, Target
+from analysis.execution import Call, Limits, Target
 from analysis.sandbox import BwrapExecutor
 executor = BwrapExecutor(uid_base={uid_base}, slots={slots}, slot_dir={slot_dir!r})
 source = '''
@@ -75,7 +75,7 @@ def f(marker):
     return 'spawned'
 '''
 session = executor.open(Target(source, 'pr.py', 'f'), Limits(session_timeout=600))
-print(session.run([{{"args": ["codebias-daemon-marker"]}}])[0]["repr"], flush=True)
+print(session.run([Call(("codebias-daemon-marker",))])[0].value, flush=True)
 time.sleep(600)
 """
 
