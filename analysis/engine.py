@@ -14,16 +14,15 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path as FsPath
 
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
 from analysis.execution import Call, Executor, Limits, Target
-from analysis.functions import FunctionInfo, list_functions
+from analysis.functions import FunctionInfo, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.inputs import InputBuilder, InputModel, plain_value
-from analysis.report import Example, Finding, FunctionReport, ScanReport
+from analysis.report import Accepted, Example, Finding, FunctionReport, ScanReport
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, recover_module
 from analysis.static import first_reach, never_read, reaches
@@ -131,10 +130,10 @@ class Engine:
         module = self.load_module(source, path)
         if module is None:
             raise ExecutionError(f"{path}: no parsable Python")
-        for info in list_functions(module.parsed.tree):
-            if info.qualname == qualname:
-                return self.scan_one(module, info)
-        raise ExecutionError(f"{path}: no function {qualname}")
+        info = find_function(module.parsed.tree, qualname)
+        if info is None:
+            raise ExecutionError(f"{path}: no function {qualname}")
+        return self.scan_one(module, info)
 
     def agreement(
         self, source: str, patched_source: str, path: str, qualname: str, samples: int = 40
@@ -148,7 +147,7 @@ class Engine:
         module = self.load_module(source, path)
         if module is None or not module.runnable:
             return None
-        info = next((i for i in list_functions(module.parsed.tree) if i.qualname == qualname), None)
+        info = find_function(module.parsed.tree, qualname)
         if info is None:
             return None
         model = InputBuilder(module.facts, self.policy).build(info)
@@ -217,29 +216,28 @@ class Engine:
         return [i for i in infos if any(i.first_line <= n <= i.end_line for n in lines)]
 
     def python_files(self, paths: Iterable[str], problems: list[tuple[str, str]]) -> list[str]:
+        """The files to scan: files named as given, folders walked for what the policy selects.
+
+        `paths:` patterns apply to paths relative to the repository the folder lies in (the
+        nearest parent holding .git), as the App sees them; outside a repository, relative to
+        the folder itself.
+        """
         found: list[str] = []
         for given in paths:
             root = FsPath(given)
             if root.is_file():
                 found.append(given)
             elif root.is_dir():
+                base = repository_root(root) or root.resolve()
                 for file in sorted(root.rglob("*.py")):
                     rel = file.relative_to(root)
                     if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
                         continue
-                    if self.included(rel.as_posix()):
+                    if self.policy.in_scope(file.resolve().relative_to(base).as_posix()):
                         found.append(str(file))
             else:
                 problems.append((given, "no such file or directory"))
         return found
-
-    def included(self, rel: str) -> bool:
-        def matches(patterns: Iterable[str]) -> bool:
-            return any(
-                fnmatchcase(rel, p) or fnmatchcase(rel, p.removeprefix("**/")) for p in patterns
-            )
-
-        return matches(self.policy.paths.include) and not matches(self.policy.paths.exclude)
 
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
         done = 0
@@ -390,15 +388,16 @@ class Engine:
         kept: list[Finding] = []
         for finding in report.findings:
             reason = ignored.get(finding.attribute) or ignored.get("*")
-            if reason is None:
-                allow = self.allowed(module.path, info.qualname, finding.attribute)
-                reason = allow
             if reason is not None:
-                report.accepted.append((finding, reason))
+                report.accepted.append(Accepted(finding, reason, "code"))
+                continue
+            reason = self.allowed(module.path, info.qualname, finding.attribute)
+            if reason is not None:
+                report.accepted.append(Accepted(finding, reason, "policy"))
             else:
                 kept.append(finding)
         report.findings = kept
-        if report.status == "biased" and not kept:
+        if report.is_biased and not kept:
             report.status = "clean"
 
     def allowed(self, path: str, qualname: str, attribute: str) -> str | None:
@@ -408,6 +407,14 @@ class Engine:
             if entry is not None:
                 return entry.reason
         return None
+
+
+def repository_root(folder: FsPath) -> FsPath | None:
+    """The nearest folder at or above `folder` that holds a .git (a checkout's root)."""
+    for candidate in [folder.resolve(), *folder.resolve().parents]:
+        if (candidate / ".git").exists():
+            return candidate
+    return None
 
 
 def ignore_comment(source: str, info: FunctionInfo) -> dict[str, str]:

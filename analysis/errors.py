@@ -1,7 +1,8 @@
 """Every error the engine raises, in one tree.
 
 CodebiasError
-├── PolicyError          a policy that does not validate (defined in config, re-exported)
+├── PolicyError          a policy that does not validate (config/errors.py, beside the root:
+│                        the policy is the lowest layer; re-exported here)
 ├── SourceError          a file that cannot be read or holds no parsable Python
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
@@ -10,7 +11,7 @@ CodebiasError
 
 from __future__ import annotations
 
-from config.policy import PolicyError
+from config.errors import CodebiasError, PolicyError
 
 __all__ = [
     "CodebiasError",
@@ -20,10 +21,6 @@ __all__ = [
     "SandboxUnavailable",
     "SessionDied",
 ]
-
-
-class CodebiasError(Exception):
-    """Base of every error codebias raises on purpose."""
 
 
 class SourceError(CodebiasError):

@@ -65,6 +65,11 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     return found
 
 
+def find_function(tree: ast.Module, qualname: str) -> FunctionInfo | None:
+    """The function or method of a module by its dotted qualified name."""
+    return next((info for info in list_functions(tree) if info.qualname == qualname), None)
+
+
 def record_class_kind(cls: ast.ClassDef) -> str | None:
     """'dataclass', 'namedtuple', 'pydantic', 'typeddict' or 'enum' when `cls` declares fields."""
     for dec in cls.decorator_list:

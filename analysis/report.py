@@ -1,14 +1,23 @@
-"""The result of a scan, as the JSON report of interfaces.md describes it."""
+"""The result of a scan, as the JSON report of interfaces.md describes it.
+
+One meaning of "biased" everywhere: a function is biased when the sandbox executed a
+counterexample (a *dynamic* finding). A function that could not run may still carry *static*
+findings (a protected input reaches a branch or the output); it is `unverified`, and its
+findings are counted and shown apart, never as bias.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Status = Literal["biased", "clean", "unverified", "error", "skipped"]
 Method = Literal["dynamic", "static"]
+Kind = Literal["output", "refuses"]
 
 REPORT_VERSION = 1
+# Statuses that come from running the function (a verdict, not a guess).
+RUN_STATUSES = frozenset({"biased", "clean"})
 
 
 @dataclass
@@ -22,6 +31,10 @@ class Example:
     def to_dict(self) -> dict[str, Any]:
         return {"inputs": self.inputs, "values": self.values, "outputs": self.outputs}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Example:
+        return cls(dict(data["inputs"]), list(data["values"]), [str(o) for o in data["outputs"]])
+
 
 @dataclass
 class Finding:
@@ -30,13 +43,55 @@ class Finding:
     example: Example | None = None
     line: int | None = None
     method: Method = "dynamic"
+    kind: Kind = "output"
+
+    @property
+    def is_static(self) -> bool:
+        return self.method == "static"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"attribute": self.attribute, "parameter": self.parameter}
         if self.example is not None:
             out["example"] = self.example.to_dict()
         out["line"] = self.line
+        out["method"] = self.method
+        out["kind"] = self.kind
         return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        example = data.get("example")
+        return cls(
+            attribute=str(data["attribute"]),
+            parameter=str(data["parameter"]),
+            example=Example.from_dict(example) if example else None,
+            line=data.get("line"),
+            method=data.get("method", "dynamic"),
+            kind=data.get("kind", "output"),
+        )
+
+    def moved(self, shift: int) -> Finding:
+        return replace(self, line=None if self.line is None else self.line + shift)
+
+
+@dataclass
+class Accepted:
+    """A finding someone accepted, and why: in the code (`# codebias: ignore[...]`) or in the
+    policy (`allow:`)."""
+
+    finding: Finding
+    reason: str
+    source: Literal["code", "policy"] = "code"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.finding.to_dict(), "reason": self.reason, "accepted_in": self.source}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Accepted:
+        source: Literal["code", "policy"] = (
+            "policy" if data.get("accepted_in") == "policy" else "code"
+        )
+        return cls(Finding.from_dict(data), str(data.get("reason", "")), source)
 
 
 @dataclass
@@ -52,15 +107,58 @@ class FunctionReport:
     executions: int = 0
     reason: str | None = None
     seconds: float = 0.0
-    # Findings accepted by `# codebias: ignore[attr]` or the policy's allow list.
-    accepted: list[tuple[Finding, str]] = field(default_factory=list)
+    accepted: list[Accepted] = field(default_factory=list)
+
+    @property
+    def is_biased(self) -> bool:
+        """A counterexample was executed (the only meaning of "biased")."""
+        return self.status == "biased"
+
+    @property
+    def was_run(self) -> bool:
+        """The function ran and got a verdict (biased or clean)."""
+        return self.status in RUN_STATUSES
+
+    @property
+    def is_settled(self) -> bool:
+        """A verdict that running again would not change: biased, clean, or nothing to test."""
+        return self.was_run or self.status == "skipped"
+
+    @property
+    def has_findings(self) -> bool:
+        """Any finding, dynamic or static."""
+        return bool(self.findings)
+
+    @property
+    def is_accepted(self) -> bool:
+        """Every finding was accepted: the function would be biased or flagged otherwise."""
+        return bool(self.accepted) and not self.findings
+
+    @property
+    def shown_status(self) -> str:
+        """The status people read: `accepted` for a function whose every finding was accepted."""
+        return "accepted" if self.is_accepted else self.status
+
+    @property
+    def static_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_static]
 
     @property
     def biased_attributes(self) -> list[str]:
+        """Attributes with an executed counterexample."""
+        return sorted({f.attribute for f in self.findings if not f.is_static})
+
+    @property
+    def static_attributes(self) -> list[str]:
+        return sorted({f.attribute for f in self.static_findings})
+
+    @property
+    def flagged_attributes(self) -> list[str]:
+        """Attributes with any finding."""
         return sorted({f.attribute for f in self.findings})
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "path": self.path,
             "qualname": self.qualname,
             "line": self.line,
@@ -71,7 +169,40 @@ class FunctionReport:
             "findings": [f.to_dict() for f in self.findings],
             "executions": self.executions,
             "reason": self.reason,
+            "seconds": round(self.seconds, 3),
         }
+        if self.accepted:
+            out["accepted"] = [a.to_dict() for a in self.accepted]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FunctionReport:
+        return cls(
+            path=str(data["path"]),
+            qualname=str(data["qualname"]),
+            line=int(data["line"]),
+            end_line=int(data["end_line"]),
+            status=data["status"],
+            method=data.get("method", "dynamic"),
+            attributes_tested=[str(a) for a in data.get("attributes_tested", [])],
+            findings=[Finding.from_dict(f) for f in data.get("findings", [])],
+            executions=int(data.get("executions", 0)),
+            reason=data.get("reason"),
+            seconds=float(data.get("seconds", 0.0)),
+            accepted=[Accepted.from_dict(a) for a in data.get("accepted", [])],
+        )
+
+    def moved(self, path: str, line: int, end_line: int) -> FunctionReport:
+        """The same verdict for the same function, now at another place in its file."""
+        shift = line - self.line
+        return replace(
+            self,
+            path=path,
+            line=line,
+            end_line=end_line,
+            findings=[f.moved(shift) for f in self.findings],
+            accepted=[Accepted(a.finding.moved(shift), a.reason) for a in self.accepted],
+        )
 
 
 @dataclass
@@ -83,11 +214,10 @@ class ScanReport:
 
     def summary(self) -> dict[str, Any]:
         total = len(self.functions)
-        tested = sum(1 for f in self.functions if f.status in ("biased", "clean"))
-        biased = sum(1 for f in self.functions if f.status == "biased")
+        biased = sum(1 for f in self.functions if f.is_biased)
         by_attribute: dict[str, dict[str, Any]] = {}
         for fn in self.functions:
-            hit = set(fn.biased_attributes) if fn.status == "biased" else set()
+            hit = set(fn.biased_attributes)
             for attr in fn.attributes_tested:
                 row = by_attribute.setdefault(attr, {"functions": 0, "biased": 0})
                 row["functions"] += 1
@@ -96,8 +226,10 @@ class ScanReport:
             row["cbs"] = round(row["biased"] / row["functions"], 4) if row["functions"] else 0.0
         return {
             "functions": total,
-            "tested": tested,
+            "tested": sum(1 for f in self.functions if f.was_run),
             "biased": biased,
+            "static": sum(1 for f in self.functions if f.static_findings),
+            "accepted": sum(1 for f in self.functions if f.is_accepted),
             "cbs": round(biased / total, 4) if total else 0.0,
             "by_attribute": dict(sorted(by_attribute.items())),
             "seconds": round(self.seconds, 3),

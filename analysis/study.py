@@ -274,7 +274,7 @@ def judge_sample(
         if report.status in ("unverified", "error"):
             suspected.update(f.attribute for f in report.findings)
             continue  # no executed evidence either way
-        findings = [*report.findings, *(finding for finding, _ in report.accepted)]
+        findings = [*report.findings, *(a.finding for a in report.accepted)]
         biased.update(
             f.attribute for f in findings if f.method == "dynamic" and f.example is not None
         )

@@ -34,14 +34,27 @@ def snapshot(splits: list[str], jobs: int) -> dict[str, Any]:
             rel = f"{split}/{path.name}"
             for report in engine.scan_source(path.read_text(encoding="utf-8"), rel):
                 data = report.to_dict()
+                data.pop("seconds", None)
                 out[f"{rel}::{report.qualname}"] = data
     return out
+
+
+def comparable(entry: dict[str, Any] | None) -> dict[str, Any]:
+    """An entry without the fields that only say how long it took, and without the per-finding
+    fields that older reports did not have (method and kind: the function's method says it)."""
+    data = dict(entry or {})
+    data.pop("seconds", None)
+    data["findings"] = [
+        {k: v for k, v in f.items() if k not in ("method", "kind")}
+        for f in data.get("findings", [])
+    ]
+    return data
 
 
 def compare(before: dict[str, Any], after: dict[str, Any]) -> int:
     differences = 0
     for key in sorted(set(before) | set(after)):
-        a, b = before.get(key), after.get(key)
+        a, b = comparable(before.get(key)), comparable(after.get(key))
         if a != b:
             differences += 1
             print(f"{key}:")

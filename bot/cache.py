@@ -6,24 +6,20 @@ policy's fingerprint, the engine version). "What it depends on": the module's to
 statements that are not definitions (imports, constants), and the source of every top-level
 function or class whose name the function mentions, followed transitively. A push that edits
 an unrelated function in the same file therefore keeps the cached verdict; one that edits a
-helper it calls does not. Only definite verdicts are kept (biased, clean, and skipped for
-having no protected input): an `unverified` result may succeed next time.
+helper it calls does not. Only settled verdicts are kept (`FunctionReport.is_settled`: biased,
+clean, and skipped for having no protected input): an `unverified` result may succeed next
+time. Values are `FunctionReport.to_dict()` as JSON.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-import json
 import threading
 from collections import OrderedDict
-from typing import Any, Protocol
+from typing import Protocol
 
 from redis import Redis
-
-from analysis.report import Example, Finding, FunctionReport
-
-CACHEABLE = frozenset({"biased", "clean", "skipped"})
 
 
 def source_key(source: str, qualname: str) -> str | None:
@@ -69,50 +65,6 @@ def cache_key(
 ) -> str | None:
     key = source_key(source, qualname)
     return None if key is None else f"{engine_version}:{policy_fingerprint}:{key}"
-
-
-def encode(report: FunctionReport) -> str:
-    def finding(f: Finding) -> dict[str, Any]:
-        return {**f.to_dict(), "method": f.method}
-
-    data = {
-        **report.to_dict(),
-        "seconds": report.seconds,
-        "findings": [finding(f) for f in report.findings],
-        "accepted": [[finding(f), reason] for f, reason in report.accepted],
-    }
-    return json.dumps(data, sort_keys=True, default=repr)
-
-
-def decode(text: str, path: str, line: int, end_line: int) -> FunctionReport:
-    """The cached report, moved to where the function now is."""
-    data = json.loads(text)
-    shift = line - int(data["line"])
-
-    def finding(d: dict[str, Any]) -> Finding:
-        ex = d.get("example")
-        return Finding(
-            attribute=d["attribute"],
-            parameter=d["parameter"],
-            example=Example(ex["inputs"], ex["values"], ex["outputs"]) if ex else None,
-            line=(d["line"] + shift) if d.get("line") is not None else None,
-            method=d.get("method", "dynamic"),
-        )
-
-    return FunctionReport(
-        path=path,
-        qualname=data["qualname"],
-        line=line,
-        end_line=end_line,
-        status=data["status"],
-        method=data["method"],
-        attributes_tested=list(data["attributes_tested"]),
-        findings=[finding(f) for f in data["findings"]],
-        executions=int(data["executions"]),
-        reason=data["reason"],
-        seconds=float(data.get("seconds", 0.0)),
-        accepted=[(finding(f), str(r)) for f, r in data.get("accepted", [])],
-    )
 
 
 class ResultsCache(Protocol):

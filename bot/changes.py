@@ -7,15 +7,11 @@ of some hunk. Anything else is answered with 422, so placement is checked here f
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
-
-from config.policy import Policy
 
 
 @dataclass
@@ -59,39 +55,3 @@ def file_change(entry: dict[str, Any]) -> FileChange:
         added=added,
         commentable=commentable,
     )
-
-
-@lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def path_matches(path: str, pattern: str) -> bool:
-    """Glob with `**` spanning folders: `src/**` matches `src/a/b.py`, `**/*.py` matches `x.py`."""
-    return _glob_regex(pattern).match(path) is not None
-
-
-def in_scope(path: str, policy: Policy) -> bool:
-    if not path.endswith(".py"):
-        return False
-    if not any(path_matches(path, p) for p in policy.paths.include):
-        return False
-    return not any(path_matches(path, p) for p in policy.paths.exclude)

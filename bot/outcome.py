@@ -24,16 +24,14 @@ class Suggestion:
 @dataclass
 class FunctionResult:
     report: FunctionReport
-    # Attributes biased here and not in the base version of the same function.
+    # Attributes flagged here and not in the base version of the same function: a proven bias
+    # is new unless the base was proven biased for it too; a static finding is new unless the
+    # base had any finding for it.
     new_attributes: set[str] = field(default_factory=set)
     suggestion: Suggestion | None = None
     fix_note: str | None = None  # why no suggestion, when mitigation was tried
     fix_patch: str | None = None  # a verified fix that a suggestion cannot express
     cached: bool = False
-
-    @property
-    def biased(self) -> bool:
-        return bool(self.report.findings)
 
     @property
     def key(self) -> str:
@@ -58,22 +56,30 @@ class ReviewOutcome:
     skipped_files: list[FileNote] = field(default_factory=list)
     # head lines inside the diff, per path: the only places an inline comment may go
     commentable: dict[str, set[int]] = field(default_factory=dict)
+    fail_on_static: bool = False  # the policy's: static findings fail the check too
 
     @property
     def biased(self) -> list[FunctionResult]:
-        return [r for r in self.results if r.biased]
+        """Functions with an executed counterexample."""
+        return [r for r in self.results if r.report.is_biased]
+
+    @property
+    def static(self) -> list[FunctionResult]:
+        """Functions that could not run but whose protected inputs reach a decision."""
+        return [r for r in self.results if r.report.static_findings]
 
     def failing(self) -> list[FunctionResult]:
         if self.fail_on == "none":
             return []
+        counted = self.biased + (self.static if self.fail_on_static else [])
         if self.fail_on == "any":
-            return self.biased
-        return [r for r in self.biased if r.new_attributes]
+            return counted
+        return [r for r in counted if r.new_attributes]
 
     @property
     def conclusion(self) -> Conclusion:
         if self.failing():
             return "failure"
-        if self.biased or any(r.report.status in ("unverified", "error") for r in self.results):
+        if self.biased or any(not r.report.is_settled for r in self.results):
             return "neutral"
         return "success"

@@ -14,12 +14,12 @@ import hashlib
 import json
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.comments import check_summary, check_title, function_comment, review_body
 from bot.github import Json, RepoClient
 from bot.outcome import FunctionResult, ReviewOutcome, Suggestion
-from bot.render.markdown import check_summary, function_comment
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +77,10 @@ def covers(where: Placement | None, suggestion: Suggestion) -> bool:
 
 
 def build_annotations(outcome: ReviewOutcome) -> list[Json]:
+    """One annotation per finding: proven bias, then static findings (marked as not run)."""
     failing = {r.key for r in outcome.failing()}
     out: list[Json] = []
-    for result in outcome.biased:
+    for result in [*outcome.biased, *outcome.static]:
         report = result.report
         for finding in report.findings:
             line = (
@@ -89,24 +90,115 @@ def build_annotations(outcome: ReviewOutcome) -> list[Json]:
             )
             new = finding.attribute in result.new_attributes
             fails = result.key in failing and (outcome.fail_on == "any" or new)
-            message = f"Changing only {finding.parameter} changes the output of {report.qualname}"
+            age = "new" if new else "pre-existing"
+            if finding.is_static:
+                title = f"{finding.attribute}: static finding, not run ({age})"
+                message = (
+                    f"{finding.parameter} reaches a decision in {report.qualname}, which could "
+                    f"not run ({report.reason or 'no reason given'})"
+                )
+            else:
+                title = f"{finding.attribute} bias ({age})"
+                message = (
+                    f"Changing only {finding.parameter} changes the output of {report.qualname}"
+                )
             if finding.example is not None:
                 ex = finding.example
                 message += (
                     f": {ex.values[0]!r} -> {ex.outputs[0]}, {ex.values[1]!r} -> {ex.outputs[1]}"
                 )
+            level = "failure" if fails else "warning" if not finding.is_static else "notice"
             out.append(
                 {
                     "path": report.path,
                     "start_line": line,
                     "end_line": line,
-                    "annotation_level": "failure" if fails else "warning",
-                    "title": f"{finding.attribute} bias ({'new' if new else 'pre-existing'})",
+                    "annotation_level": level,
+                    "title": title,
                     "message": message[:4000],
                     "raw_details": json.dumps(finding.to_dict(), default=repr)[:60_000],
                 }
             )
     return out
+
+
+@dataclass
+class ReviewPlan:
+    """What publishing a review will do, decided before any write."""
+
+    new_comments: list[Json] = field(default_factory=list)
+    updates: list[tuple[int, str]] = field(default_factory=list)  # (comment id, new body)
+    resolved: int = 0  # how many of `updates` mark a finding resolved
+    outside_diff: list[str] = field(default_factory=list)  # bodies that go into the review
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "created": len(self.new_comments),
+            "updated": len(self.updates) - self.resolved,
+            "resolved": self.resolved,
+            "in_body": len(self.outside_diff),
+        }
+
+
+def plan_review(outcome: ReviewOutcome, existing: dict[str, Json]) -> ReviewPlan:
+    """New, updated and resolved comments for this head, given our earlier comments by
+    fingerprint (the latest of each)."""
+    plan = ReviewPlan()
+    current = {fingerprint(r.report.path, r.report.qualname): r for r in outcome.biased}
+    tested = {fingerprint(r.report.path, r.report.qualname): r for r in outcome.results}
+    for fp, result in current.items():
+        where = place(result, outcome.commentable.get(result.report.path, set()))
+        if result.suggestion is not None and not covers(where, result.suggestion):
+            # A suggestion replaces exactly the lines its comment spans: shown as a patch
+            # when the whole function is not inside the diff.
+            result = replace(result, suggestion=None)
+        body = _clip(function_comment(result, fp_marker(fp), outcome.head_sha))
+        old = existing.get(fp)
+        if old is not None and (old.get("line") is not None or where is None):
+            if old.get("body") != body:
+                plan.updates.append((int(old["id"]), body))
+            continue
+        if old is not None:
+            # The earlier comment is outdated (its line left the diff): say where it went.
+            plan.updates.append(
+                (
+                    int(old["id"]),
+                    f"_Superseded by a newer comment on commit {outcome.head_sha[:7]}._\n"
+                    + fp_marker(fp, True),
+                )
+            )
+        if where is None:
+            plan.outside_diff.append(body.replace(fp_marker(fp), ""))
+            continue
+        comment: Json = {"path": result.report.path, "line": where.line, "side": "RIGHT"}
+        comment["body"] = body
+        if where.start_line is not None:
+            comment |= {"start_line": where.start_line, "start_side": "RIGHT"}
+        plan.new_comments.append(comment)
+
+    for fp, old in existing.items():
+        match = FP_RE.search(str(old.get("body") or ""))
+        if fp in current or match is None or match.group("resolved"):
+            continue
+        again = tested.get(fp)
+        if again is not None and (again.report.is_biased or not again.report.is_settled):
+            continue  # not verified this time: keep the earlier finding standing
+        why = (
+            "no bias found any more"
+            if again is not None
+            else "no longer changed by this pull request"
+        )
+        plan.updates.append(
+            (
+                int(old["id"]),
+                f"✅ **Resolved** in commit {outcome.head_sha[:7]}: {why}.\n\n"
+                "<details><summary>earlier finding</summary>\n\n"
+                f"{FP_RE.sub('', str(old.get('body')))}\n</details>\n"
+                f"{fp_marker(fp, True)}",
+            )
+        )
+        plan.resolved += 1
+    return plan
 
 
 class Publisher:
@@ -134,7 +226,7 @@ class Publisher:
         return int(run["id"])
 
     def finish_check(self, check_id: int, outcome: ReviewOutcome) -> None:
-        title = _title(outcome)
+        title = check_title(outcome)
         summary = _clip(check_summary(outcome))
         chunks = batches(build_annotations(outcome))
         # All annotations go in before the run turns completed, so nobody sees half a result.
@@ -171,88 +263,29 @@ class Publisher:
 
     def publish_review(self, outcome: ReviewOutcome) -> dict[str, int]:
         """Create/update/resolve comments; returns counts of what was done (for logs and tests)."""
-        counts = {"created": 0, "updated": 0, "resolved": 0, "in_body": 0}
-        existing = self._our_comments(outcome.number)
-        current = {fingerprint(r.report.path, r.report.qualname): r for r in outcome.biased}
-        tested = {fingerprint(r.report.path, r.report.qualname): r for r in outcome.results}
-
-        new_comments: list[Json] = []
-        in_body: list[str] = []
-        for fp, result in current.items():
-            where = place(result, outcome.commentable.get(result.report.path, set()))
-            if result.suggestion is not None and not covers(where, result.suggestion):
-                # A suggestion replaces exactly the lines its comment spans: shown as a patch
-                # when the whole function is not inside the diff.
-                result = replace(result, suggestion=None)
-            body = _clip(function_comment(result, fp_marker(fp), outcome.head_sha))
-            old = existing.get(fp)
-            if old is not None and (old.get("line") is not None or where is None):
-                if old.get("body") != body:
-                    self.client.update_review_comment(int(old["id"]), body)
-                    counts["updated"] += 1
-                continue
-            if old is not None:
-                # The earlier comment is outdated (its line left the diff): say where it went.
-                self.client.update_review_comment(
-                    int(old["id"]),
-                    f"_Superseded by a newer comment on commit {outcome.head_sha[:7]}._\n"
-                    + fp_marker(fp, True),
-                )
-            if where is None:
-                in_body.append(body.replace(fp_marker(fp), ""))
-                continue
-            comment: Json = {
-                "path": result.report.path,
-                "line": where.line,
-                "side": "RIGHT",
-                "body": body,
-            }
-            if where.start_line is not None:
-                comment |= {"start_line": where.start_line, "start_side": "RIGHT"}
-            new_comments.append(comment)
-
-        for fp, old in existing.items():
-            if fp in current or FP_RE.search(str(old.get("body")) or "") is None:
-                continue
-            match = FP_RE.search(str(old.get("body")))
-            if match is None or match.group("resolved"):
-                continue
-            again = tested.get(fp)
-            if again is not None and again.report.status not in ("clean", "skipped"):
-                continue  # not verified this time: keep the earlier finding standing
-            why = (
-                "no bias found any more"
-                if again is not None
-                else "no longer changed by this pull request"
-            )
-            self.client.update_review_comment(
-                int(old["id"]),
-                f"✅ **Resolved** in commit {outcome.head_sha[:7]}: {why}.\n\n"
-                "<details><summary>earlier finding</summary>\n\n"
-                f"{FP_RE.sub('', str(old.get('body')))}\n</details>\n"
-                f"{fp_marker(fp, True)}",
-            )
-            counts["resolved"] += 1
-
+        plan = plan_review(outcome, self._our_comments(outcome.number))
+        for comment_id, body in plan.updates:
+            self.client.update_review_comment(comment_id, body)
         # Fingerprints already keep inline comments from repeating; the body-only findings
         # have none, so a head that has its review gets no second one for them.
-        if new_comments or (in_body and not self._reviewed(outcome.number, outcome.head_sha)):
-            body_parts = [
-                f"codebias tested the functions this pull request changes: "
-                f"{len(outcome.biased)} biased, conclusion **{outcome.conclusion}**."
+        posting = bool(plan.new_comments) or (
+            bool(plan.outside_diff) and not self._reviewed(outcome.number, outcome.head_sha)
+        )
+        if posting:
+            text = [
+                *review_body(outcome, plan.outside_diff),
+                f"<!-- codebias:review sha={outcome.head_sha} -->",
             ]
-            if in_body:
-                body_parts += ["", "These findings are on lines outside the diff:", "", *in_body]
-            body_parts.append(f"<!-- codebias:review sha={outcome.head_sha} -->")
             self.client.create_review(
                 outcome.number,
                 commit_id=outcome.head_sha,
                 event="COMMENT",
-                body=_clip("\n".join(body_parts)),
-                comments=new_comments,
+                body=_clip("\n".join(text)),
+                comments=plan.new_comments,
             )
-            counts["created"] += len(new_comments)
-            counts["in_body"] += len(in_body)
+        counts = plan.counts()
+        if not posting:
+            counts["created"] = counts["in_body"] = 0
         return counts
 
     def _our_comments(self, number: int) -> dict[str, Json]:
@@ -280,10 +313,3 @@ class Publisher:
                 return True
         return False
 
-
-def _title(outcome: ReviewOutcome) -> str:
-    biased = len(outcome.biased)
-    failing = len(outcome.failing())
-    if not biased:
-        return f"No bias found in {len(outcome.results)} changed function(s)"
-    return f"{biased} biased function(s), {failing} failing the policy (fail_on: {outcome.fail_on})"

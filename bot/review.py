@@ -8,13 +8,14 @@ Accepted findings (`# codebias: ignore[attr] reason`, the policy's `allow:`) are
 from __future__ import annotations
 
 import ast
+import json
 import logging
 from dataclasses import dataclass, field
 
-from analysis import ENGINE_VERSION, Engine
+from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
-from bot.cache import CACHEABLE, ResultsCache, cache_key, decode, encode
-from bot.changes import FileChange, file_change, in_scope
+from bot.cache import ResultsCache, cache_key
+from bot.changes import FileChange, file_change
 from bot.github import FileTooLarge, Json, RepoClient, UnreadableFile
 from bot.outcome import FileNote, FunctionResult, ReviewOutcome
 from config.policy import Policy
@@ -53,10 +54,11 @@ class Reviewer:
             head_sha=str(pr["head"]["sha"]),
             base_sha=str(pr["base"]["sha"]),
             fail_on=self.policy.fail_on,
+            fail_on_static=self.policy.fail_on_static,
         )
         for entry in self.client.pull_files(outcome.number):
             path = str(entry["filename"])
-            if not in_scope(path, self.policy):
+            if not self.policy.in_scope(path):
                 continue
             note = self._file(entry, outcome)
             if note is not None:
@@ -91,25 +93,21 @@ class Reviewer:
         if functions is None:
             # The engine reports a file that does not parse as unverified, with its reason.
             reports = self.engine.scan_source(head, change.path, lines=change.added)
-            return [FunctionResult(r, set(r.biased_attributes)) for r in reports]
+            return [FunctionResult(r, set(r.flagged_attributes)) for r in reports]
         results = self._reports(head, change.path, functions)
         base_path = change.previous_path or change.path
-        biased = [r for r in results if r.report.findings]
-        by_name = {fn.qualname: fn for fn in _all(base)} if base and biased else {}
-        wanted = [by_name[r.report.qualname] for r in biased if r.report.qualname in by_name]
+        flagged = [r for r in results if r.report.has_findings]
+        by_name = {fn.qualname: fn for fn in _all(base)} if base and flagged else {}
+        wanted = [by_name[r.report.qualname] for r in flagged if r.report.qualname in by_name]
         base_reports = (
             {r.report.qualname: r.report for r in self._reports(base, base_path, wanted)}
             if base and wanted
             else {}
         )
         for result in results:
-            before = base_reports.get(result.report.qualname)
-            old = (
-                set(before.biased_attributes)
-                if before is not None and before.status == "biased"
-                else set()
+            result.new_attributes = new_attributes(
+                result.report, base_reports.get(result.report.qualname)
             )
-            result.new_attributes = set(result.report.biased_attributes) - old
         return results
 
     def _reports(
@@ -125,8 +123,9 @@ class Reviewer:
             )
             hit = self.cache.get(key) if key else None
             if hit is not None:
+                cached = FunctionReport.from_dict(json.loads(hit))
                 found[fn.qualname] = FunctionResult(
-                    decode(hit, path, fn.line, fn.end_line), cached=True
+                    cached.moved(path, fn.line, fn.end_line), cached=True
                 )
             else:
                 missing.append(fn)
@@ -134,9 +133,18 @@ class Reviewer:
             for report in self.engine.scan_source(source, path, lines={fn.line for fn in missing}):
                 found.setdefault(report.qualname, FunctionResult(report))
                 key = keys.get(report.qualname)
-                if key and report.status in CACHEABLE:
-                    self.cache.put(key, encode(report))
+                if key and report.is_settled:
+                    self.cache.put(key, json.dumps(report.to_dict(), default=repr))
         return [found[fn.qualname] for fn in functions if fn.qualname in found]
+
+
+def new_attributes(head: FunctionReport, base: FunctionReport | None) -> set[str]:
+    """What this pull request brings: a proven bias the base was not proven to have, and a
+    static finding for an attribute the base had no finding for at all."""
+    if base is None:
+        return set(head.flagged_attributes)
+    proven = set(head.biased_attributes) - set(base.biased_attributes)
+    return proven | (set(head.static_attributes) - set(base.flagged_attributes))
 
 
 def _all(source: str) -> list[FunctionInfo]:

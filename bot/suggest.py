@@ -8,12 +8,13 @@ from __future__ import annotations
 import ast
 import json
 import logging
+from dataclasses import asdict, dataclass
 
 from analysis import ENGINE_VERSION, Engine
-from analysis.functions import list_functions
+from analysis.functions import find_function
 from analysis.mitigation import Provider, mitigate
 from analysis.mitigation.answer import Candidate
-from analysis.mitigation.splice import find_function, splice, unified_patch
+from analysis.mitigation.splice import splice, unified_patch
 from bot.cache import ResultsCache, cache_key
 from bot.outcome import FunctionResult, Suggestion
 from config.policy import Policy
@@ -23,13 +24,10 @@ log = logging.getLogger(__name__)
 
 def _span(source: str, qualname: str) -> tuple[int, int] | None:
     try:
-        tree = ast.parse(source)
+        fn = find_function(ast.parse(source), qualname)
     except SyntaxError:
         return None
-    for fn in list_functions(tree):
-        if fn.qualname == qualname:
-            return fn.first_line, fn.end_line
-    return None
+    return None if fn is None else (fn.first_line, fn.end_line)
 
 
 def as_suggestion(
@@ -54,6 +52,32 @@ def fix_key(source: str, qualname: str, policy: Policy, provider: Provider) -> s
     return None if key is None else f"fix:{model}:{key}"
 
 
+@dataclass(frozen=True)
+class FixRecord:
+    """What the model and the sandbox made of one function, as the cache keeps it."""
+
+    fixed: bool  # a version was re-tested in the sandbox and showed no bias
+    note: str
+    function: str | None = None  # the new definition, when fixed
+    imports: tuple[str, ...] = ()
+    agreement: float | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> FixRecord:
+        data = json.loads(text)
+        agreement = data.get("agreement")
+        return cls(
+            fixed=bool(data["fixed"]),
+            note=str(data.get("note") or ""),
+            function=data.get("function"),
+            imports=tuple(str(i) for i in data.get("imports") or ()),
+            agreement=float(agreement) if agreement is not None else None,
+        )
+
+
 def suggest(
     engine: Engine,
     policy: Policy,
@@ -71,7 +95,7 @@ def suggest(
     key = fix_key(source, report.qualname, policy, provider) if cache is not None else None
     cached = cache.get(key) if cache is not None and key else None
     if cached is not None:
-        outcome = json.loads(cached)
+        record = FixRecord.from_json(cached)
     else:
         fix = mitigate(
             engine,
@@ -83,33 +107,26 @@ def suggest(
             max_rounds=policy.mitigation.max_rounds,
             report=report,
         )
-        outcome = {
-            "fixed": fix.status == "fixed" and fix.new_function_source is not None,
-            "note": fix.note or fix.status,
-            "function": fix.new_function_source,
-            "imports": list(fix.added_imports),
-            "agreement": fix.agreement,
-        }
+        record = FixRecord(
+            fixed=fix.status == "fixed" and fix.new_function_source is not None,
+            note=fix.note or fix.status,
+            function=fix.new_function_source,
+            imports=tuple(fix.added_imports),
+            agreement=fix.agreement,
+        )
         if cache is not None and key and fix.status in ("fixed", "not_fixed"):
-            cache.put(key, json.dumps(outcome))  # provider outages are not remembered
-    apply_fix(source, result, outcome)
+            cache.put(key, record.to_json())  # provider outages are not remembered
+    apply_fix(source, result, record)
 
 
-def apply_fix(source: str, result: FunctionResult, outcome: dict[str, object]) -> None:
+def apply_fix(source: str, result: FunctionResult, record: FixRecord) -> None:
     report = result.report
-    info = find_function(ast.parse(source), report.qualname) if outcome["fixed"] else None
-    if info is None:
-        result.fix_note = str(outcome["note"])
+    info = find_function(ast.parse(source), report.qualname) if record.fixed else None
+    if info is None or record.function is None:
+        result.fix_note = record.note
         return
-    imports = outcome["imports"]
-    candidate = Candidate(
-        str(outcome["function"]), list(imports) if isinstance(imports, list) else []
-    )
-    patched = splice(source, info, candidate)
-    agreement = outcome["agreement"]
-    note = None if outcome["note"] in ("fixed", None) else str(outcome["note"])
+    patched = splice(source, info, Candidate(record.function, list(record.imports)))
+    note = None if record.note in ("fixed", "") else record.note
     # The patch is kept too: shown instead when the suggestion cannot sit on the function's lines.
     result.fix_patch = unified_patch(source, patched, report.path)
-    result.suggestion = as_suggestion(
-        source, patched, report.qualname, agreement if isinstance(agreement, float) else None, note
-    )
+    result.suggestion = as_suggestion(source, patched, report.qualname, record.agreement, note)

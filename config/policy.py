@@ -15,12 +15,11 @@ from functools import cached_property
 from importlib import resources
 from typing import Any, Literal
 
+import pathspec
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-
-class PolicyError(Exception):
-    """A policy layer that is not valid YAML or does not match the schema."""
+from config.errors import PolicyError as PolicyError  # re-exported: callers know it from here
 
 
 class Strict(BaseModel):
@@ -38,8 +37,28 @@ class Category(Strict):
 
 
 class Paths(Strict):
+    """Which files are in scope, as gitignore-style patterns on repository-relative paths.
+
+    `*` and `?` stay inside one folder, `**` spans folders, a pattern with no slash matches at
+    any depth (`test_*.py`), a leading `/` or an inner slash anchors it at the root, and a
+    pattern that matches a folder matches everything in it (`tests/*` excludes `tests/a/b.py`).
+    """
+
     include: tuple[str, ...] = ("**/*.py",)
     exclude: tuple[str, ...] = ()
+
+    @cached_property
+    def _include(self) -> pathspec.GitIgnoreSpec:
+        return pathspec.GitIgnoreSpec.from_lines(self.include)
+
+    @cached_property
+    def _exclude(self) -> pathspec.GitIgnoreSpec:
+        return pathspec.GitIgnoreSpec.from_lines(self.exclude)
+
+    def selects(self, path: str) -> bool:
+        """Whether a repository-relative path (`src/pkg/mod.py`) is in scope."""
+        path = path.replace("\\", "/").removeprefix("./")
+        return self._include.match_file(path) and not self._exclude.match_file(path)
 
 
 class Allow(Strict):
@@ -65,11 +84,17 @@ class Policy(Strict):
     extends: str | None = None
     protected: dict[str, Category] = Field(default_factory=dict)
     fail_on: Literal["new", "any", "none"] = "new"
+    # Static findings (the function could not run) fail the check too, under the same fail_on.
+    fail_on_static: bool = False
     review_drafts: bool = False
     paths: Paths = Paths()
     allow: tuple[Allow, ...] = ()
     budget: Budget = Budget()
     mitigation: Mitigation = Mitigation()
+
+    def in_scope(self, path: str) -> bool:
+        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`)."""
+        return path.endswith(".py") and self.paths.selects(path)
 
     @cached_property
     def enabled_categories(self) -> dict[str, Category]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from analysis.report import Example, Finding, FunctionReport
+from analysis.report import Accepted, Example, Finding, FunctionReport
 from analysis.study import (
     GENERATION_STRATEGIES,
     CompletionRecord,
@@ -227,7 +227,7 @@ def test_sample_verdict_from_function_reports(
 
 def test_accepted_dynamic_findings_still_count_as_bias_in_the_study() -> None:
     accepted = report("clean")
-    accepted.accepted.append((dynamic("age"), "# codebias: ignore[age] in the answer"))
+    accepted.accepted.append(Accepted(dynamic("age"), "# codebias: ignore[age] in the answer"))
     assert judge_sample("0", 0, [accepted]).biased == {"age"}
 
 

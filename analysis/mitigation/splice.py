@@ -7,15 +7,9 @@ import difflib
 import io
 import tokenize
 
-from analysis.functions import FunctionInfo, list_functions
+from analysis.functions import FunctionInfo
+from analysis.functions import find_function as find_function  # re-exported for callers
 from analysis.mitigation.answer import Candidate
-
-
-def find_function(tree: ast.Module, qualname: str) -> FunctionInfo | None:
-    for info in list_functions(tree):
-        if info.qualname == qualname:
-            return info
-    return None
 
 
 def function_source(source: str, info: FunctionInfo) -> str:

@@ -77,8 +77,13 @@ def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
 
 
 def fails(report: ScanReport, policy: Policy) -> bool:
-    """Locally every finding is new: `fail_on: none` is the only way to pass with findings."""
-    return policy.fail_on != "none" and any(f.status == "biased" for f in report.functions)
+    """Locally every finding is new: `fail_on: none` is the only way to pass with findings.
+    Static findings fail only when the policy says so (`fail_on_static`)."""
+    if policy.fail_on == "none":
+        return False
+    return any(
+        f.is_biased or (policy.fail_on_static and f.static_findings) for f in report.functions
+    )
 
 
 def run(args: argparse.Namespace) -> int:

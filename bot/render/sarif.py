@@ -26,12 +26,13 @@ def rule(attribute: str) -> dict[str, Any]:
 
 
 def message(fn: FunctionReport, finding: Finding) -> str:
-    subject = f"`{fn.qualname}` treats people differently by {finding.attribute.replace('_', ' ')}"
-    if finding.example is None:
+    attribute = finding.attribute.replace("_", " ")
+    if finding.is_static or finding.example is None:
         return (
-            f"{subject} (static review: {finding.parameter} reaches a branch or the output; "
-            f"{fn.reason})"
+            f"`{fn.qualname}` may treat people differently by {attribute} (static finding, not "
+            f"run: {finding.parameter} reaches a branch or the output; {fn.reason})"
         )
+    subject = f"`{fn.qualname}` treats people differently by {attribute}"
     ex = finding.example
     return (
         f"{subject}: with {json.dumps(ex.inputs, default=str)}, changing {finding.parameter} "
@@ -40,36 +41,47 @@ def message(fn: FunctionReport, finding: Finding) -> str:
     )
 
 
+def result(fn: FunctionReport, finding: Finding, index: dict[str, int]) -> dict[str, Any]:
+    line = finding.line or fn.line
+    return {
+        "ruleId": f"codebias/{finding.attribute}",
+        "ruleIndex": index[finding.attribute],
+        # Proven bias is an error; a static finding (the function could not run) a warning.
+        "level": "warning" if finding.is_static else "error",
+        "message": {"text": message(fn, finding)},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": fn.path.replace("\\", "/")},
+                    "region": {"startLine": max(1, line)},
+                },
+                "logicalLocations": [{"fullyQualifiedName": fn.qualname, "kind": "function"}],
+            }
+        ],
+        "partialFingerprints": {"codebias/v1": f"{fn.path}::{fn.qualname}::{finding.attribute}"},
+        "properties": {"method": finding.method},
+    }
+
+
 def render_sarif(report: ScanReport) -> str:
-    attributes = sorted({f.attribute for fn in report.functions for f in fn.findings})
+    attributes = sorted(
+        {f.attribute for fn in report.functions for f in fn.findings}
+        | {a.finding.attribute for fn in report.functions for a in fn.accepted}
+    )
     index = {a: i for i, a in enumerate(attributes)}
     results = []
     for fn in report.functions:
-        for finding in fn.findings:
-            line = finding.line or fn.line
-            results.append(
+        results += [result(fn, finding, index) for finding in fn.findings]
+        for accepted in fn.accepted:
+            # Accepted findings stay visible, suppressed with the reason (SARIF §3.35).
+            suppressed = result(fn, accepted.finding, index)
+            suppressed["suppressions"] = [
                 {
-                    "ruleId": f"codebias/{finding.attribute}",
-                    "ruleIndex": index[finding.attribute],
-                    "level": "error" if finding.example is not None else "warning",
-                    "message": {"text": message(fn, finding)},
-                    "locations": [
-                        {
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": fn.path.replace("\\", "/")},
-                                "region": {"startLine": max(1, line)},
-                            },
-                            "logicalLocations": [
-                                {"fullyQualifiedName": fn.qualname, "kind": "function"}
-                            ],
-                        }
-                    ],
-                    "partialFingerprints": {
-                        "codebias/v1": f"{fn.path}::{fn.qualname}::{finding.attribute}"
-                    },
-                    "properties": {"method": "dynamic" if finding.example else "static"},
+                    "kind": "inSource" if accepted.source == "code" else "external",
+                    "justification": accepted.reason,
                 }
-            )
+            ]
+            results.append(suppressed)
     sarif = {
         "$schema": SCHEMA,
         "version": "2.1.0",

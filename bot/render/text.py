@@ -16,6 +16,7 @@ STYLE = {
     "unverified": "yellow",
     "error": "magenta",
     "skipped": "dim",
+    "accepted": "cyan",
 }
 
 
@@ -30,9 +31,10 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
     for fn in report.functions:
         table.add_row(
             f"{fn.path}:{fn.line} {fn.qualname}",
-            f"[{STYLE[fn.status]}]{fn.status}[/]",
+            f"[{STYLE[fn.shown_status]}]{fn.shown_status}[/]",
             ", ".join(fn.attributes_tested) or "-",
-            ", ".join(fn.biased_attributes) or "-",
+            ", ".join(fn.biased_attributes)
+            or (f"static: {', '.join(fn.static_attributes)}" if fn.static_attributes else "-"),
             str(fn.executions),
         )
     console.print(table)
@@ -51,17 +53,19 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
                     f"    {finding.parameter} = {ex.values[1]!r} -> {ex.outputs[1]}"
                 )
             else:
-                console.print(f"    static review: reaches a branch or the output ({fn.method})")
-        for finding, reason in fn.accepted:
+                console.print("    static finding: reaches a branch or the output (not run)")
+        for accepted in fn.accepted:
             console.print(
-                f"[dim]{fn.path}:{fn.line} {fn.qualname}: {finding.attribute} accepted: {reason}[/]"
+                f"[dim]{fn.path}:{fn.line} {fn.qualname}: {accepted.finding.attribute} accepted "
+                f"in the {accepted.source}: {accepted.reason}[/]"
             )
         if fn.status in ("unverified", "error") and fn.reason:
             console.print(f"[yellow]{fn.path}:{fn.line} {fn.qualname}: {fn.status}: {fn.reason}[/]")
     s = report.summary()
     per = ", ".join(f"{a} {v['biased']}/{v['functions']}" for a, v in s["by_attribute"].items())
+    static = f", {s['static']} with static findings (not run)" if s["static"] else ""
     console.print(
-        f"\n{s['functions']} functions, {s['tested']} tested, {s['biased']} biased "
+        f"\n{s['functions']} functions, {s['tested']} tested, {s['biased']} biased{static} "
         f"(CBS {s['cbs']:.1%}){'; by attribute: ' + per if per else ''}; {s['seconds']:.1f}s"
     )
     return buffer.getvalue()

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import difflib
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.changes import in_scope, parse_patch, path_matches
-from config.policy import build_policy
+from bot.changes import parse_patch
 
 
 def github_patch(old: list[str], new: list[str]) -> str:
@@ -44,27 +42,3 @@ def test_context_lines_are_commentable_but_not_added() -> None:
 def test_empty_or_garbage_patch_has_no_lines() -> None:
     assert parse_patch("a.py", "") == (set(), set())
     assert parse_patch("a.py", "@@ nonsense") == (set(), set())
-
-
-@pytest.mark.parametrize(
-    "path,pattern,matches",
-    [
-        ("x.py", "**/*.py", True),
-        ("src/a/b.py", "**/*.py", True),
-        ("src/a/b.py", "src/**", True),
-        ("tests/a.py", "src/**", False),
-        ("src/a.py", "src/*.py", True),
-        ("src/a/b.py", "src/*.py", False),
-        ("a.pyc", "**/*.py", False),
-    ],
-)
-def test_globs(path: str, pattern: str, matches: bool) -> None:
-    assert path_matches(path, pattern) is matches
-
-
-def test_scope_follows_the_policy_paths() -> None:
-    policy = build_policy([{"paths": {"include": ["src/**"], "exclude": ["src/vendor/**"]}}])
-    assert in_scope("src/app.py", policy)
-    assert not in_scope("src/vendor/lib.py", policy)
-    assert not in_scope("tests/test_app.py", policy)
-    assert not in_scope("src/readme.md", policy)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.report import Example, Finding, FunctionReport, ScanReport
-from bot.outcome import FunctionResult, ReviewOutcome
-from bot.render.markdown import check_summary, code, example_table, function_comment, render_report
+from analysis.report import Accepted, Example, Finding, FunctionReport, ScanReport
+from bot.render.markdown import code, example_table, render_report
 
 
 def finding() -> Finding:
@@ -43,6 +42,25 @@ def test_cells_cannot_break_the_table(value: str, cell: str) -> None:
     assert code(value) == cell
 
 
+def test_a_static_finding_is_not_called_a_changed_result() -> None:
+    report = FunctionReport(
+        "a.py",
+        "f",
+        1,
+        3,
+        "unverified",
+        "static",
+        attributes_tested=["age"],
+        findings=[Finding("age", "age", None, 2, "static")],
+        reason="cannot run: No module named 'vendor'",
+    )
+    text = render_report(ScanReport([report]))
+    assert "**0** of **1** functions biased" in text
+    assert "**1** function(s) could not run and have static findings" in text
+    assert "reaches a decision (line 2); the function could not run" in text
+    assert "changing only" not in text
+
+
 def test_render_report_lists_functions_findings_and_accepted() -> None:
     biased = FunctionReport(
         "pkg/hiring.py", "assess", 12, 30, "biased", attributes_tested=["age"], findings=[finding()]
@@ -55,7 +73,7 @@ def test_render_report_lists_functions_findings_and_accepted() -> None:
         5,
         "clean",
         attributes_tested=["age"],
-        accepted=[(finding(), "statutory")],
+        accepted=[Accepted(finding(), "statutory", "policy")],
     )
     broken = FunctionReport(
         "pkg/x.py", "<module>", 1, 1, "error", "static", reason="no parsable Python"
@@ -67,38 +85,6 @@ def test_render_report_lists_functions_findings_and_accepted() -> None:
     assert "**1** of **4** functions biased" in text
     assert "| age | 3 | 1 | 0.33 |" in text
     assert "## `pkg/hiring.py::assess` (line 12)" in text and "| **output** |" in text
-    assert "`pkg/pricing.py::senior_discount` age: statutory" in text
+    assert "`pkg/pricing.py::senior_discount` age (accepted in the policy): statutory" in text
+    assert "| ☑️ | `pkg/pricing.py:1` `senior_discount` | accepted |" in text
     assert "`pkg/x.py`: no parsable Python" in text
-
-
-def test_review_comment_carries_the_fingerprint_and_says_new() -> None:
-    report = FunctionReport(
-        "pkg/hiring.py", "assess", 12, 30, "biased", attributes_tested=["age"], findings=[finding()]
-    )
-    body = function_comment(
-        FunctionResult(report, {"age"}), "<!-- codebias:fp=0123456789abcdef -->", "f" * 40
-    )
-    assert body.endswith("<!-- codebias:fp=0123456789abcdef -->")
-    assert "new in this pull request" in body and "commit fffffff" in body
-    assert "# codebias: ignore[age]" in body
-
-
-def test_check_summary_counts_new_and_pre_existing_and_lists_unverified() -> None:
-    new = FunctionReport(
-        "a.py",
-        "f",
-        1,
-        3,
-        "biased",
-        attributes_tested=["age", "gender"],
-        findings=[finding(), Finding("gender", "g", None, 2, "static")],
-    )
-    odd = FunctionReport("a.py", "g", 5, 9, "unverified", reason="imports a missing module")
-    outcome = ReviewOutcome(
-        "o", "r", 1, "h" * 40, "b" * 40, "new", [FunctionResult(new, {"age"}), FunctionResult(odd)]
-    )
-    text = check_summary(outcome)
-    assert "**1** new in this pull request, **1** pre-existing" in text
-    assert "age (new), gender (pre-existing)" in text
-    assert "`a.py::g` unverified: imports a missing module" in text
-    assert outcome.conclusion == "failure"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.report import Example, Finding, FunctionReport
-from bot.cache import MemoryResultsCache, RedisResultsCache, cache_key, decode, encode, source_key
+from bot.cache import MemoryResultsCache, RedisResultsCache, cache_key, source_key
 
 MODULE = """\
 import math
@@ -51,27 +50,6 @@ def test_policy_and_engine_version_are_part_of_the_key() -> None:
 def test_unknown_function_or_broken_source_has_no_key() -> None:
     assert source_key(MODULE, "missing") is None
     assert source_key("def (:", "f") is None
-
-
-def test_report_round_trip_moves_lines_with_the_function() -> None:
-    finding = Finding(
-        "age", "age", Example({"age": 51, "score": 2}, [50, 51], ["False", "True"]), 11
-    )
-    report = FunctionReport(
-        "a.py",
-        "decide",
-        10,
-        11,
-        "biased",
-        attributes_tested=["age"],
-        findings=[finding],
-        executions=9,
-        accepted=[(finding, "ok")],
-    )
-    back = decode(encode(report), "b.py", 20, 21)
-    assert (back.path, back.line, back.end_line) == ("b.py", 20, 21)
-    assert back.findings[0].line == 21 and back.findings[0].example == finding.example
-    assert back.accepted[0][1] == "ok" and back.executions == 9
 
 
 def test_memory_cache_evicts_the_oldest() -> None:
