@@ -4,11 +4,16 @@ static findings are counted apart, and the count, the lists and the conclusion a
 from __future__ import annotations
 
 import pytest
+from fakegithub import FakeGitHub
+from scenario import REPO, set_pull
 
 from analysis.report import Example, Finding, FunctionReport
 from bot.comments import check_summary, check_title, function_comment, review_body
+from bot.events import ReviewRequest, route
+from bot.jobs import JobContext
 from bot.outcome import FunctionResult, ReviewOutcome
 from bot.publish import build_annotations
+from bot.settings import Settings
 
 
 def finding(attribute: str = "age") -> Finding:
@@ -105,3 +110,31 @@ def test_the_policy_decides_whether_static_findings_fail(
 def test_a_pre_existing_static_finding_does_not_fail_under_fail_on_new() -> None:
     review = outcome([FunctionResult(unverified_with_static_finding(), set())], True)
     assert review.failing() == [] and review.conclusion == "neutral"
+
+
+LEGACY = """\
+import vendor_sdk
+
+
+def score(gender):
+    if gender == "female":
+        return vendor_sdk.low()
+    return vendor_sdk.high()
+"""
+
+
+@pytest.mark.sandbox
+def test_a_review_of_only_an_unverified_function_agrees_with_itself(
+    github: FakeGitHub, embedded_settings: Settings
+) -> None:
+    event = set_pull(github, 9, {"pkg/legacy.py": (None, LEGACY)})
+    request = route("pull_request", event)
+    assert isinstance(request, ReviewRequest)
+    JobContext.build(embedded_settings).run(request)
+    run = github.repo(REPO).check_runs[-1]
+    summary = run["output"]["summary"]
+    assert "**0** biased" in summary and "Biased functions" not in summary
+    assert "`pkg/legacy.py:4` `score`: gender (new)" in summary
+    assert run["conclusion"] == "neutral"
+    assert run["output"]["title"].startswith("0 biased function(s), 1 with static findings")
+    assert all(not review["comments"] for review in github.repo(REPO).reviews)
