@@ -7,8 +7,7 @@ from typing import Any, cast
 import anthropic
 
 from analysis.mitigation.provider import Completion, Message, ProviderError
-from bot.llm.base import SDKProvider
-from bot.llm.errors import status_error
+from bot.llm.base import SDKErrors, SDKProvider
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 MAX_TOKENS = 4096  # a rewritten function plus its reasoning fits comfortably
@@ -17,6 +16,12 @@ MAX_TOKENS = 4096  # a rewritten function plus its reasoning fits comfortably
 class AnthropicProvider(SDKProvider):
     name = "anthropic"
     default_base_url = DEFAULT_BASE_URL
+    errors = SDKErrors(
+        timeout=anthropic.APITimeoutError,
+        connection=anthropic.APIConnectionError,
+        status=anthropic.APIStatusError,
+        other=anthropic.APIError,
+    )
 
     def connect(self, api_key: str) -> None:
         self._client = anthropic.Anthropic(
@@ -36,28 +41,13 @@ class AnthropicProvider(SDKProvider):
         # `temperature` is not sent: the messages API of the SDK we run (anthropic 2.x) no longer
         # takes it, and the model's default sampling serves a code fix well.
         del temperature
-        try:
+        with self.translated_errors():
             response = self._client.messages.create(
                 model=self.model,
                 max_tokens=MAX_TOKENS,
                 messages=cast(Any, turns),
                 **extra,
             )
-        except anthropic.APITimeoutError:
-            raise ProviderError(
-                self.name,
-                "timeout",
-                f"no answer from {self.base_url} within {self.timeout:g}s "
-                f"(after {self.max_retries} retries)",
-            ) from None
-        except anthropic.APIConnectionError as exc:
-            raise ProviderError(
-                self.name, "connection", f"cannot reach {self.base_url}: {exc.message}"
-            ) from None
-        except anthropic.APIStatusError as exc:
-            raise status_error(self.name, exc.status_code, exc.message, self.max_retries) from None
-        except anthropic.APIError as exc:
-            raise ProviderError(self.name, "bad_response", exc.message) from None
         text = "".join(
             getattr(block, "text", "") for block in response.content if block.type == "text"
         )

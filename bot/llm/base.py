@@ -1,11 +1,32 @@
-"""What every SDK-backed provider holds: model, endpoint, and the SDK's own timeout and retries."""
+"""What every SDK-backed provider holds: model, endpoint, the SDK's own timeout and retries, and
+one translation of the SDK's errors into `ProviderError` (the OpenAI and Anthropic SDKs share
+the shape of their exception tree, so one mapping serves both)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from analysis.mitigation.provider import ProviderError
+from bot.llm.errors import status_error
+
+
+@dataclass(frozen=True)
+class SDKErrors:
+    """The exception classes of one SDK, most specific first in `translate`."""
+
+    timeout: type[Exception]
+    connection: type[Exception]
+    status: type[Exception]
+    other: type[Exception]
 
 
 class SDKProvider:
     name = "provider"
     default_base_url = ""
+    errors: SDKErrors
 
     def __init__(
         self,
@@ -25,3 +46,30 @@ class SDKProvider:
 
     def connect(self, api_key: str) -> None:
         raise NotImplementedError
+
+    @contextmanager
+    def translated_errors(self) -> Iterator[None]:
+        """Whatever the SDK raises after its retries comes out as a ProviderError."""
+        errors = self.errors
+        try:
+            yield
+        except errors.timeout:
+            raise ProviderError(
+                self.name,
+                "timeout",
+                f"no answer from {self.base_url} within {self.timeout:g}s "
+                f"(after {self.max_retries} retries)",
+            ) from None
+        except errors.connection as exc:
+            raise ProviderError(
+                self.name, "connection", f"cannot reach {self.base_url}: {message(exc)}"
+            ) from None
+        except errors.status as exc:
+            status = int(getattr(exc, "status_code", 0))
+            raise status_error(self.name, status, message(exc), self.max_retries) from None
+        except errors.other as exc:
+            raise ProviderError(self.name, "bad_response", message(exc)) from None
+
+
+def message(exc: Any) -> str:
+    return str(getattr(exc, "message", None) or exc)

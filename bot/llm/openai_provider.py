@@ -7,8 +7,7 @@ from typing import Any, cast
 import openai
 
 from analysis.mitigation.provider import Completion, Message, ProviderError
-from bot.llm.base import SDKProvider
-from bot.llm.errors import status_error
+from bot.llm.base import SDKErrors, SDKProvider
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -16,6 +15,12 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 class OpenAIProvider(SDKProvider):
     name = "openai"
     default_base_url = DEFAULT_BASE_URL
+    errors = SDKErrors(
+        timeout=openai.APITimeoutError,
+        connection=openai.APIConnectionError,
+        status=openai.APIStatusError,
+        other=openai.APIError,
+    )
 
     def connect(self, api_key: str) -> None:
         self._send_temperature = True
@@ -27,7 +32,7 @@ class OpenAIProvider(SDKProvider):
         )
 
     def complete(self, messages: list[Message], temperature: float) -> Completion:
-        try:
+        with self.translated_errors():
             try:
                 response = self._client.chat.completions.create(
                     model=self.model,
@@ -42,21 +47,6 @@ class OpenAIProvider(SDKProvider):
                 response = self._client.chat.completions.create(
                     model=self.model, messages=cast(Any, messages)
                 )
-        except openai.APITimeoutError:
-            raise ProviderError(
-                self.name,
-                "timeout",
-                f"no answer from {self.base_url} within {self.timeout:g}s "
-                f"(after {self.max_retries} retries)",
-            ) from None
-        except openai.APIConnectionError as exc:
-            raise ProviderError(
-                self.name, "connection", f"cannot reach {self.base_url}: {exc.message}"
-            ) from None
-        except openai.APIStatusError as exc:
-            raise status_error(self.name, exc.status_code, exc.message, self.max_retries) from None
-        except openai.APIError as exc:
-            raise ProviderError(self.name, "bad_response", exc.message) from None
         if not response.choices:
             raise ProviderError(self.name, "bad_response", "the answer has no choices")
         choice = response.choices[0]
