@@ -16,12 +16,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 
+from analysis.builder import InputBuilder
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, find_function, list_functions
 from analysis.hints import ModuleFacts
-from analysis.inputs import InputBuilder, InputModel, plain_value
+from analysis.inputs import InputModel, plain_value
 from analysis.report import Accepted, Example, Finding, FunctionReport, ScanReport
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, recover_module

@@ -95,3 +95,8 @@ def is_classvar(annotation: ast.expr) -> bool:
     return isinstance(target, (ast.Name, ast.Attribute)) and (
         getattr(target, "id", None) == "ClassVar" or getattr(target, "attr", None) == "ClassVar"
     )
+
+
+def all_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    a = fn.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.execution import Call, Outcome, Session
-from analysis.inputs import InputModel, Leaf, Path, encode_value
+from analysis.inputs import InputModel, InputPath, Leaf, encode_value
 
 RANDOM_CONTEXTS = 32
 CONFIRM_RUNS = 2
@@ -37,7 +37,7 @@ class Trial:
 @dataclass
 class Witness:
     leaf: Leaf
-    context: dict[Path, Any]
+    context: dict[InputPath, Any]
     values: tuple[Any, Any]
     outputs: tuple[str, str]
 
@@ -62,7 +62,7 @@ def typical(leaf: Leaf) -> Any:
     return leaf.pool[leaf.typical] if 0 <= leaf.typical < len(leaf.pool) else leaf.pool[0]
 
 
-def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
+def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[InputPath, Any]]:
     """Assignments of every leaf: base, one factor at a time, then seeded random ones."""
     leaves = model.leaves
     base = {leaf.path: typical(leaf) for leaf in leaves}
@@ -73,7 +73,7 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[Path, Any]]:
         yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
 
 
-def around(model: InputModel, base: dict[Path, Any]) -> Iterator[dict[Path, Any]]:
+def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[InputPath, Any]]:
     """Variations of a base: one input at a time, then pairs of guarded inputs."""
     # Inputs the code compares with constants guard branches: vary those first.
     ordered = sorted(model.others, key=lambda leaf: not leaf.guarded) + model.protected
@@ -103,7 +103,7 @@ class Search:
         targets: list[Leaf],
         max_executions: int,
         deadline: float,
-        stream: Iterator[dict[Path, Any]] | None = None,
+        stream: Iterator[dict[InputPath, Any]] | None = None,
     ) -> None:
         self.model = model
         self.session = session
@@ -117,7 +117,7 @@ class Search:
         # context that works, and the variations start again around that one.
         self.may_recenter = stream is None
 
-    def call(self, ctx: dict[Path, Any], leaf: Leaf, value: Any, seed: int) -> Call:
+    def call(self, ctx: dict[InputPath, Any], leaf: Leaf, value: Any, seed: int) -> Call:
         args, kwargs = self.model.assemble({**ctx, leaf.path: value})
         return Call(tuple(args), kwargs, seed, (encode_value(value),))
 
@@ -131,7 +131,7 @@ class Search:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True
                 break
-            groups: list[tuple[Leaf, dict[Path, Any], int, list[Any]]] = []
+            groups: list[tuple[Leaf, dict[InputPath, Any], int, list[Any]]] = []
             calls: list[Call] = []
             room = self.max_executions - self.result.executions
             for index, ctx in stream:
@@ -154,7 +154,7 @@ class Search:
             outcomes = self.session.run(calls)
             self.result.executions += len(calls)
             position = 0
-            working: dict[Path, Any] | None = None
+            working: dict[InputPath, Any] | None = None
             for leaf, ctx, index, values in groups:
                 chunk = outcomes[position : position + len(values)]
                 position += len(values)
@@ -178,7 +178,7 @@ class Search:
     def examine(
         self,
         leaf: Leaf,
-        ctx: dict[Path, Any],
+        ctx: dict[InputPath, Any],
         index: int,
         values: list[Any],
         outs: list[Outcome],
@@ -203,7 +203,7 @@ class Search:
         return False
 
     def confirm(
-        self, leaf: Leaf, ctx: dict[Path, Any], index: int, a: Trial, b: Trial
+        self, leaf: Leaf, ctx: dict[InputPath, Any], index: int, a: Trial, b: Trial
     ) -> bool | None:
         """Run both sides again: True if the difference is stable, None if output is unstable."""
         calls = []
@@ -224,7 +224,7 @@ class Search:
         return True
 
 
-def colliding(leaf: Leaf, ctx: dict[Path, Any], values: list[Any]) -> set[str]:
+def colliding(leaf: Leaf, ctx: dict[InputPath, Any], values: list[Any]) -> set[str]:
     """Spellings of the values that read like another input's value in this context.
 
     An output that shows such a spelling cannot tell an echo of the protected value from an

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from analysis.inputs import Leaf, Path
+from analysis.inputs import InputPath, Leaf
 
 OPAQUE_CALLS = frozenset({"locals", "vars", "eval", "exec", "globals"})
 
@@ -22,7 +22,7 @@ class Reach:
     how: str  # "branch" | "return" | "lookup" | "match" | "call"
 
 
-def leaf_matches(node: ast.AST, path: Path) -> bool:
+def leaf_matches(node: ast.AST, path: InputPath) -> bool:
     """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps)."""
     steps = list(path)
     current: ast.AST = node

@@ -23,9 +23,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from analysis.builder import InputBuilder  # noqa: E402
 from analysis.engine import Engine  # noqa: E402
 from analysis.functions import list_functions  # noqa: E402
-from analysis.inputs import InputBuilder, InputModel  # noqa: E402
+from analysis.inputs import InputModel  # noqa: E402
 from analysis.search import Search  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 

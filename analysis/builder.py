@@ -1,0 +1,232 @@
+"""Builds the `InputModel` of one function from its module's facts and the policy: the shape
+of every parameter (a leaf, a record, an instance of a module class, a list of records) and
+the value pool of every leaf."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from analysis.annotations import annotation_kind, literal_choices
+from analysis.fieldreads import Matcher, element_accesses, record_accesses
+from analysis.functions import FunctionInfo, is_classvar, record_class_kind
+from analysis.hints import Hint, ModuleFacts
+from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display
+from analysis.pools import age_form, typical_index, value_pool
+from analysis.values import MISSING, EnumMember
+from config.policy import Policy
+
+# Attributes that values themselves have: reading them does not make a record.
+VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
+
+
+MAX_DEPTH = 3
+
+
+class InputBuilder:
+    """Builds the InputModel of one function from the module's facts and the policy."""
+
+    def __init__(self, facts: ModuleFacts, policy: Policy) -> None:
+        self.facts = facts
+        self.policy = policy
+
+    def build(self, info: FunctionInfo) -> InputModel:
+        fn = info.node
+        args = fn.args
+        positional = [*args.posonlyargs, *args.args]
+        leaves: list[Leaf] = []
+        params: list[Param] = []
+        decorators = info.decorators
+        if info.owner is not None and "staticmethod" not in decorators and positional:
+            first, positional = positional[0], positional[1:]
+            if "classmethod" not in decorators:
+                # A method gets a real instance of its class, built from the fields or
+                # constructor parameters it declares, which become inputs like any other.
+                self_shape = self.instance_shape(info.owner, first.arg, leaves)
+                params.append(Param(first.arg, False, self_shape))
+        posonly = {a.arg for a in args.posonlyargs}
+        defaults = dict(
+            zip(
+                [a.arg for a in [*args.posonlyargs, *args.args]][::-1],
+                args.defaults[::-1],
+                strict=False,
+            )
+        )
+        defaults.update(
+            {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
+        )
+        for arg in [*positional, *args.kwonlyargs]:
+            default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
+            path: InputPath = (("param", arg.arg),)
+            shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
+            params.append(Param(arg.arg, arg.arg not in posonly, shape))
+        if args.kwarg is not None:
+            # `def score(**applicant)`: the keys it reads are keyword arguments of the call.
+            spread = self.shape(
+                fn, args.kwarg.arg, None, MISSING, (("param", args.kwarg.arg),), leaves, 0
+            )
+            if spread.kind == "record":
+                params.append(Param(args.kwarg.arg, True, spread, spread=True))
+        return InputModel(params, leaves)
+
+    def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
+        path: InputPath = (("param", self_name),)
+        if record_class_kind(cls) in ("dataclass", "namedtuple", "pydantic"):
+            return self.class_fields(cls, path, leaves, 0, "new")
+        init = next(
+            (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+        )
+        fields: dict[str, Node] = {}
+        if init is not None:
+            iargs = init.args
+            named = [*iargs.posonlyargs, *iargs.args][1:] + list(iargs.kwonlyargs)
+            defaults = dict(
+                zip(
+                    [a.arg for a in [*iargs.posonlyargs, *iargs.args]][::-1],
+                    iargs.defaults[::-1],
+                    strict=False,
+                )
+            )
+            for arg in named:
+                if arg.arg in defaults:
+                    continue  # keep the constructor's own default; fewer inputs to search
+                fields[arg.arg] = self.shape(
+                    init, arg.arg, arg.annotation, MISSING, (*path, ("attr", arg.arg)), leaves, 1
+                )
+        return Node("new", fields=fields, cls=self.facts.qualname(cls))
+
+    def class_fields(
+        self, cls: ast.ClassDef, path: InputPath, leaves: list[Leaf], depth: int, kind: str
+    ) -> Node:
+        step = "key" if kind == "record" else "attr"
+        fields: dict[str, Node] = {}
+        for stmt in cls.body:
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and not is_classvar(stmt.annotation)
+            ):
+                fname = stmt.target.id
+                fdefault = self.facts.const(stmt.value) if stmt.value else MISSING
+                fields[fname] = self.shape(
+                    cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
+                )
+        return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
+
+    # -- shapes --------------------------------------------------------------------------
+    def shape(
+        self,
+        fn: ast.AST,
+        name: str,
+        annotation: ast.expr | None,
+        default: Any,
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+        base: Matcher | None = None,
+    ) -> Node:
+        cls = self.annotated_class(annotation)
+        if cls is not None and depth < MAX_DEPTH:
+            kind = record_class_kind(cls)
+            if kind == "enum":
+                members = [
+                    EnumMember(self.facts.qualname(cls), m)
+                    for m in self.facts.enums.get(cls.name, [])
+                ]
+                return self.leaf(name, path, leaves, members, annotation, default)
+            if kind in ("dataclass", "namedtuple", "pydantic", "typeddict"):
+                node_kind = "record" if kind == "typeddict" else "new"
+                return self.class_fields(cls, path, leaves, depth, node_kind)
+        if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            accessed = record_accesses(fn, name, self.facts, base)
+            if set(accessed) <= VALUE_ATTRIBUTES and self.policy.canonical_category(name):
+                accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
+            if accessed:
+                fields: dict[str, Node] = {}
+                for fname, (where, matcher, style) in accessed.items():
+                    fields[fname] = self.shape(
+                        where,
+                        fname,
+                        None,
+                        MISSING,
+                        (*path, (style, fname)),
+                        leaves,
+                        depth + 1,
+                        matcher if where is fn else None,
+                    )
+                return Node("record", fields=fields)
+            element = element_accesses(fn, name, self.facts) if base is None else {}
+            if element:
+                fields = {}
+                item_path: InputPath = (*path, ("index", 0))
+                for fname, (where, matcher, style) in element.items():
+                    fields[fname] = self.shape(
+                        where,
+                        fname,
+                        None,
+                        MISSING,
+                        (*item_path, (style, fname)),
+                        leaves,
+                        depth + 1,
+                        matcher,
+                    )
+                return Node("list", item=Node("record", fields=fields))
+        return self.leaf(name, path, leaves, [], annotation, default)
+
+    def annotated_class(self, annotation: ast.expr | None) -> ast.ClassDef | None:
+        if annotation is None:
+            return None
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            return self.facts.classes.get(annotation.value.strip("'\"").split(".")[-1])
+        if isinstance(annotation, ast.Name):
+            return self.facts.classes.get(annotation.id)
+        if isinstance(annotation, ast.Attribute):  # `League.Level`, `models.Applicant`
+            return self.facts.classes.get(annotation.attr)
+        if isinstance(annotation, ast.BinOp):
+            return self.annotated_class(annotation.left) or self.annotated_class(annotation.right)
+        if isinstance(annotation, ast.Subscript):
+            base = getattr(annotation.value, "id", "")
+            if base == "Optional":
+                return self.annotated_class(annotation.slice)
+        return None
+
+    def leaf(
+        self,
+        name: str,
+        path: InputPath,
+        leaves: list[Leaf],
+        choices: list[Any],
+        annotation: ast.expr | None,
+        default: Any,
+    ) -> Node:
+        category = self.policy.canonical_category(name)
+        hint = Hint()
+        hint.merge(self.facts.hints.get(name.lower(), Hint()))
+        if category is not None:
+            # Other names of the same category (`sex` in a helper, `gender` here) share values.
+            for other, other_hint in list(self.facts.hints.items()):
+                if self.policy.canonical_category(other) == category:
+                    hint.merge(other_hint)
+        if annotation is not None:
+            kind = annotation_kind(annotation)
+            if kind:
+                hint.kinds.add(kind)
+            choices = choices or literal_choices(annotation, self.facts)
+        # How this input carries an age is its own business: `dob.year` in one function says
+        # nothing about a `dateOfBirth` string in another.
+        own = set(self.facts.hints.get(name.lower(), Hint()).kinds)
+        if annotation is not None:
+            own.add(annotation_kind(annotation) or "")
+        form = age_form(name, own) if category == "age" else None
+        pool, from_code = value_pool(hint, choices, category, self.policy, default, form)
+        leaf = Leaf(
+            path,
+            display(path),
+            name,
+            pool,
+            category,
+            typical_index(pool, category, self.policy, default),
+            from_code=from_code,
+        )
+        leaves.append(leaf)
+        return Node("leaf", leaf=leaf)

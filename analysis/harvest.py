@@ -1,0 +1,332 @@
+"""The harvest of one function: the constants its expressions are compared with, filed under
+the leaf names they involve (see analysis/hints.py for how names are matched)."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from analysis.annotations import annotation_kind
+from analysis.functions import all_args
+from analysis.values import MISSING, as_int, is_number
+
+if TYPE_CHECKING:
+    from analysis.hints import ModuleFacts
+
+STR_METHODS = frozenset(
+    "lower upper strip lstrip rstrip casefold title capitalize split replace startswith "
+    "endswith isdigit isalpha isnumeric find index count format zfill".split()
+)
+
+
+WRAPPERS = frozenset("int float str bool abs round min max".split())
+
+
+NUMERIC_WRAPPERS = frozenset("int float abs round".split())
+
+
+class Harvester:
+    """Files the constants of one function under the leaf names they are compared with."""
+
+    def __init__(
+        self,
+        facts: ModuleFacts,
+        fn: ast.FunctionDef | ast.AsyncFunctionDef,
+        links: list[tuple[str, str]],
+    ) -> None:
+        self.facts = facts
+        self.fn = fn
+        self.links = links
+        self.alias: dict[str, str] = {}
+        self.local: dict[str, Any] = {}
+        # Every constant a local is ever given: `limit = 13.5` in one branch, 12.0 in another.
+        self.local_all: dict[str, list[Any]] = {}
+        # `age = 2024 - birth_year`: age == sign * birth_year + offset, so a threshold on
+        # age is also one on birth_year (2024 - 75 = 1949).
+        self.affine: dict[str, tuple[str, int, float]] = {}
+
+    def run(self) -> None:
+        for node in ast.walk(self.fn):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                self.assign(node.targets[0], node.value)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                self.assign(node.target, node.value)
+            elif isinstance(node, ast.NamedExpr):
+                self.assign(node.target, node.value)
+        for arg in all_args(self.fn):
+            if arg.annotation is not None:
+                self.annotate(arg.arg, arg.annotation)
+        for node in ast.walk(self.fn):
+            self.visit(node)
+
+    def assign(self, target: ast.expr, value: ast.expr) -> None:
+        if not isinstance(target, ast.Name):
+            return
+        const = self.facts.const(value, self.local)
+        if const is not MISSING:
+            self.local[target.id] = const
+            self.local_all.setdefault(target.id, []).append(const)
+            return
+        solved = self.linear(value)
+        if solved is not None and solved[1:] != (1, 0):
+            self.affine[target.id] = solved
+            return
+        names = self.subjects(value)
+        if len(names) == 1 and names[0] != target.id.lower():
+            self.alias[target.id] = names[0]
+
+    def linear(self, node: ast.expr) -> tuple[str, int, float] | None:
+        """(name, sign, offset) when node == sign * name + offset, for one plain name."""
+        if isinstance(node, ast.Name):
+            if node.id in self.affine:
+                return self.affine[node.id]
+            return (self.alias.get(node.id, node.id).lower(), 1, 0)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            left_c = self.facts.const(node.left, self.local)
+            right_c = self.facts.const(node.right, self.local)
+            if is_number(right_c):
+                inner = self.linear(node.left)
+                if inner is not None:
+                    delta = right_c if isinstance(node.op, ast.Add) else -right_c
+                    return (inner[0], inner[1], inner[2] + delta)
+            if is_number(left_c):
+                inner = self.linear(node.right)
+                if inner is not None:
+                    sign = 1 if isinstance(node.op, ast.Add) else -1
+                    return (inner[0], sign * inner[1], left_c + sign * inner[2])
+        return None
+
+    def annotate(self, name: str, annotation: ast.expr) -> None:
+        kind = annotation_kind(annotation)
+        if kind:
+            self.facts.hint(name).kinds.add(kind)
+
+    def subjects(self, node: ast.expr) -> list[str]:
+        """Leaf names an expression is about: `int(p["age"]) - 5` is about "age"."""
+        if isinstance(node, ast.Name):
+            return [self.alias.get(node.id, node.id).lower()]
+        if isinstance(node, ast.Attribute):
+            return [node.attr.lower()]
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                return [key.value.lower()]
+            return self.subjects(node.value)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                if func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
+                    name = node.args[0].value
+                    return [name.lower()] if isinstance(name, str) else []
+                if func.attr in STR_METHODS:
+                    return self.subjects(func.value)
+            if isinstance(func, ast.Name) and func.id in ("getattr",) and len(node.args) >= 2:
+                key = node.args[1]
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    return [key.value.lower()]
+            if isinstance(func, ast.Name) and func.id in WRAPPERS:
+                return [s for a in node.args for s in self.subjects(a)]
+            return []
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                return self.subjects(node.left) + self.subjects(node.right)
+            # `debts / income < 0.4`: the threshold belongs to the ratio, not to either name.
+            return []
+        if isinstance(node, ast.UnaryOp):
+            return self.subjects(node.operand)
+        return []
+
+    def possible(self, node: ast.expr) -> list[Any]:
+        """Constants an expression can take: itself, or either branch of `a if c else b`."""
+        if isinstance(node, ast.IfExp):
+            return self.possible(node.body) + self.possible(node.orelse)
+        if isinstance(node, ast.Name) and len(self.local_all.get(node.id, [])) > 1:
+            return list(self.local_all[node.id])
+        value = self.facts.const(node, self.local)
+        return [] if value is MISSING else [value]
+
+    def operands(self, node: ast.expr) -> list[str]:
+        """Every name an arithmetic expression reads, for kinds (not for thresholds)."""
+        if isinstance(node, ast.BinOp):
+            return self.operands(node.left) + self.operands(node.right)
+        return self.subjects(node)
+
+    def file(self, subjects: list[str], value: Any, kind: str | None = None) -> None:
+        for name in subjects:
+            hint = self.facts.hint(name)
+            if isinstance(value, (list, tuple, set, frozenset)):
+                for item in value:
+                    hint.add(item)
+            elif isinstance(value, dict):
+                for item in value:
+                    hint.add(item)
+            else:
+                hint.add(value)
+            if kind:
+                hint.kinds.add(kind)
+
+    def visit(self, node: ast.AST) -> None:
+        """Dispatch on the node's type, as ast.NodeVisitor does; `run` walks the function
+        breadth-first (ast.walk), because the order constants are found in is the order
+        their values are tried."""
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is not None:
+            method(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        items = [node.left, *node.comparators]
+        for left, op, right in zip(items, node.ops, items[1:], strict=False):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                self.membership(left, right)
+            else:
+                self.comparison(left, right)
+
+    def membership(self, left: ast.expr, right: ast.expr) -> None:
+        """`x in (...)` files the container's items under x; `"c" in x` says x holds "c"."""
+        lc, rc = self.facts.const(left, self.local), self.facts.const(right, self.local)
+        if rc is not MISSING and not isinstance(rc, str):
+            self.file(self.subjects(left), rc)
+        elif lc is not MISSING and rc is MISSING:
+            for name in self.subjects(right):
+                hint = self.facts.hint(name)
+                if lc not in hint.contains:
+                    hint.contains.append(lc)
+        elif rc is not MISSING and isinstance(rc, str):
+            self.file(self.subjects(left), rc, "str")
+
+    def comparison(self, left: ast.expr, right: ast.expr) -> None:
+        """`age > 65` files 65 under age (and under birth_year, solved through `age = ...`)."""
+        for side, other in ((right, left), (left, right)):
+            for value in self.possible(side):
+                sized = sized_subjects(other, self)
+                if sized and isinstance(value, int) and not isinstance(value, bool):
+                    for name in sized:  # `len(hobbies) > 2`: lists around that size
+                        self.facts.hint(name).lengths.append(value)
+                    continue
+                self.file(self.subjects(other), value)
+                solved = self.linear(other)
+                if solved is not None and solved[1:] != (1, 0) and is_number(value):
+                    name, sign, offset = solved
+                    self.file([name], as_int((value - offset) * sign))
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        table = self.facts.const(node.value, self.local)
+        if isinstance(table, dict):  # RATES[region]: the table's keys are region's values
+            self.file(self.subjects(node.slice), list(table))
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        for a, b in ((node.left, node.right), (node.right, node.left)):
+            value = self.facts.const(b, self.local)
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if numeric and isinstance(node.op, (ast.Add, ast.Sub)):
+                # `age - 55` pivots at 55; a factor (`age * 0.5`) is no threshold.
+                self.file(self.subjects(a), value, "num")
+            elif numeric or not isinstance(node.op, ast.Add):
+                for name in self.operands(a):
+                    self.facts.hint(name).kinds.add("num")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr in ("year", "month", "day", "toordinal"):
+            for name in self.subjects(node.value):
+                self.facts.hint(name).kinds.add("dateobj")
+
+    def visit_Match(self, node: ast.Match) -> None:
+        subjects = self.subjects(node.subject)
+        for case in node.cases:
+            for value in pattern_values(case.pattern, self.facts):
+                self.file(subjects, value)
+
+    def visit_For(self, node: ast.For | ast.comprehension) -> None:
+        for name in self.subjects(node.iter):
+            self.facts.hint(name).kinds.add("list")
+
+    visit_comprehension = visit_For
+
+    def visit_If(self, node: ast.If | ast.While | ast.IfExp) -> None:
+        if isinstance(node.test, (ast.Name, ast.Attribute, ast.Subscript)):
+            for name in self.subjects(node.test):
+                self.facts.hint(name).kinds.add("truthy")
+
+    visit_While = visit_If
+    visit_IfExp = visit_If
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if called in ("fromisoformat", "strptime", "parse", "to_datetime") and node.args:
+            for name in self.subjects(node.args[0]):
+                self.facts.hint(name).kinds.add("isodate")
+        if isinstance(func, ast.Attribute):
+            table = self.facts.const(func.value, self.local)
+            if func.attr == "get" and isinstance(table, dict) and node.args:
+                self.file(self.subjects(node.args[0]), list(table))
+            elif func.attr in STR_METHODS:
+                for name in self.subjects(func.value):
+                    self.facts.hint(name).kinds.add("str")
+                if func.attr in ("startswith", "endswith") and node.args:
+                    value = self.facts.const(node.args[0], self.local)
+                    if value is not MISSING:
+                        self.file(self.subjects(func.value), value, "str")
+            elif func.attr in ("append", "extend", "items", "keys", "values"):
+                for name in self.subjects(func.value):
+                    self.facts.hint(name).kinds.add(
+                        "list" if func.attr in ("append", "extend") else "dict"
+                    )
+        elif isinstance(func, ast.Name):
+            iterables = (
+                "len",
+                "sum",
+                "any",
+                "all",
+                "sorted",
+                "enumerate",
+                "set",
+                "frozenset",
+                "list",
+                "tuple",
+                "zip",
+                "reversed",
+            )
+            if func.id in iterables and node.args:
+                for name in self.subjects(node.args[0]):
+                    self.facts.hint(name).kinds.add("list")
+            elif func.id in NUMERIC_WRAPPERS and node.args:
+                for name in self.subjects(node.args[0]):
+                    self.facts.hint(name).kinds.add("num")
+            callee = self.facts.functions.get(func.id)
+            if callee is not None:
+                self.link(callee, node)
+
+    def link(self, callee: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> None:
+        params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)]
+        pairs = list(zip(params, call.args, strict=False))
+        pairs += [(k.arg, k.value) for k in call.keywords if k.arg]
+        for param, arg in pairs:
+            for subject in self.subjects(arg):
+                if subject != param.lower():
+                    self.links.append((param.lower(), subject))
+
+
+def sized_subjects(node: ast.expr, harvester: Harvester) -> list[str]:
+    """`len(x)` -> the names of x."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    ):
+        return harvester.subjects(node.args[0])
+    return []
+
+
+def pattern_values(pattern: ast.pattern, facts: ModuleFacts) -> list[Any]:
+    if isinstance(pattern, ast.MatchValue):
+        value = facts.const(pattern.value)
+        return [] if value is MISSING else [value]
+    if isinstance(pattern, ast.MatchSingleton):
+        return [pattern.value]
+    if isinstance(pattern, ast.MatchOr):
+        return [v for p in pattern.patterns for v in pattern_values(p, facts)]
+    if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        return pattern_values(pattern.pattern, facts)
+    return []

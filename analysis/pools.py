@@ -1,0 +1,164 @@
+"""Value pools: which values each leaf is tried with.
+
+The code's own values first (every threshold and its neighbours, `in` sets, lookup keys),
+then the protected category's realistic values from the policy, then ordinary values of the
+leaf's kind. Ages may be carried as birth years or dates: the defaults follow that form.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from analysis.hints import Hint
+from analysis.values import MISSING, DateValue, neighbours
+from config.policy import Category, Policy, name_tokens
+
+DEFAULTS_BY_KIND: dict[str, list[Any]] = {
+    "int": [0, 1, 3, 10, 100],
+    "float": [0.0, 0.5, 1.0, 10.0, 1000.0],
+    "num": [0, 1, 3, 10, 1000.0],
+    "str": ["", "yes", "no", "other"],
+    "bool": [True, False],
+    "truthy": [True, False],
+    "list": [[], [1, 10], ["a", "b"]],
+    "dict": [{}],
+}
+
+
+UNKNOWN_DEFAULTS: list[Any] = [1, 5, 0, "yes", True]
+
+
+MAX_POOL = 40
+
+
+def value_pool(
+    hint: Hint,
+    choices: list[Any],
+    category: str | None,
+    policy: Policy,
+    default: Any,
+    form: str | None = None,
+) -> tuple[list[Any], int]:
+    """Values to try for one leaf: the code's own first, then the category's or the kind's.
+
+    Returns the pool and how many of its first values come from the code itself.
+    """
+    kinds = set(hint.kinds)
+    pool: list[Any] = list(choices)
+    numeric = bool(kinds & {"int", "float", "num"})
+    for value in hint.constants:
+        pool += neighbours(value) if numeric or isinstance(value, (int, float)) else [value]
+        if isinstance(value, str) and value:
+            # Code that normalises case still receives raw input: try the usual spellings.
+            pool += [value.lower(), value.capitalize(), value.upper()]
+    for size in hint.lengths:
+        for n in range(max(0, size - 1), size + 2):
+            pool.append([f"item{i}" for i in range(n)])
+    for needle in hint.contains:
+        if "list" in kinds:
+            pool.append([needle])
+        elif isinstance(needle, str):
+            pool += [needle, f"{needle} degree", needle.upper()]
+        else:
+            pool.append([needle])
+    if form in ("date", "isodate"):
+        pool = [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
+    from_code = len(dedupe(pool))
+    if category is not None:
+        cat_values = [as_form(v, form) for v in policy.protected[category].values]
+        if "bool" in kinds:
+            pool += [True, False]  # `is_male: bool`: the category's words would all be truthy
+        pool += [v for v in cat_values if fits(v, kinds)] or ([] if "bool" in kinds else cat_values)
+    if default is not MISSING and default is not None and default not in pool:
+        pool.append(default)
+    if category is not None:
+        pool = realistic(pool, policy.protected[category])
+    if category is None or not pool:
+        # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
+        # would hide any difference that needs a realistic magnitude.
+        pool += kind_defaults(kinds)
+    pool = dedupe(pool)[:MAX_POOL]
+    return pool, min(from_code, len(pool))
+
+
+AGE_DATE_TOKENS = frozenset({"dob", "birthdate", "birthday"})
+
+
+def age_form(name: str, kinds: set[str]) -> str | None:
+    """How an age-category input carries the age: a birth "year", a "date" object, an
+    "isodate" string, or None for the age itself."""
+    tokens = set(name_tokens(name))
+    dated = bool(tokens & AGE_DATE_TOKENS) or {"date", "birth"} <= tokens
+    if "dateobj" in kinds:
+        return "date"
+    if dated or "isodate" in kinds:
+        return "isodate"
+    if tokens & {"year", "born", "birthyear"}:
+        return "year"
+    return None
+
+
+def as_form(age: Any, form: str | None) -> Any:
+    """A default age as the input carries it: 30 -> 1996, "1996-06-15" or date(1996-06-15)."""
+    if form is None or isinstance(age, bool) or not isinstance(age, (int, float)):
+        return age
+    year = datetime.date.today().year - int(age)
+    if form == "year":
+        return year
+    iso = f"{year:04d}-06-15"
+    return DateValue(iso) if form == "date" else iso
+
+
+def realistic(pool: list[Any], category: Category) -> list[Any]:
+    """Drop numbers outside the category's realistic range (neighbours of `age < 0`)."""
+
+    def fits_range(value: Any) -> bool:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        low, high = category.minimum, category.maximum
+        return (low is None or value >= low) and (high is None or value <= high)
+
+    return [v for v in pool if fits_range(v)]
+
+
+def typical_index(pool: list[Any], category: str | None, policy: Policy, default: Any) -> int:
+    """A protected leaf rests on its category's first value; others on their default or first."""
+    if default is not MISSING and default in pool:
+        return pool.index(default)
+    if category is not None:
+        for value in policy.protected[category].values:
+            if value in pool:
+                return pool.index(value)
+    return 0
+
+
+def fits(value: Any, kinds: set[str]) -> bool:
+    """Whether a category default suits how the code uses the leaf."""
+    if not kinds or kinds <= {"truthy"}:
+        return True
+    if isinstance(value, bool):
+        return bool(kinds & {"bool", "truthy"})
+    if isinstance(value, (int, float)):
+        return bool(kinds & {"int", "float", "num"})
+    if isinstance(value, str):
+        return bool(kinds & {"str", "list", "dict", "literal"})
+    return False
+
+
+def kind_defaults(kinds: set[str]) -> list[Any]:
+    for kind in ("float", "int", "num", "bool", "str", "list", "dict", "truthy"):
+        if kind in kinds:
+            return list(DEFAULTS_BY_KIND[kind])
+    return list(UNKNOWN_DEFAULTS)
+
+
+def dedupe(values: list[Any]) -> list[Any]:
+    seen: list[tuple[type, str]] = []
+    out = []
+    for value in values:
+        key = (type(value), repr(value))
+        if key not in seen:
+            seen.append(key)
+            out.append(value)
+    return out

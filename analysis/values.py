@@ -1,0 +1,51 @@
+"""Values the engine tries that are more than JSON: enum members and dates of the module
+under test, built inside the sandbox; and numeric thresholds with their neighbours."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+MISSING = object()
+
+
+@dataclass(frozen=True)
+class EnumMember:
+    """A member of an Enum class of the module under test, by name."""
+
+    cls: str
+    member: str
+
+    def __repr__(self) -> str:
+        return f"{self.cls}.{self.member}"
+
+
+@dataclass(frozen=True)
+class DateValue:
+    """A calendar date, built as datetime.date inside the sandbox."""
+
+    iso: str
+
+    def __repr__(self) -> str:
+        return f"date({self.iso})"
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def as_int(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def neighbours(value: Any) -> list[Any]:
+    """A numeric threshold and the values on either side of it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return [value]
+    if isinstance(value, int):
+        return [value - 1, value, value + 1]
+    if not math.isfinite(value):
+        return [value]
+    step = 10 ** (math.floor(math.log10(abs(value))) - 2) if value else 0.01
+    return [round(value - step, 10), value, round(value + step, 10)]
