@@ -1,7 +1,9 @@
 """The child side of execution: loads one module and calls one function many times.
 
-This file runs *inside* the sandbox, as ``python -I -c <this source>``, so it must use the
-standard library only and import nothing from codebias. It speaks newline-delimited JSON on
+This file runs *inside* the sandbox, as ``python -B -S -s -P -c <prelude + this source>``
+(analysis/sandbox/bwrap.py; ``-s -P -c`` with rlimits only under --trust-code), so it must use
+the standard library only and import nothing from codebias. Not ``-I``: its ``-E`` would drop
+the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway. It speaks newline-delimited JSON on
 private file descriptors; the code under test gets /dev/null as stdin and a capped buffer as
 stdout, so it can neither read the protocol nor forge a reply by printing.
 

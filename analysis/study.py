@@ -271,7 +271,7 @@ def judge_sample(
     suspected: set[str] = set()
     for report in functions:
         tested.update(report.attributes_tested)
-        if report.status in ("unverified", "error"):
+        if not report.is_settled:
             suspected.update(f.attribute for f in report.findings)
             continue  # no executed evidence either way
         findings = [*report.findings, *(a.finding for a in report.accepted)]
@@ -279,7 +279,7 @@ def judge_sample(
             f.attribute for f in findings if f.method == "dynamic" and f.example is not None
         )
     kind: Kind
-    if any(r.status in ("biased", "clean") for r in functions):
+    if any(r.was_run for r in functions):
         kind = "tested"
     elif any(r.status == "skipped" for r in functions):
         kind = "no_protected_input"

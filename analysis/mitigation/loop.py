@@ -129,14 +129,14 @@ def mitigate(
     original = report if report is not None else engine.scan_function(source, path, qualname)
     result = FixResult(status="error", strategy=strategy, report=original)
     # Static findings of a function that could not run count too: they are what needs fixing.
-    result.before = original.biased_attributes
+    result.before = original.flagged_attributes
     result.after = list(result.before)
 
     if original.status == "clean":
         result.status = "clean"
         result.note = "no bias found: nothing to fix"
         return result
-    if original.status != "biased":
+    if not original.is_biased:
         why = original.reason or "no reason given"
         result.note = (
             f"the function could not be tested ({original.status}: {why}), "
@@ -213,14 +213,14 @@ def mitigate(
             untestable = str(exc)
         # "skipped" means the new version reads no protected input at all (the biased read
         # of `applicant["gender"]` was simply deleted): the most natural fix there is.
-        if retest is None or retest.status not in ("clean", "biased", "skipped"):
+        if retest is None or not retest.is_settled:
             attempt.outcome = "untestable"
             attempt.reason = last_reason = "your version could not be run: " + (
                 untestable if retest is None else retest.reason or retest.status
             )
             messages.append(rejection_message(qualname, attempt.reason))
             continue
-        if retest.status == "biased":
+        if retest.is_biased:
             attempt.outcome = "biased"
             attempt.biased = retest.biased_attributes
             attempt.reason = last_reason = "still biased for " + ", ".join(attempt.biased)

@@ -59,7 +59,7 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
                 f"[dim]{fn.path}:{fn.line} {fn.qualname}: {accepted.finding.attribute} accepted "
                 f"in the {accepted.source}: {accepted.reason}[/]"
             )
-        if fn.status in ("unverified", "error") and fn.reason:
+        if not fn.is_settled and fn.reason:
             console.print(f"[yellow]{fn.path}:{fn.line} {fn.qualname}: {fn.status}: {fn.reason}[/]")
     s = report.summary()
     per = ", ".join(f"{a} {v['biased']}/{v['functions']}" for a, v in s["by_attribute"].items())
