@@ -8,32 +8,40 @@ Code that cannot run gets a static review instead, and says why.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 
 from analysis.builder import InputBuilder
 from analysis.diff import changed_lines, lines_for
-from analysis.errors import ExecutionError, SandboxUnavailable, SessionDied
+from analysis.errors import (
+    ExecutionError,
+    RequirementMissing,
+    SandboxUnavailable,
+    SessionDied,
+    SourceError,
+)
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.inputs import InputModel, plain_value
+from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
 from analysis.report import Accepted, Example, Finding, FunctionReport, ScanReport
 from analysis.search import Search, contexts
-from analysis.source import ParsedModule, parse_module, recover_module
+from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import first_reach, never_read, reaches
 from config.policy import Policy
 
+log = logging.getLogger(__name__)
+
 ENGINE_VERSION = "1"
 IGNORE = re.compile(r"#\s*codebias:\s*ignore\[([^\]]*)\]\s*(.*)$")
-SKIP_DIRS = frozenset(
-    {".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", "build", "dist"}
-)
 
 
 @dataclass
@@ -45,6 +53,9 @@ class Module:
     facts: ModuleFacts
     runnable: bool  # False when recovery dropped code: running what is left would mislead
     note: str | None = None
+    # Where it lives in its project, when it has one: it is then imported as that module.
+    project: Project | None = None
+    location: ModuleLocation | None = None
 
     def intact(self, info: FunctionInfo) -> bool:
         """Whether a function's own lines survived recovery unchanged, so it can be run."""
@@ -73,46 +84,65 @@ class Engine:
         self._unavailable: str | None = None
         self._lock = threading.Lock()
         self._resolved = executor is not None
+        # Projects shown to sandboxes (read-only copies), kept until close().
+        self._shares = ExitStack()
+        self._shared: dict[FsPath, str] = {}
+
+    def close(self) -> None:
+        """Remove the copies of projects made for the sandboxes."""
+        with self._lock:
+            self._shared.clear()
+            self._shares.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- public API ----------------------------------------------------------------------
     def scan_paths(self, paths: Sequence[str], diff_text: str | None = None) -> ScanReport:
         started = time.monotonic()
         wanted = changed_lines(diff_text) if diff_text is not None else None
-        reports: list[FunctionReport] = []
         problems: list[tuple[str, str]] = []
         tasks: list[tuple[Module, FunctionInfo]] = []
-        for path in self.python_files(paths, problems):
-            try:
-                text = FsPath(path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                problems.append(
-                    (
-                        path,
-                        f"cannot read: {exc.strerror or exc}"
-                        if isinstance(exc, OSError)
-                        else f"not UTF-8 text: {exc.reason}",
-                    )
-                )
-                continue
+        for path, project in self.python_files(paths, problems):
             lines = None
             if wanted is not None:
                 lines = lines_for(wanted, path)
                 if not lines:
                     continue
-            module = self.load_module(text, path)
+            try:
+                text = read_source(FsPath(path), self.policy.budget.max_file_bytes)
+            except SourceError as exc:
+                problems.append((path, exc.reason))
+                continue
+            location = project.locate(FsPath(path)) if project is not None else None
+            module = self.load_module(text, path, project, location)
             if module is None:
                 problems.append((path, "no parsable Python in this file"))
                 continue
             tasks += [(module, info) for info in self.select(module, lines)]
-        reports = self.run_tasks(tasks)
+        try:
+            reports = self.run_tasks(tasks)
+        finally:
+            self.close()
         for path, reason in problems:
             reports.append(FunctionReport(path, "<module>", 1, 1, "error", "static", reason=reason))
         return ScanReport(reports, time.monotonic() - started, problems)
 
     def scan_source(
-        self, source: str, path: str, lines: set[int] | None = None
+        self,
+        source: str,
+        path: str,
+        lines: set[int] | None = None,
+        project: Project | None = None,
     ) -> list[FunctionReport]:
-        module = self.load_module(source, path)
+        """Functions of one module given as text (`path` as reported). With a project, `path`
+        is relative to its root and the module is imported as its dotted name there; the
+        caller closes the engine when done with the project."""
+        location = project.locate(project.root / path) if project is not None else None
+        module = self.load_module(source, path, project, location)
         if module is None:
             return [
                 FunctionReport(
@@ -168,7 +198,7 @@ class Engine:
         outcomes = []
         for text in (source, patched_source):
             executor = self.executor()
-            with executor.open(self.target(info, text, path), self.limits) as session:
+            with executor.open(self.target(info, module, text), self.limits) as session:
                 if session.load_error:
                     return 0.0 if text is patched_source else None
                 outcomes.append(session.run(calls))
@@ -190,11 +220,17 @@ class Engine:
         return self._unavailable
 
     # -- modules and functions -----------------------------------------------------------
-    def load_module(self, text: str, path: str) -> Module | None:
+    def load_module(
+        self,
+        text: str,
+        path: str,
+        project: Project | None = None,
+        location: ModuleLocation | None = None,
+    ) -> Module | None:
         try:
             parsed = parse_module(text, path)
-            return Module(path, parsed, ModuleFacts(parsed.tree), runnable=True)
-        except (SyntaxError, ValueError) as exc:
+            return Module(path, parsed, ModuleFacts(parsed.tree), True, None, project, location)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             error = f"line {getattr(exc, 'lineno', '?')}: {getattr(exc, 'msg', exc)}"
         recovered = recover_module(text, path)
         if recovered is None:
@@ -206,6 +242,7 @@ class Engine:
             else f"the file does not parse ({error}); what could be parsed was judged, "
             f"leaving out {'; '.join(recovered.dropped[:5])}"
         )
+        # Recovered text is not the file on disk: it runs on its own, not as its module.
         return Module(
             path, recovered, ModuleFacts(recovered.tree), runnable=only_wrapping, note=note
         )
@@ -216,29 +253,44 @@ class Engine:
             return infos
         return [i for i in infos if any(i.first_line <= n <= i.end_line for n in lines)]
 
-    def python_files(self, paths: Iterable[str], problems: list[tuple[str, str]]) -> list[str]:
-        """The files to scan: files named as given, folders walked for what the policy selects.
+    def python_files(
+        self, paths: Iterable[str], problems: list[tuple[str, str]]
+    ) -> list[tuple[str, Project | None]]:
+        """The files to scan, each with its project: files named as given, folders walked for
+        what the policy selects.
 
-        `paths:` patterns apply to paths relative to the repository the folder lies in (the
-        nearest parent holding .git), as the App sees them; outside a repository, relative to
-        the folder itself.
+        A folder's project is the repository it lies in (the nearest parent holding .git),
+        else the folder itself; `paths:` patterns apply to paths relative to it, as the App
+        sees them. A file named on its own belongs to its repository, or to its package.
         """
-        found: list[str] = []
+        found: list[tuple[str, Project | None]] = []
         for given in paths:
             root = FsPath(given)
             if root.is_file():
-                found.append(given)
+                home = repository_root(root.parent) or package_root(root)
+                found.append((given, self.project(home) if home is not None else None))
             elif root.is_dir():
                 base = repository_root(root) or root.resolve()
+                project = self.project(base)
                 for file in sorted(root.rglob("*.py")):
                     rel = file.relative_to(root)
                     if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
                         continue
                     if self.policy.in_scope(file.resolve().relative_to(base).as_posix()):
-                        found.append(str(file))
+                        found.append((str(file), project))
             else:
                 problems.append((given, "no such file or directory"))
         return found
+
+    def project(self, root: FsPath) -> Project:
+        project = Project.discover(root, self.policy.python.paths)
+        missing = project.missing(self.policy.python.require)
+        if missing:
+            raise RequirementMissing(
+                f"python.require: {', '.join(missing)} cannot be imported here (install the "
+                f"project's dependencies, or run codebias from its environment)"
+            )
+        return project
 
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
         done = 0
@@ -275,9 +327,35 @@ class Engine:
                 raise SandboxUnavailable(self._unavailable or "no sandbox")
             return self._executor
 
-    def target(self, info: FunctionInfo, source: str, path: str) -> Target:
+    def target(self, info: FunctionInfo, module: Module, source: str | None = None) -> Target:
+        """How to load `info` in a child: `source` (the module's own by default) run as the
+        module it is in its project, when it has one."""
         qualname = info.qualname + (".fget" if "property" in info.decorators else "")
-        return Target(source, path, qualname)
+        source = module.parsed.source if source is None else source
+        stub = self.policy.python.stub
+        project, location = module.project, module.location
+        if project is None or location is None or not module.runnable:
+            return Target(source, module.path, qualname, stub=stub)
+        return Target(
+            source,
+            location.file,
+            qualname,
+            module=location.name,
+            package=location.is_package,
+            repo=self.shared(project),
+            paths=location.paths,
+            stub=stub,
+        )
+
+    def shared(self, project: Project) -> str:
+        """The folder sandboxes see for `project` (a copy, made once per engine)."""
+        executor = self.executor()
+        with self._lock:
+            if project.root not in self._shared:
+                self._shared[project.root] = self._shares.enter_context(
+                    executor.share(str(project.root))
+                )
+            return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
         started = time.monotonic()
@@ -285,7 +363,14 @@ class Engine:
         try:
             self.judge(module, info, report)
         except RecursionError:
-            report.status, report.reason = "error", "the function is too deeply nested to analyse"
+            report.findings = []
+            report.status, report.method = "unverified", "static"
+            report.reason = "the function is too deeply nested to analyse"
+        except Exception as exc:  # noqa: BLE001 - one function's internal error loses nothing else
+            log.exception("internal error testing %s::%s", module.path, info.qualname)
+            report.findings = []
+            report.status, report.method = "error", "static"
+            report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -313,7 +398,7 @@ class Engine:
         deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(
-                self.target(info, module.parsed.source, module.path), self.limits
+                self.target(info, module), self.limits
             )
         except (OSError, ExecutionError) as exc:
             self.static_review(info, model, report, f"could not start the function: {exc}")
@@ -347,6 +432,17 @@ class Engine:
                 )
             )
         if report.status == "error":
+            return
+        if result.needs and not report.findings:
+            # A call that used a stub proves nothing either way: not clean, not biased.
+            needed = ", ".join(sorted(result.needs))
+            self.static_review(
+                info,
+                model,
+                report,
+                f"needs {needed}, which cannot be imported here (stubbed); judged statically",
+            )
+            report.executions = result.executions
             return
         if result.never_ran and not report.findings:
             common = result.errors.most_common(1)[0][0] if result.errors else "an error"

@@ -4,6 +4,7 @@ CodebiasError
 ├── PolicyError          a policy that does not validate (config/errors.py, beside the root:
 │                        the policy is the lowest layer; re-exported here)
 ├── SourceError          a file that cannot be read or holds no parsable Python
+├── RequirementMissing   a module the policy requires (python.require) is not importable
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
     └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
@@ -17,6 +18,7 @@ __all__ = [
     "CodebiasError",
     "PolicyError",
     "SourceError",
+    "RequirementMissing",
     "ExecutionError",
     "SandboxUnavailable",
     "SessionDied",
@@ -28,6 +30,10 @@ class SourceError(CodebiasError):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class RequirementMissing(CodebiasError):
+    pass
 
 
 class ExecutionError(CodebiasError):

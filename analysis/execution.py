@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import resource
 import selectors
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ HARNESS_SOURCE = (Path(__file__).parent / "harness.py").read_text(encoding="utf-
 @dataclass(frozen=True)
 class Limits:
     call_timeout: float = 1.0  # per call, enforced by an alarm inside the harness
+    load_timeout: float = 15.0  # importing the module and its package, once per session
     session_timeout: float = 20.0  # wall clock for the whole child, enforced from here
     memory_mb: int = 1024  # RLIMIT_AS
     cpu_seconds: int = 20  # RLIMIT_CPU
@@ -71,6 +74,7 @@ class Outcome:
     stdout: str = ""
     stdout_masked: str = ""
     error: str = ""
+    needs: tuple[str, ...] = ()  # stubbed modules the call used: it proves nothing
 
     @classmethod
     def from_wire(cls, data: Any) -> Outcome:
@@ -83,7 +87,12 @@ class Outcome:
                 return str(data.get(key, ""))[:4000]
 
             return cls(True, text("repr"), text("masked"), text("stdout"), text("stdout_masked"))
-        return cls(False, error=str(data.get("error", "unknown error"))[:500])
+        needs = data.get("needs")
+        return cls(
+            False,
+            error=str(data.get("error", "unknown error"))[:500],
+            needs=tuple(str(n)[:200] for n in needs[:20]) if isinstance(needs, list) else (),
+        )
 
     def same(self, other: Outcome) -> bool:
         """The same output, raw or with protected echoes masked.
@@ -112,12 +121,23 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Target:
-    """What to load in the child and which callable to call."""
+    """What to load in the child and which callable to call.
+
+    A standalone file is executed on its own. A file of a project is executed as its module
+    (`module`, a package's `__init__` when `package`), with the project's files visible
+    read-only: `repo` is the host folder to show, `filename` and `paths` (import roots) are
+    relative to it, and the child runs in it as its working folder.
+    """
 
     source: str
     filename: str
     qualname: str
-    instantiate: bool = False  # a method: build its class with no arguments first
+    module: str | None = None
+    package: bool = False
+    repo: str | None = None
+    paths: tuple[str, ...] = ()
+    stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
+    stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -154,6 +174,15 @@ class Executor:
     def preexec(self, limits: Limits) -> Callable[[], None] | None:
         return rlimit_setter(limits)
 
+    def repo_view(self, target: Target) -> str | None:
+        """Where the child sees the target's project folder (here: where it is)."""
+        return target.repo
+
+    @contextmanager
+    def share(self, folder: str) -> Iterator[str]:
+        """The folder to give targets as `repo` while the caller holds it open."""
+        yield folder
+
     def open(self, target: Target, limits: Limits) -> Session:
         proc = subprocess.Popen(
             self.argv(limits),
@@ -165,7 +194,7 @@ class Executor:
             start_new_session=True,  # its own process group, so we can kill all of it
             preexec_fn=self.preexec(limits),
         )
-        return Session(proc, target, limits)
+        return Session(proc, target, limits, self.repo_view(target))
 
 
 class ProcessExecutor(Executor):
@@ -175,27 +204,29 @@ class ProcessExecutor(Executor):
 class Session:
     """One child running one function's calls. Dies by timeout, crash or close()."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], target: Target, limits: Limits) -> None:
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        target: Target,
+        limits: Limits,
+        repo_view: str | None = None,
+    ) -> None:
         self.proc = proc
         self.limits = limits
         self.deadline = time.monotonic() + limits.session_timeout
         self.buffer = b""
         self.calls = 0
         self.load_error: str | None = None
+        self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
         reply = self.request(
-            {
-                "op": "load",
-                "source": target.source,
-                "filename": target.filename,
-                "qualname": target.qualname,
-                "instantiate": target.instantiate,
-                "call_timeout": limits.call_timeout,
-            },
-            extra_seconds=max(5.0, limits.call_timeout * 5)
-            + 2.0,  # the harness's load alarm, plus slack
+            load_message(target, limits, repo_view),
+            extra_seconds=limits.load_timeout + 2.0,  # the harness's load alarm, plus slack
         )
         if not reply.get("loaded"):
             self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
+        stubbed = reply.get("stubbed")
+        if isinstance(stubbed, list):
+            self.stubbed = tuple(str(m)[:200] for m in stubbed[:50])
 
     def run(self, calls: Sequence[Call]) -> list[Outcome]:
         """Run a batch of calls, one outcome each, in order."""
@@ -297,3 +328,27 @@ class Session:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[str, Any]:
+    """The harness's load request, with the project's paths as the child sees them."""
+
+    inside = repo_view is not None and target.repo is not None
+    base = repo_view or ""
+
+    def seen(relative: str) -> str:
+        return posixpath.join(base, relative) if relative else base
+
+    return {
+        "op": "load",
+        "source": target.source,
+        "filename": seen(target.filename) if inside else target.filename,
+        "qualname": target.qualname,
+        "module": target.module if inside else None,
+        "package": target.package,
+        "paths": [seen(p) for p in target.paths] if inside else [],
+        "cwd": repo_view if inside else None,
+        "stub": list(target.stub),
+        "stub_missing": target.stub_missing,
+        "call_timeout": limits.call_timeout,
+        "load_timeout": limits.load_timeout,
+    }

@@ -3,27 +3,34 @@
 This file runs *inside* the sandbox, as ``python -B -S -s -P -c <prelude + this source>``
 (analysis/sandbox/bwrap.py; ``-s -P -c`` with rlimits only under --trust-code), so it must use
 the standard library only and import nothing from codebias. Not ``-I``: its ``-E`` would drop
-the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway. It speaks newline-delimited JSON on
-private file descriptors; the code under test gets /dev/null as stdin and a capped buffer as
-stdout, so it can neither read the protocol nor forge a reply by printing.
+the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway.
+It speaks newline-delimited JSON on private file descriptors; the code under test gets /dev/null
+as stdin and a capped buffer as stdout, so it can neither read the protocol nor forge a reply by
+printing.
 
 Protocol (parent -> child, one JSON object per line):
-  {"op": "load", "source": str, "filename": str, "qualname": str, "instantiate": bool,
-   "call_timeout": float}
+  {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
+   "load_timeout": float, "module": str | null, "package": bool, "paths": [str], "cwd": str | null,
+   "stub": [str], "stub_missing": bool}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...]}]}
 Replies (child -> parent, one line each):
-  {"loaded": true} | {"loaded": false, "error": str}
+  {"loaded": true, "stubbed": [str]} | {"loaded": false, "error": str}
   {"outcomes": [{"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str}
-                | {"ok": false, "error": str}]}
+                | {"ok": false, "error": str, "needs": [str]}]}
   "masked"/"stdout_masked" replace values equal to the call's `mask` values (the protected value
   being varied) by a placeholder, so a function that only echoes its input back is not biased.
+With "module", the source is executed as that module of its package (found on "paths"), so that
+relative imports, siblings and the package's __init__ work as in the project's own tests.
+A module that cannot be imported (or one listed in "stub") is replaced by a recording stub; a
+call that touches a stub fails with "needs": the modules it needed, so it proves nothing.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs: instance of a class of the
 module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"),
-"date" (v: ISO date).
+"date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set).
 """
 
 import enum
+import importlib.util
 import io
 import json
 import os
@@ -37,6 +44,7 @@ MAX_REPR = 2000
 MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
 MASK = "<protected>"
+MAX_STUBBED = 25  # modules stubbed while loading one target, at most
 
 
 class CallTimeout(BaseException):
@@ -70,25 +78,54 @@ class Harness:
     # -- loading -------------------------------------------------------------------------
     def load(self, msg):
         self.call_timeout = float(msg.get("call_timeout", 1.0))
-        module = types.ModuleType("codebias_target")
-        module.__file__ = msg.get("filename", "<target>")
-        sys.modules["codebias_target"] = module
-        try:
-            code = compile(msg["source"], module.__file__, "exec")
-            if "async" in msg["source"]:
-                import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
-            with self.alarm(max(self.call_timeout * 5, 5.0)):
-                exec(code, module.__dict__)
-            target = module
-            parts = msg["qualname"].split(".")
-            for i, part in enumerate(parts):
-                target = getattr(target, part)
-                if msg.get("instantiate") and i == len(parts) - 2 and isinstance(target, type):
-                    target = target()
-        except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
-            return {"loaded": False, "error": describe(exc)}
+        sys.path[:0] = [p for p in msg.get("paths", []) if isinstance(p, str)]
+        if msg.get("cwd"):
+            os.chdir(msg["cwd"])
+        STUBS.forced.update(msg.get("stub", []))
+        STUBS.allow = bool(msg.get("stub_missing", True))
+        sys.meta_path.insert(0, STUBS)
+        if "async" in msg["source"]:
+            import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
+        baseline = set(sys.modules)
+        while True:
+            try:
+                with self.alarm(float(msg.get("load_timeout", 10.0))):
+                    module = self.execute(msg)
+                    target = module
+                    for part in msg["qualname"].split("."):
+                        target = getattr(target, part)
+                break
+            except ModuleNotFoundError as exc:
+                if not STUBS.adopt(exc.name):
+                    return {"loaded": False, "error": describe(exc)}
+                # Forget what the failed attempt imported, then try again with the stub.
+                for name in set(sys.modules) - baseline:
+                    del sys.modules[name]
+            except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
+                return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
-        return {"loaded": True}
+        return {"loaded": True, "stubbed": sorted(STUBS.forced | STUBS.missing)}
+
+    def execute(self, msg):
+        """Run the source as its module: in its package when it has a dotted name."""
+        name = msg.get("module") or "codebias_target"
+        filename = msg.get("filename", "<target>")
+        if msg.get("module"):
+            parent = name.rpartition(".")[0]
+            if parent:
+                importlib.import_module(parent)  # the package's __init__ runs, as on import
+            spec = importlib.util.spec_from_loader(
+                name, loader=None, origin=filename, is_package=bool(msg.get("package"))
+            )
+            module = importlib.util.module_from_spec(spec)
+            if msg.get("package"):
+                module.__path__ = [os.path.dirname(filename)]
+        else:
+            module = types.ModuleType(name)
+        module.__file__ = filename
+        sys.modules[name] = module
+        exec(compile(msg["source"], filename, "exec"), module.__dict__)
+        return module
 
     # -- calling -------------------------------------------------------------------------
     def alarm(self, seconds):
@@ -110,6 +147,13 @@ class Harness:
         raise CallTimeout()
 
     def call_one(self, call):
+        outcome = self.attempt(call)
+        if outcome.get("missing") and STUBS.adopt(outcome.pop("missing")):
+            outcome = self.attempt(call)  # imported inside the function: again, with its stub
+        outcome.pop("missing", None)
+        return outcome
+
+    def attempt(self, call):
         seed = call.get("seed", 0)
         random.seed(seed)
         numpy = sys.modules.get("numpy")
@@ -122,6 +166,7 @@ class Harness:
         saved_stdout = sys.stdout
         sys.stdout = sink
         masks = []
+        STUBS.touched.clear()
         try:
             with self.alarm(self.call_timeout):
                 # Building the inputs runs the module's own constructors: time them and
@@ -143,9 +188,14 @@ class Harness:
         except CallTimeout:
             return {"ok": False, "error": f"TimeoutError: call exceeded {self.call_timeout:.1f}s"}
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are outcomes too
-            return {"ok": False, "error": describe(exc)}
+            if STUBS.touched:
+                return needs_outcome()
+            missing = exc.name if isinstance(exc, ModuleNotFoundError) else None
+            return {"ok": False, "error": describe(exc), "missing": missing}
         finally:
             sys.stdout = saved_stdout
+        if STUBS.touched:
+            return needs_outcome()
         printed = sink.getvalue()[:MAX_STDOUT]
         return {
             "ok": True,
@@ -180,6 +230,10 @@ class Harness:
             import datetime
 
             return datetime.date.fromisoformat(value["v"])
+        if tag == "literal":
+            import ast
+
+            return ast.literal_eval(value["v"])
         if tag == "enum":
             return getattr(self.resolve(value["class"]), value["member"])
         if tag == "new":
@@ -193,6 +247,141 @@ class Harness:
                     object.__setattr__(obj, k, v)
                 return obj
         raise ValueError(f"unknown value tag {tag!r}")
+
+
+# -- stubs for modules that cannot be imported ------------------------------------------------
+
+
+class Stubs:
+    """A meta path finder that answers for stubbed modules (and their submodules) only.
+
+    A module is stubbed when the policy says so (`forced`) or when importing it failed while
+    loading the target (`missing`): optional imports inside `try/except ImportError` never
+    fail the load, so they keep their real fallback. `touched` collects the modules whose
+    stubs the current call used.
+    """
+
+    def __init__(self):
+        self.forced = set()
+        self.missing = set()
+        self.allow = True
+        self.touched = set()
+
+    def covers(self, fullname):
+        stubbed = self.forced | self.missing
+        return any(fullname == n or fullname.startswith(n + ".") for n in stubbed)
+
+    def adopt(self, name):
+        """Stub `name` from now on; False when that is not allowed or would not help."""
+        if not self.allow or not name or self.covers(name) or len(self.missing) >= MAX_STUBBED:
+            return False
+        self.missing.add(name)
+        return True
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not self.covers(fullname):
+            return None
+        return importlib.util.spec_from_loader(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        module = StubModule(spec.name)
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
+
+    def touch(self, name):
+        stubbed = self.forced | self.missing
+        owner = next((n for n in stubbed if name == n or name.startswith(n + ".")), None)
+        self.touched.add(owner or name.split(".")[0])
+
+
+STUBS = Stubs()
+
+
+def needs_outcome():
+    modules = sorted(STUBS.touched)
+    return {"ok": False, "error": f"needs {', '.join(modules)} (stubbed here)", "needs": modules}
+
+
+class StubModule(types.ModuleType):
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return Stub(f"{self.__name__}.{attr}")
+
+
+def _touching(result):
+    def method(self, *args, **kwargs):
+        STUBS.touch(object.__getattribute__(self, "_cb_name"))
+        return result(self, *args, **kwargs)
+
+    return method
+
+
+def _derived(self, *args, **kwargs):
+    return Stub(object.__getattribute__(self, "_cb_name") + "()")
+
+
+class Stub:
+    """Anything taken from a stubbed module: it answers every use, and records each one."""
+
+    __slots__ = ("_cb_name",)
+
+    def __init__(self, name):
+        object.__setattr__(self, "_cb_name", name)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        STUBS.touch(self._cb_name)
+        return Stub(f"{self._cb_name}.{attr}")
+
+    def __call__(self, *args, **kwargs):
+        STUBS.touch(self._cb_name)
+        if len(args) == 1 and not kwargs and isinstance(args[0], (types.FunctionType, type)):
+            return args[0]  # used as a decorator: keep what it decorates
+        return Stub(self._cb_name + "()")
+
+    def __mro_entries__(self, bases):
+        # `class Model(vendor.Base)`: a real base that stands in for the stubbed one.
+        return (type("StubBase", (StubBase,), {"_cb_name": self._cb_name}),)
+
+    __setattr__ = _touching(lambda self, *a: None)
+    __iter__ = _touching(lambda self: iter(()))
+    __len__ = _touching(lambda self: 0)
+    __bool__ = _touching(lambda self: True)
+    __contains__ = _touching(lambda self, item: False)
+    __getitem__ = _touching(_derived)
+    __setitem__ = _touching(lambda self, *a: None)
+    __enter__ = _touching(lambda self: self)
+    __exit__ = _touching(lambda self, *a: False)
+    __eq__ = _touching(lambda self, other: self is other)
+    __ne__ = _touching(lambda self, other: self is not other)
+    __lt__ = __le__ = __gt__ = __ge__ = _touching(lambda self, other: False)
+    __hash__ = _touching(lambda self: id(self))
+    __int__ = __index__ = _touching(lambda self: 0)
+    __float__ = _touching(lambda self: 0.0)
+    __str__ = __repr__ = _touching(lambda self: f"<stub {self._cb_name}>")
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _touching(_derived)
+    __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = _touching(_derived)
+    __and__ = __or__ = __xor__ = __rand__ = __ror__ = _touching(_derived)
+
+
+class StubBase:
+    """The base a class gets when it derives from something stubbed (`_cb_name`)."""
+
+    _cb_name = "stub"
+
+    def __init__(self, *args, **kwargs):
+        STUBS.touch(self._cb_name)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        STUBS.touch(self._cb_name)
+        return Stub(f"{self._cb_name}.{attr}")
 
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")

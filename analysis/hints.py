@@ -112,7 +112,10 @@ class ModuleFacts:
         self.hints: dict[str, Hint] = {}
         links: list[tuple[str, str]] = []
         for fn in every_function:
-            Harvester(self, fn, links).run()
+            try:
+                Harvester(self, fn, links).run()
+            except RecursionError:
+                continue  # an expression too deep to read: its values stay unknown
         # A helper's parameter shares what is known of the names passed to it, both ways.
         for _ in range(2):
             for param, subject in links:
@@ -129,10 +132,16 @@ class ModuleFacts:
 
     def const(self, node: ast.expr, local: dict[str, Any] | None = None) -> Any:
         """The constant value of `node`, resolving names and enum members; MISSING if none."""
+        try:
+            return self._const(node, local)
+        except RecursionError:
+            return MISSING  # 1,500 terms deep: not a constant worth knowing
+
+    def _const(self, node: ast.expr, local: dict[str, Any] | None = None) -> Any:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            inner = self.const(node.operand, local)
+            inner = self._const(node.operand, local)
             return (
                 -inner
                 if isinstance(inner, (int, float)) and not isinstance(inner, bool)
@@ -148,19 +157,19 @@ class ModuleFacts:
                 return EnumMember(self.qualname(self.classes[owner]), node.attr)
             return self.constants.get(f"{owner}.{node.attr}", MISSING)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            items = [self.const(e, local) for e in node.elts]
+            items = [self._const(e, local) for e in node.elts]
             if any(i is MISSING for i in items):
                 return MISSING
             return tuple(items) if isinstance(node, ast.Tuple) else items
         if isinstance(node, ast.Dict):
-            keys = [self.const(k, local) if k is not None else MISSING for k in node.keys]
+            keys = [self._const(k, local) if k is not None else MISSING for k in node.keys]
             if any(k is MISSING for k in keys):
                 return MISSING
-            values = [self.const(v, local) for v in node.values]
+            values = [self._const(v, local) for v in node.values]
             return {k: (None if v is MISSING else v) for k, v in zip(keys, values, strict=True)}
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("set", "frozenset", "tuple", "list") and len(node.args) == 1:
-                return self.const(node.args[0], local)
+                return self._const(node.args[0], local)
         return MISSING
 
 

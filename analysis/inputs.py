@@ -133,7 +133,10 @@ def encode_value(value: Any) -> Any:
         return [encode_value(v) for v in value]
     if isinstance(value, dict):
         return {str(k): encode_value(v) for k, v in value.items()}
-    return value
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    # bytes, complex, Ellipsis, sets: rebuilt from their literal inside the sandbox.
+    return {"__cb__": "literal", "v": repr(value)}
 
 
 def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
@@ -156,9 +159,13 @@ def plain_value(value: Any) -> Any:
         return repr(value)
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [plain_value(v) for v in value]
-    return value
+    if isinstance(value, dict):
+        return {str(k): plain_value(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return repr(value)  # bytes, complex, Ellipsis, sets: as the code writes them
 
 
 def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:

@@ -16,6 +16,14 @@ Method = Literal["dynamic", "static"]
 Kind = Literal["output", "refuses"]
 
 REPORT_VERSION = 1
+
+
+def safe_repr(value: Any) -> str:
+    """repr() that never raises: a report is written whatever a value's __repr__ does."""
+    try:
+        return repr(value)
+    except Exception as exc:  # noqa: BLE001 - any failure of foreign code is just text here
+        return f"<unrepresentable {type(value).__name__}: {type(exc).__name__}>"
 # Statuses that come from running the function (a verdict, not a guess).
 RUN_STATUSES = frozenset({"biased", "clean"})
 

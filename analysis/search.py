@@ -49,6 +49,7 @@ class SearchResult:
     ok_calls: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
+    needs: Counter[str] = field(default_factory=Counter)  # stubbed modules calls touched
     exhausted: bool = False  # stopped by the budget rather than by running out of contexts
 
     @property
@@ -188,6 +189,7 @@ class Search:
         for o in outs:
             if not o.ok:
                 self.result.errors[o.error.split(":")[0]] += 1
+                self.result.needs.update(o.needs)
         clash = colliding(leaf, ctx, values)
         for a, b in candidate_pairs(ok):
             if clash:

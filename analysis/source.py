@@ -8,8 +8,13 @@ and says what it had to drop, so the engine judges what it can and never fails s
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from analysis.errors import SourceError
 
 FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
 LATEX_CODE = re.compile(r"\\begin\{code\}(.*?)(?:\\end\{code\}|\Z)", re.DOTALL)
@@ -136,3 +141,25 @@ def first_error_line(lines: list[str]) -> int | None:
     except ValueError:
         return 0
     return None
+
+
+def read_source(path: Path, max_bytes: int) -> str:
+    """A Python file's text, decoded as Python decodes it (PEP 263 coding line, BOM, UTF-8)."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise SourceError(
+                str(path),
+                f"{size:,} bytes, over the {max_bytes:,}-byte limit (budget.max_file_bytes): "
+                "not read",
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).removeprefix("\ufeff")
+    except (SyntaxError, LookupError) as exc:
+        raise SourceError(str(path), f"cannot decode: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SourceError(str(path), f"not {exc.encoding} text: {exc.reason}") from None

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from analysis.report import safe_repr
 from bot.comments import check_summary, check_title, function_comment, review_body
 from bot.github import Json, RepoClient
 from bot.outcome import FunctionResult, ReviewOutcome, Suggestion
@@ -104,9 +105,8 @@ def build_annotations(outcome: ReviewOutcome) -> list[Json]:
                 )
             if finding.example is not None:
                 ex = finding.example
-                message += (
-                    f": {ex.values[0]!r} -> {ex.outputs[0]}, {ex.values[1]!r} -> {ex.outputs[1]}"
-                )
+                a, b = (safe_repr(v) for v in ex.values[:2])
+                message += f": {a} -> {ex.outputs[0]}, {b} -> {ex.outputs[1]}"
             level = "failure" if fails else "warning" if not finding.is_static else "notice"
             out.append(
                 {
@@ -116,7 +116,7 @@ def build_annotations(outcome: ReviewOutcome) -> list[Json]:
                     "annotation_level": level,
                     "title": title,
                     "message": message[:4000],
-                    "raw_details": json.dumps(finding.to_dict(), default=repr)[:60_000],
+                    "raw_details": json.dumps(finding.to_dict(), default=safe_repr)[:60_000],
                 }
             )
     return out

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
+from analysis.report import safe_repr
 from bot.cache import ResultsCache, cache_key
 from bot.changes import FileChange, file_change
 from bot.github import FileTooLarge, Json, RepoClient, UnreadableFile
@@ -134,7 +135,7 @@ class Reviewer:
                 found.setdefault(report.qualname, FunctionResult(report))
                 key = keys.get(report.qualname)
                 if key and report.is_settled:
-                    self.cache.put(key, json.dumps(report.to_dict(), default=repr))
+                    self.cache.put(key, json.dumps(report.to_dict(), default=safe_repr))
         return [found[fn.qualname] for fn in functions if fn.qualname in found]
 
 

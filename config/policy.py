@@ -61,6 +61,14 @@ class Paths(Strict):
         return self._include.match_file(path) and not self._exclude.match_file(path)
 
 
+class Python(Strict):
+    """How the project's code is found and imported in the sandbox."""
+
+    paths: tuple[str, ...] = ()  # extra import roots, relative to the repository
+    stub: tuple[str, ...] = ()  # modules always replaced by recording stubs
+    require: tuple[str, ...] = ()  # modules that must be importable, or the scan stops
+
+
 class Allow(Strict):
     function: str  # dotted "module.qualname" or just "qualname"; fnmatch patterns allowed
     attribute: str
@@ -70,6 +78,7 @@ class Allow(Strict):
 class Budget(Strict):
     executions_per_function: int = Field(default=5000, ge=10, le=1_000_000)
     seconds_per_function: float = Field(default=10.0, gt=0, le=600)
+    max_file_bytes: int = Field(default=1_000_000, ge=1_000, le=50_000_000)
 
 
 class Mitigation(Strict):
@@ -91,6 +100,7 @@ class Policy(Strict):
     allow: tuple[Allow, ...] = ()
     budget: Budget = Budget()
     mitigation: Mitigation = Mitigation()
+    python: Python = Python()
 
     def in_scope(self, path: str) -> bool:
         """Whether a repository-relative Python file is tested (`paths:`, see `Paths`)."""

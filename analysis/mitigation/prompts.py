@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from analysis.errors import CodebiasError
 from analysis.mitigation.provider import Message
-from analysis.report import Finding
+from analysis.report import Finding, safe_repr
 
 Base = Literal["zero-shot", "one-shot", "few-shot", "cot1", "cot2"]
 BASES: tuple[Base, ...] = ("zero-shot", "one-shot", "few-shot", "cot1", "cot2")
@@ -261,8 +261,10 @@ def _attribute_list(attributes: Sequence[str]) -> str:
 
 
 def _inputs(inputs: dict[str, Any]) -> str:
-    return ", ".join(f"{key}={json.dumps(value, default=repr)}" for key, value in inputs.items())
+    return ", ".join(
+        f"{key}={json.dumps(value, default=safe_repr)}" for key, value in inputs.items()
+    )
 
 
 def _value(value: Any) -> str:
-    return json.dumps(value, default=repr)
+    return json.dumps(value, default=safe_repr)

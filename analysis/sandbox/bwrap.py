@@ -26,6 +26,9 @@ import shutil
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import IO
 
 from analysis.errors import SandboxUnavailable, SessionDied
@@ -33,8 +36,10 @@ from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, Target
 from analysis.sandbox import staging
 from analysis.sandbox.layout import Layout, host_layout
 from analysis.sandbox.slots import Slot, SlotPool
+from analysis.sandbox.snapshot import snapshot
 
 SANDBOX_HOME = "/tmp"
+REPO_VIEW = "/repo"  # where a target's project appears, read-only (a snapshot, see snapshot.py)
 PRELUDE_MARKER = "# codebias sandbox prelude"  # first line of every sandboxed command
 MB = 1 << 20
 
@@ -111,7 +116,17 @@ class BwrapExecutor(Executor):
             self.layout = layout
             return layout
 
-    def command(self, limits: Limits, slot: Slot, info_fd: int) -> list[str]:
+    def repo_view(self, target: Target) -> str | None:
+        return REPO_VIEW if target.repo is not None else None
+
+    @contextmanager
+    def share(self, folder: str) -> Iterator[str]:
+        with snapshot(Path(folder), self.privileged) as copy:
+            yield copy
+
+    def command(
+        self, limits: Limits, slot: Slot, info_fd: int, repo: str | None = None
+    ) -> list[str]:
         layout = self.prepare()
         argv: list[str] = []
         if self.privileged:
@@ -156,6 +171,8 @@ class BwrapExecutor(Executor):
             argv += ["--ro-bind", staging.staged_path(i) if self.privileged else src, dest]
         for mask in layout.masks:
             argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
+        if repo is not None:
+            argv += ["--ro-bind", repo, REPO_VIEW]
         argv += [
             "--proc", "/proc",
             "--dev", "/dev",
@@ -183,7 +200,7 @@ class BwrapExecutor(Executor):
         keep = [info_write] + ([self.mount_ns] if self.mount_ns is not None else [])
         try:
             proc = subprocess.Popen(
-                self.command(limits, slot, info_write),
+                self.command(limits, slot, info_write, target.repo),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if diagnose else subprocess.DEVNULL,
@@ -198,7 +215,9 @@ class BwrapExecutor(Executor):
             raise
         finally:
             os.close(info_write)
-        return BwrapSession(proc, target, limits, slot=slot, info_fd=info_read)
+        return BwrapSession(
+            proc, target, limits, self.repo_view(target), slot=slot, info_fd=info_read
+        )
 
 
 class BwrapSession(Session):
@@ -209,6 +228,7 @@ class BwrapSession(Session):
         proc: subprocess.Popen[bytes],
         target: Target,
         limits: Limits,
+        repo_view: str | None,
         *,
         slot: Slot,
         info_fd: int,
@@ -219,7 +239,7 @@ class BwrapSession(Session):
         self.said = ""
         os.set_blocking(info_fd, False)
         try:
-            super().__init__(proc, target, limits)
+            super().__init__(proc, target, limits, repo_view)
         except SessionDied as exc:
             said = self.diagnostics()  # when bwrap itself failed, it said why on stderr
             self.close()

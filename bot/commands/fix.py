@@ -18,7 +18,7 @@ from pathlib import Path
 from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate
-from analysis.report import Finding
+from analysis.report import Finding, safe_repr
 from bot.commands.scan import choose_executor, load_policy
 from bot.llm import LLMConfigError, enable_hint, provider_from_env
 from config.policy import PolicyError
@@ -151,9 +151,9 @@ def describe(finding: Finding) -> str:
     example = finding.example
     if example is None:
         return f"{head}: judged from the code, not executed"
-    inputs = ", ".join(f"{k}={json.dumps(v, default=repr)}" for k, v in example.inputs.items())
+    inputs = ", ".join(f"{k}={json.dumps(v, default=safe_repr)}" for k, v in example.inputs.items())
     outcomes = ", ".join(
-        f"{json.dumps(value, default=repr)} -> {output}"
+        f"{json.dumps(value, default=safe_repr)} -> {output}"
         for value, output in zip(example.values, example.outputs, strict=False)
     )
     return f"{head}: {outcomes} with {inputs}"

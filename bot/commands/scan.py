@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,10 +14,10 @@ from pathlib import Path
 from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.execution import Executor
-from analysis.report import ScanReport
+from analysis.report import ScanReport, safe_repr
 from config.policy import Policy, PolicyError, build_policy, parse_layer
 
-EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE = 0, 1, 2
+EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def load_policy(config: str | None, budget: int | None = None) -> Policy:
@@ -112,11 +114,21 @@ def run(args: argparse.Namespace) -> int:
         except CodebiasError as exc:  # SandboxUnavailable included: nothing ran, say why
             print(f"codebias: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
+        except Exception:  # noqa: BLE001 - a crash is exit 3, never 1 ("bias found")
+            traceback.print_exc()
+            print("codebias: internal error: the scan stopped (see above)", file=sys.stderr)
+            return EXIT_INTERNAL
     missing = [p for p, why in report.problems if why == "no such file or directory"]
     if missing and len(missing) == len(args.paths):
         print(f"codebias: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return EXIT_USAGE
-    text = render(report, args.format)
+    status: int | None = None
+    try:
+        text = render(report, args.format)
+    except Exception:  # noqa: BLE001 - keep what finished: the JSON report is still written
+        traceback.print_exc()
+        print(f"codebias: internal error rendering {args.format}; writing JSON", file=sys.stderr)
+        text, status = json.dumps(report.to_dict(), indent=2, default=safe_repr), EXIT_INTERNAL
     if args.output:
         tmp = Path(args.output + ".tmp")
         tmp.write_text(text, encoding="utf-8")
@@ -133,4 +145,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if status is not None:
+        return status
     return EXIT_BIASED if fails(report, policy) else EXIT_CLEAN

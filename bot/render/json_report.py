@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from analysis.report import ScanReport
+from analysis.report import ScanReport, safe_repr
 
 
 def render_json(report: ScanReport) -> str:
-    return json.dumps(report.to_dict(), indent=2, default=str) + "\n"
+    return json.dumps(report.to_dict(), indent=2, default=safe_repr) + "\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.report import Finding, FunctionReport, ScanReport
+from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
 
 MAX_CELL = 60
 STATUS_ICON = {
@@ -22,7 +22,7 @@ STATUS_ICON = {
 
 def code(value: Any) -> str:
     """A table cell holding a value as inline code: pipes escaped, long values shortened."""
-    text = value if isinstance(value, str) else repr(value)
+    text = value if isinstance(value, str) else safe_repr(value)
     text = " ".join(text.split())
     if len(text) > MAX_CELL:
         text = text[: MAX_CELL - 1] + "…"

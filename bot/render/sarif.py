@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from analysis.engine import ENGINE_VERSION
-from analysis.report import Finding, FunctionReport, ScanReport
+from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -35,8 +35,8 @@ def message(fn: FunctionReport, finding: Finding) -> str:
     subject = f"`{fn.qualname}` treats people differently by {attribute}"
     ex = finding.example
     return (
-        f"{subject}: with {json.dumps(ex.inputs, default=str)}, changing {finding.parameter} "
-        f"from {ex.values[0]!r} to {ex.values[1]!r} changes the result from "
+        f"{subject}: with {json.dumps(ex.inputs, default=safe_repr)}, changing {finding.parameter} "
+        f"from {safe_repr(ex.values[0])} to {safe_repr(ex.values[1])} changes the result from "
         f"{ex.outputs[0]} to {ex.outputs[1]}."
     )
 
@@ -99,4 +99,4 @@ def render_sarif(report: ScanReport) -> str:
             }
         ],
     }
-    return json.dumps(sarif, indent=2, default=str) + "\n"
+    return json.dumps(sarif, indent=2, default=safe_repr) + "\n"

@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from analysis.report import ScanReport
+from analysis.report import ScanReport, safe_repr
 
 STYLE = {
     "biased": "bold red",
@@ -47,10 +47,10 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
             )
             if finding.example is not None:
                 ex = finding.example
-                console.print(f"    inputs  {json.dumps(ex.inputs, default=str)}")
+                console.print(f"    inputs  {json.dumps(ex.inputs, default=safe_repr)}")
                 console.print(
-                    f"    {finding.parameter} = {ex.values[0]!r} -> {ex.outputs[0]}\n"
-                    f"    {finding.parameter} = {ex.values[1]!r} -> {ex.outputs[1]}"
+                    f"    {finding.parameter} = {safe_repr(ex.values[0])} -> {ex.outputs[0]}\n"
+                    f"    {finding.parameter} = {safe_repr(ex.values[1])} -> {ex.outputs[1]}"
                 )
             else:
                 console.print("    static finding: reaches a branch or the output (not run)")

@@ -1,7 +1,8 @@
-"""A module that cannot be loaded: a dependency that does not exist.
+"""A module whose dependency does not exist: it loads with that dependency stubbed.
 
-Every function here is judged statically: `unverified`, with a static finding for each
-protected input that reaches a branch or the return value.
+A function that uses the missing dependency is judged statically: `unverified`, with a static
+finding for each protected input that reaches a branch or the return value. A function that
+never touches it is tested like any other (`log_only`, `region_factor`).
 """
 
 import sklearn_xyz
@@ -23,7 +24,7 @@ def model_score(gender, race, features):
     return model.score + (1 if gender == "male" else 0)
 
 
-# expect: unverified[] attrs=[gender]
+# expect: clean attrs=[gender]
 def log_only(sex, amount):
     print("processing", sex)
     return amount * 2
@@ -34,7 +35,7 @@ def pure_math(a, b):
     return a * b + sklearn_xyz.bias
 
 
-# expect: unverified[region]
+# expect: biased[region]
 def region_factor(region):
     return TABLE[region]
 

@@ -1,0 +1,199 @@
+"""Functions run where they live: as modules of their package, with the project read-only in the
+sandbox, missing dependencies stubbed, and any valid Python source read as Python reads it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sandbox_helpers import SANDBOX
+
+from analysis import Engine, FunctionReport
+from analysis.sandbox import BwrapExecutor
+from config.policy import build_policy
+
+pytestmark = SANDBOX
+
+PACKAGE = {
+    ".git/config": "[credential]\n\thelper = store\n[http]\n\textraheader = AUTHORIZATION: x\n",
+    "pyproject.toml": '[tool.setuptools.packages.find]\nwhere = ["src"]\n',
+    "src/hr/__init__.py": "from .rules import SENIOR_AGE\nREADY = True\n",
+    "src/hr/rules.py": (
+        "SENIOR_AGE = 65\n\n\ndef gender_factor(g):\n    return 1.2 if g == 'male' else 1.0\n"
+    ),
+    "src/hr/pricing.py": """\
+from . import READY
+from .rules import SENIOR_AGE
+from hr.rules import gender_factor
+
+
+def premium(age, base):
+    assert READY
+    if age > SENIOR_AGE:
+        return base * 2
+    return base
+
+
+def driver_premium(gender, base):
+    return base * gender_factor(gender)
+
+
+def sees_git(age):
+    import os
+    if os.path.exists(".git") or os.path.exists("/repo/.git"):
+        return age > 65
+    return 0
+""",
+    "scripts/tool.py": "import helper\n\n\ndef bonus(age):\n    return helper.bump(age)\n",
+    "scripts/helper.py": "def bump(years):\n    return 10 if years < 40 else 0\n",
+    "src/hr/legacy.py": """\
+import vendor_sdk
+from vendor_sdk.models import Base
+try:
+    import ujson as json
+except ImportError:
+    import json
+
+
+@vendor_sdk.cache
+def cached_rate(age):
+    return 2 if age > 60 else 1
+
+
+def vendor_score(age, base):
+    if age > 30:
+        return vendor_sdk.price(base)
+    return base
+
+
+def uses_json(gender):
+    return json.dumps({"rate": 1 if gender == "female" else 2})
+
+
+class Client(Base):
+    def rate(self, age):
+        return self.lookup(age) if age > 50 else 0
+
+
+def lazy(gender):
+    import optional_plugin
+    return optional_plugin.adjust(gender)
+""",
+}
+
+
+def write(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text)
+    return root
+
+
+def scan(executor: BwrapExecutor, root: Path, **policy: object) -> dict[str, FunctionReport]:
+    engine = Engine(build_policy([policy] if policy else []), executor=executor)
+    report = engine.scan_paths([str(root)])
+    return {f"{Path(f.path).name}::{f.qualname}": f for f in report.functions}
+
+
+def verdict(report: FunctionReport) -> tuple[str, list[str]]:
+    return report.status, report.flagged_attributes
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    return write(tmp_path / "repo", dict(PACKAGE))
+
+
+def test_modules_import_as_in_their_package(executor: BwrapExecutor, package: Path) -> None:
+    found = scan(executor, package)
+    # relative imports, the package's __init__, an absolute import of a sibling (src layout)
+    assert verdict(found["pricing.py::premium"]) == ("biased", ["age"])
+    assert verdict(found["pricing.py::driver_premium"]) == ("biased", ["gender"])
+    # a loose script imports the module beside it, as when it runs
+    assert verdict(found["tool.py::bonus"]) == ("biased", ["age"])
+
+
+def test_the_sandbox_sees_a_copy_without_git(executor: BwrapExecutor, package: Path) -> None:
+    assert verdict(scan(executor, package)["pricing.py::sees_git"]) == ("clean", [])
+
+
+def test_a_missing_dependency_is_stubbed_and_what_touches_it_proves_nothing(
+    executor: BwrapExecutor, package: Path
+) -> None:
+    found = scan(executor, package)
+    touching = found["legacy.py::vendor_score"]
+    assert verdict(touching) == ("unverified", ["age"])
+    assert touching.reason is not None and "needs vendor_sdk" in touching.reason
+    # a stub used as a decorator keeps the function it decorates
+    assert verdict(found["legacy.py::cached_rate"]) == ("biased", ["age"])
+    # an optional import inside try/except keeps its real fallback
+    assert verdict(found["legacy.py::uses_json"]) == ("biased", ["gender"])
+    # a class deriving from a stubbed base still gets built; its stub methods are touches
+    assert found["legacy.py::Client.rate"].status == "unverified"
+    # a module imported only inside the function is stubbed when the call needs it
+    lazy = found["legacy.py::lazy"]
+    assert lazy.status == "unverified" and "needs optional_plugin" in (lazy.reason or "")
+
+
+def test_the_policy_can_stub_an_importable_module(executor: BwrapExecutor, package: Path) -> None:
+    found = scan(executor, package, python={"stub": ["hr.rules"]})
+    assert found["pricing.py::driver_premium"].status == "unverified"
+    assert "needs hr.rules" in (found["pricing.py::driver_premium"].reason or "")
+
+
+def test_any_encoding_python_accepts_is_read(executor: BwrapExecutor, tmp_path: Path) -> None:
+    latin = (
+        "# -*- coding: latin-1 -*-\n"
+        "def tarif(region):\n"
+        "    return 2 if region == 'Île' else 1\n"
+    )
+    root = write(
+        tmp_path / "enc",
+        {
+            "latin.py": latin.encode("latin-1"),
+            "bom.py": b"\xef\xbb\xbfdef senior(age):\n    return age > 70\n",
+        },
+    )
+    found = scan(executor, root)
+    assert verdict(found["latin.py::tarif"]) == ("biased", ["region"])
+    assert verdict(found["bom.py::senior"]) == ("biased", ["age"])
+
+
+def test_a_file_over_the_size_limit_is_skipped_with_a_note(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    big = "def senior(age):\n    return age > 70\n" + "# padding\n" * 2000
+    root = write(tmp_path / "big", {"big.py": big, "small.py": "def f(age):\n    return age\n"})
+    engine = Engine(build_policy([{"budget": {"max_file_bytes": 5000}}]), executor=executor)
+    report = engine.scan_paths([str(root)])
+    (problem,) = report.problems
+    assert problem[0].endswith("big.py") and "max_file_bytes" in problem[1]
+    assert any(f.qualname == "f" for f in report.functions)
+
+
+def test_expressions_too_deep_to_analyse_lose_only_their_function(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    deep = "def deep(age):\n    return age + " + " + ".join(["1"] * 1500) + "\n"
+    ok = "def senior(age):\n    return age > 70\n"
+    root = write(tmp_path / "deep", {"deep.py": deep + "\n\n" + ok})
+    found = scan(executor, root)
+    assert found["deep.py::deep"].status in ("unverified", "clean", "biased")
+    assert verdict(found["deep.py::senior"]) == ("biased", ["age"])
+
+
+def test_bytes_and_other_literals_in_pools_never_crash(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    source = """\
+def fare(city, age):
+    if city == b'NYC' or age == 1j or city is ...:
+        return 3
+    return 2 if age > 64 else 1
+"""
+    found = scan(executor, write(tmp_path / "lit", {"lit.py": source}))
+    assert verdict(found["lit.py::fare"]) == ("biased", ["age", "region"])
