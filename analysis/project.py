@@ -10,6 +10,7 @@ imports, sibling modules and the package's `__init__` behave as in the project's
 
 from __future__ import annotations
 
+import ast
 import configparser
 import re
 import sys
@@ -180,3 +181,35 @@ def _pairs(text: str) -> Iterable[tuple[str, str, str]]:
     for line in text.splitlines():
         if "=" in line:
             yield line.partition("=")
+
+
+def imported_modules(tree: ast.Module, module: str, is_package: bool = False) -> list[str]:
+    """Dotted names a module may import, in order (`from a import b` gives `a` and `a.b`, since
+    b may be a submodule), relative imports resolved against `module`."""
+    package = module if is_package else module.rpartition(".")[0]
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                if node.level - 1 > len(parts):
+                    continue  # beyond the top package: Python would refuse it too
+                head = ".".join(parts[: len(parts) - (node.level - 1)])
+                base = f"{head}.{base}".strip(".") if base else head
+            if base:
+                names.append(base)
+                names += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+    return list(dict.fromkeys(names))
+
+
+def module_files(name: str, roots: Sequence[str]) -> list[str]:
+    """Where module `name` may live, relative to the project, for each root in order."""
+    rel = name.replace(".", "/")
+    out: list[str] = []
+    for root in roots:
+        prefix = f"{root}/" if root else ""
+        out += [f"{prefix}{rel}.py", f"{prefix}{rel}/__init__.py"]
+    return out

@@ -156,10 +156,15 @@ def read_source(path: Path, max_bytes: int) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise SourceError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    return decode_source(data, str(path))
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """Bytes of a Python file as text, as the interpreter decodes them (SourceError if not)."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding).removeprefix("\ufeff")
     except (SyntaxError, LookupError) as exc:
-        raise SourceError(str(path), f"cannot decode: {exc}") from None
+        raise SourceError(path, f"cannot decode: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise SourceError(str(path), f"not {exc.encoding} text: {exc.reason}") from None
+        raise SourceError(path, f"not {exc.encoding} text: {exc.reason}") from None

@@ -61,10 +61,19 @@ def source_key(source: str, qualname: str) -> str | None:
 
 
 def cache_key(
-    source: str, qualname: str, policy_fingerprint: str, engine_version: str
+    source: str,
+    qualname: str,
+    policy_fingerprint: str,
+    engine_version: str,
+    context: str = "",
 ) -> str | None:
+    """The verdict's key; `context` names whatever else it depends on (the repository, and the
+    other files of the checkout the module was imported from)."""
     key = source_key(source, qualname)
-    return None if key is None else f"{engine_version}:{policy_fingerprint}:{key}"
+    if key is None:
+        return None
+    scope = hashlib.sha256(context.encode()).hexdigest()[:16] if context else "-"
+    return f"{engine_version}:{policy_fingerprint}:{scope}:{key}"
 
 
 class ResultsCache(Protocol):

@@ -19,6 +19,8 @@ from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrat
 from githubkit.exception import RequestFailed
 from redis import Redis
 
+from analysis.errors import SourceError
+from analysis.source import decode_source
 from bot.settings import Settings
 
 API_VERSION: Final = "2022-11-28"
@@ -114,9 +116,32 @@ class RepoClient:
         if data.get("encoding") != "base64":
             raise FileTooLarge(path, int(data.get("size") or 0))
         try:
-            return base64.b64decode(data.get("content") or "").decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError) as exc:
+            raw = base64.b64decode(data.get("content") or "")
+        except binascii.Error as exc:
             raise UnreadableFile(path, str(exc)) from None
+        if not path.endswith(".py"):
+            try:
+                return raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UnreadableFile(path, str(exc)) from None
+        try:
+            return decode_source(raw, path)  # PEP 263 coding lines and BOMs, as Python reads
+        except SourceError as exc:
+            raise UnreadableFile(path, exc.reason) from None
+
+    def tree(self, sha: str) -> tuple[list[Json], bool]:
+        """Every entry of the commit's tree (recursive), and whether GitHub truncated it."""
+        data = _obj(self.rest.git.get_tree(self.owner, self.name, sha, recursive="1"))
+        entries: list[Json] = [e for e in data.get("tree") or [] if isinstance(e, dict)]
+        return entries, bool(data.get("truncated"))
+
+    def blob(self, sha: str) -> bytes:
+        """A blob's bytes (blobs are content-addressed: the same sha is always the same bytes)."""
+        data = _obj(self.rest.git.get_blob(self.owner, self.name, sha))
+        try:
+            return base64.b64decode(data.get("content") or "")
+        except binascii.Error as exc:
+            raise UnreadableFile(sha, str(exc)) from None
 
     def permission(self, username: str) -> str:
         """admin | maintain | write | triage | read | none."""
@@ -184,5 +209,5 @@ class FileTooLarge(Exception):
 
 class UnreadableFile(Exception):
     def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: not UTF-8 text ({reason})")
+        super().__init__(f"{path}: not readable as text ({reason})")
         self.path = path

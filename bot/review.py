@@ -10,13 +10,18 @@ from __future__ import annotations
 import ast
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+
+from githubkit.exception import RequestFailed
 
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
 from analysis.report import safe_repr
 from bot.cache import ResultsCache, cache_key
 from bot.changes import FileChange, file_change
+from bot.checkout import Checkout, Fetcher
 from bot.github import FileTooLarge, Json, RepoClient, UnreadableFile
 from bot.outcome import FileNote, FunctionResult, ReviewOutcome
 from config.policy import Policy
@@ -57,17 +62,54 @@ class Reviewer:
             fail_on=self.policy.fail_on,
             fail_on_static=self.policy.fail_on_static,
         )
+        changed: list[tuple[FileChange, str, str | None]] = []
         for entry in self.client.pull_files(outcome.number):
             path = str(entry["filename"])
             if not self.policy.in_scope(path):
                 continue
-            note = self._file(entry, outcome)
-            if note is not None:
-                outcome.skipped_files.append(FileNote(path, note))
+            read = self._read(entry, outcome)
+            if isinstance(read, str):
+                outcome.skipped_files.append(FileNote(path, read))
+            elif read is not None:
+                changed.append(read)
+        if not changed:
+            return outcome
+        heads = {change.path: head for change, head, _ in changed}
+        with self._checkout(outcome, heads) as checkout:
+            try:
+                for change, head, base in changed:
+                    outcome.results.extend(self._test(change, head, base, checkout))
+            finally:
+                self.engine.close()
         return outcome
 
-    def _file(self, entry: Json, outcome: ReviewOutcome) -> str | None:
-        """Tests one file's changed functions into `outcome`; a note when it was skipped."""
+    @contextmanager
+    def _checkout(self, outcome: ReviewOutcome, heads: dict[str, str]) -> Iterator[Checkout | None]:
+        """The modules the changed files need, or None (each file then runs on its own)."""
+        fetcher = Fetcher(self.client, outcome.head_sha, self.cache)
+        with ExitStack() as stack:
+            checkout: Checkout | None = None
+            try:
+                checkout = stack.enter_context(fetcher.checkout(heads))
+            except (RequestFailed, UnreadableFile, OSError) as exc:
+                log.warning(
+                    "review %s: no checkout of %s: %s", outcome.number, outcome.head_sha, exc
+                )
+            if checkout is not None and checkout.left_out:
+                outcome.skipped_files.append(
+                    FileNote(
+                        ", ".join(checkout.left_out[:5]),
+                        f"{len(checkout.left_out)} file(s) the changed modules import were not "
+                        "fetched (over the review's size budget); they run as stubs",
+                    )
+                )
+            yield checkout
+
+    def _read(
+        self, entry: Json, outcome: ReviewOutcome
+    ) -> tuple[FileChange, str, str | None] | str | None:
+        """One changed file's head and base text; a note when it is skipped, None when it has
+        nothing new to test."""
         status = str(entry.get("status") or "modified")
         if status == "removed":
             return "removed in this pull request"
@@ -86,22 +128,25 @@ class Reviewer:
         if head is None:
             return "not found at the head commit"
         outcome.commentable[change.path] = change.commentable
-        outcome.results.extend(self._test(change, head, base))
-        return None
+        return change, head, base
 
-    def _test(self, change: FileChange, head: str, base: str | None) -> list[FunctionResult]:
+    def _test(
+        self, change: FileChange, head: str, base: str | None, checkout: Checkout | None
+    ) -> list[FunctionResult]:
+        project = checkout.project if checkout is not None else None
         functions = changed_functions(head, change.added)
         if functions is None:
             # The engine reports a file that does not parse as unverified, with its reason.
-            reports = self.engine.scan_source(head, change.path, lines=change.added)
+            reports = self.engine.scan_source(head, change.path, change.added, project)
             return [FunctionResult(r, set(r.flagged_attributes)) for r in reports]
-        results = self._reports(head, change.path, functions)
+        results = self._reports(head, change.path, functions, checkout)
         base_path = change.previous_path or change.path
         flagged = [r for r in results if r.report.has_findings]
         by_name = {fn.qualname: fn for fn in _all(base)} if base and flagged else {}
         wanted = [by_name[r.report.qualname] for r in flagged if r.report.qualname in by_name]
+        # The base version runs as its module too, beside the head's other files.
         base_reports = (
-            {r.report.qualname: r.report for r in self._reports(base, base_path, wanted)}
+            {r.report.qualname: r.report for r in self._reports(base, base_path, wanted, checkout)}
             if base and wanted
             else {}
         )
@@ -112,15 +157,23 @@ class Reviewer:
         return results
 
     def _reports(
-        self, source: str, path: str, functions: list[FunctionInfo]
+        self,
+        source: str,
+        path: str,
+        functions: list[FunctionInfo],
+        checkout: Checkout | None,
     ) -> list[FunctionResult]:
         """Reports for `functions`, from the cache where possible; in source order."""
         found: dict[str, FunctionResult] = {}
         missing: list[FunctionInfo] = []
         keys: dict[str, str | None] = {}
+        # A verdict belongs to this repository and to the files its module was imported with.
+        context = f"{self.client.owner}/{self.client.name}"
+        if checkout is not None:
+            context += "\0" + checkout.dependencies(path)
         for fn in functions:
             key = keys[fn.qualname] = cache_key(
-                source, fn.qualname, self.policy.fingerprint, ENGINE_VERSION
+                source, fn.qualname, self.policy.fingerprint, ENGINE_VERSION, context
             )
             hit = self.cache.get(key) if key else None
             if hit is not None:
@@ -131,7 +184,9 @@ class Reviewer:
             else:
                 missing.append(fn)
         if missing:
-            for report in self.engine.scan_source(source, path, lines={fn.line for fn in missing}):
+            project = checkout.project if checkout is not None else None
+            lines = {fn.line for fn in missing}
+            for report in self.engine.scan_source(source, path, lines, project):
                 found.setdefault(report.qualname, FunctionResult(report))
                 key = keys.get(report.qualname)
                 if key and report.is_settled:

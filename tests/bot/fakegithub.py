@@ -10,6 +10,7 @@ annotations per call and review comments on lines outside the diff get 422, as o
 from __future__ import annotations
 
 import base64
+import hashlib
 import itertools
 import json
 import re
@@ -54,12 +55,21 @@ class Recorded:
     status: int
 
 
+def as_bytes(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode()
+
+
+def git_sha(data: bytes) -> str:
+    """A blob's id as git computes it."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 @dataclass
 class Repo:
     owner: str
     name: str
     default_branch: str = "main"
-    files: dict[tuple[str, str], str] = field(default_factory=dict)  # (ref, path) -> text
+    files: dict[tuple[str, str], str | bytes] = field(default_factory=dict)  # (ref, path) -> text
     pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
     pull_files: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     permissions: dict[str, str] = field(default_factory=dict)
@@ -195,6 +205,8 @@ class FakeGitHub:
             ("GET", r + r"/pulls/(?P<n>\d+)", self.get_pull, "token"),
             ("GET", r + r"/pulls/(?P<n>\d+)/files", self.get_pull_files, "token"),
             ("GET", r + r"/contents/(?P<path>.+)", self.get_contents, "token"),
+            ("GET", r + r"/git/trees/(?P<sha>[^/]+)", self.get_tree, "token"),
+            ("GET", r + r"/git/blobs/(?P<sha>[0-9a-f]{40})", self.get_blob, "token"),
             ("GET", r + r"/collaborators/(?P<user>[^/]+)/permission", self.get_permission, "token"),
             ("GET", r + r"/commits/(?P<ref>[^/]+)/check-runs", self.list_check_runs, "token"),
             ("POST", r + r"/check-runs", self.create_check_run, "token"),
@@ -287,7 +299,7 @@ class FakeGitHub:
         text = repo.files.get((ref, m["path"]))
         if text is None:
             return 404, {"message": "Not Found"}, {}
-        data = text.encode()
+        data = as_bytes(text)
         return (
             200,
             {
@@ -301,6 +313,36 @@ class FakeGitHub:
             },
             {},
         )
+
+    def get_tree(
+        self, m: re.Match[str], q: dict[str, list[str]], body: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        repo = self._repo(m)
+        ref = m["sha"]
+        paths = sorted(p for r, p in (repo.files if repo else {}) if r == ref)
+        if repo is None or not paths:
+            return 404, {"message": "Not Found"}, {}
+        folders = sorted(
+            {"/".join(p.split("/")[:i]) for p in paths for i in range(1, p.count("/") + 1)}
+        )
+        entries = [{"path": f, "mode": "040000", "type": "tree", "sha": "1" * 40} for f in folders]
+        for path in paths:
+            data = as_bytes(repo.files[(ref, path)])
+            entries.append(
+                {"path": path, "mode": "100644", "type": "blob"}
+                | {"sha": git_sha(data), "size": len(data)}
+            )
+        return 200, {"sha": ref, "url": "", "tree": entries, "truncated": False}, {}
+
+    def get_blob(self, m: re.Match[str], q: Any, body: Any) -> tuple[int, Any, dict[str, str]]:
+        repo = self._repo(m)
+        for text in (repo.files.values() if repo else []):
+            data = as_bytes(text)
+            if git_sha(data) == m["sha"]:
+                content = base64.encodebytes(data).decode()
+                blob = {"sha": m["sha"], "size": len(data), "encoding": "base64"}
+                return 200, blob | {"content": content}, {}
+        return 404, {"message": "Not Found"}, {}
 
     def get_permission(
         self, m: re.Match[str], q: Any, body: Any

@@ -52,6 +52,14 @@ def test_unknown_function_or_broken_source_has_no_key() -> None:
     assert source_key("def (:", "f") is None
 
 
+def test_a_verdict_is_scoped_to_its_repository_and_the_files_it_was_imported_with() -> None:
+    keys = {
+        cache_key(MODULE, "decide", "p", "1", context)
+        for context in ("octo/hiring", "someone/else", "octo/hiring\0[['rules.py', 'a1']]")
+    }
+    assert len(keys) == 3
+
+
 def test_memory_cache_evicts_the_oldest() -> None:
     cache = MemoryResultsCache(max_entries=2)
     for key in "abc":
