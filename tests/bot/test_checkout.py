@@ -78,10 +78,15 @@ def test_a_changed_module_runs_in_its_package_with_what_it_imports(
 def test_a_pep_263_file_in_a_pull_request_is_read_as_python_reads_it(
     github: FakeGitHub, embedded_settings: Settings
 ) -> None:
-    source = "# -*- coding: latin-1 -*-\ndef tarif(region):\n    return 2 if region == 'Île' else 1\n"
+    source = (
+        "# -*- coding: latin-1 -*-\n"
+        "def tarif(region):\n"
+        "    return 2 if region == 'Île' else 1\n"
+    )
     event = set_pull(github, 12, {"tarif.py": (None, "")})
     head = event["pull_request"]["head"]["sha"]
     github.repo(REPO).files[(head, "tarif.py")] = source.encode("latin-1")
-    github.repo(REPO).pull_files[12][0]["patch"] = "@@ -0,0 +1,3 @@\n+#\n+def tarif(region):\n+    x\n"
+    patch = "@@ -0,0 +1,3 @@\n+#\n+def tarif(region):\n+    x\n"
+    github.repo(REPO).pull_files[12][0]["patch"] = patch
     JobContext.build(embedded_settings).run(request_for(event))
     assert titles(github) == {"tarif.py:region bias (new)"}
