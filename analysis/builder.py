@@ -5,6 +5,7 @@ the value pool of every leaf."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
@@ -190,6 +191,21 @@ class InputBuilder:
                 return self.annotated_class(annotation.slice)
         return None
 
+    def name_hint(self, name: str, category: str | None) -> Hint:
+        """What the module says of `name`, and of every name of its category (`sex` in a
+        helper, `gender` here share values); computed once per module, never mutated."""
+        key = ("hint", name.lower(), category)
+        if key not in self.facts.memo:
+            merged = Hint()
+            merged.merge(self.facts.hints.get(name.lower(), Hint()))
+            if category is not None:
+                for other, other_hint in list(self.facts.hints.items()):
+                    if self.policy.canonical_category(other) == category:
+                        merged.merge(other_hint)
+            self.facts.memo[key] = merged
+        hint: Hint = self.facts.memo[key]
+        return hint
+
     def leaf(
         self,
         name: str,
@@ -200,17 +216,11 @@ class InputBuilder:
         default: Any,
     ) -> Node:
         category = self.policy.canonical_category(name)
-        hint = Hint()
-        hint.merge(self.facts.hints.get(name.lower(), Hint()))
-        if category is not None:
-            # Other names of the same category (`sex` in a helper, `gender` here) share values.
-            for other, other_hint in list(self.facts.hints.items()):
-                if self.policy.canonical_category(other) == category:
-                    hint.merge(other_hint)
+        hint = self.name_hint(name, category)
         if annotation is not None:
             kind = annotation_kind(annotation)
-            if kind:
-                hint.kinds.add(kind)
+            if kind and kind not in hint.kinds:
+                hint = replace(hint, kinds=hint.kinds | {kind})
             choices = choices or literal_choices(annotation, self.facts)
         # How this input carries an age is its own business: `dob.year` in one function says
         # nothing about a `dateOfBirth` string in another.
@@ -218,7 +228,15 @@ class InputBuilder:
         if annotation is not None:
             own.add(annotation_kind(annotation) or "")
         form = age_form(name, own) if category == "age" else None
-        pool, from_code = value_pool(hint, choices, category, self.policy, default, form)
+        # The same name in many functions gets the same pool: computed once per module.
+        key = (
+            "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
+            type(default), repr(default),
+        )  # fmt: skip
+        if key not in self.facts.memo:
+            self.facts.memo[key] = value_pool(hint, choices, category, self.policy, default, form)
+        pool, from_code = self.facts.memo[key]
+        pool = list(pool)
         leaf = Leaf(
             path,
             display(path),

@@ -29,12 +29,15 @@ class Hint:
     kinds: set[str] = field(default_factory=set)  # num, int, float, str, bool, list, dict
     contains: list[Any] = field(default_factory=list)  # `c in name`: name holds c
     lengths: list[int] = field(default_factory=list)  # `len(name) > 2`: sizes that matter
+    # (type, value) of every constant, so that adding one costs the same however many there are.
+    seen: set[tuple[type, Any]] = field(default_factory=set, repr=False, compare=False)
 
     def add(self, value: Any) -> None:
         if isinstance(value, (list, tuple, set, frozenset, dict)):
             return
         key = (type(value), value)
-        if all((type(v), v) != key for v in self.constants):
+        if key not in self.seen:
+            self.seen.add(key)
             self.constants.append(value)
         self.kinds.add(kind_of(value))
 
@@ -118,7 +121,7 @@ class ModuleFacts:
                 continue  # an expression too deep to read: its values stay unknown
         # A helper's parameter shares what is known of the names passed to it, both ways.
         for _ in range(2):
-            for param, subject in links:
+            for param, subject in dict.fromkeys(links):  # a helper called 300 times: one link
                 a, b = self.hint(param), self.hint(subject)
                 a.merge(b)
                 b.merge(a)

@@ -154,11 +154,12 @@ def kind_defaults(kinds: set[str]) -> list[Any]:
 
 
 def dedupe(values: list[Any]) -> list[Any]:
-    seen: list[tuple[type, str]] = []
+    """The values in order, each (type and spelling) once."""
+    seen: set[tuple[type, str]] = set()
     out = []
     for value in values:
         key = (type(value), repr(value))
         if key not in seen:
-            seen.append(key)
+            seen.add(key)
             out.append(value)
     return out
