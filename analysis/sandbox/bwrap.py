@@ -169,7 +169,8 @@ class BwrapExecutor(Executor):
             "--disable-userns",
             # bwrap clears the bounding set by itself only when it starts as non-root; as an
             # unprivileged worker it starts as root of the launcher's user namespace.
-            "--cap-drop", "ALL",
+            "--cap-drop",
+            "ALL",
             "--die-with-parent",
             "--new-session",
             "--clearenv",
@@ -284,6 +285,7 @@ class BwrapSession(Session):
         self.slot = slot
         self.info_fd: int | None = info_fd
         self.pidfd: int | None = None
+        self.pid: int | None = None  # the sandbox's pid 1, as the host sees it
         self.said = ""
         os.set_blocking(info_fd, False)
         try:
@@ -323,7 +325,7 @@ class BwrapSession(Session):
         # The pid could have been reused if pid 1 died already; only bwrap's own child counts.
         # Our bwrap is not reaped yet, so its pid cannot have been reused.
         if parent_pid(pid) == self.proc.pid:
-            self.pidfd = pidfd
+            self.pidfd, self.pid = pidfd, pid
         else:
             os.close(pidfd)
 

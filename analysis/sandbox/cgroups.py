@@ -56,7 +56,7 @@ class SlotCgroups:
 
 
 def write(path: str, value: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW)
     try:
         os.write(fd, value.encode())
     finally:
@@ -75,9 +75,7 @@ def unescape(field: str) -> str:
 
 def own_directory(self_cgroup: str, mountinfo: str) -> tuple[str, str]:
     """Our cgroup v2 directory, and its path inside our cgroup namespace."""
-    path = next(
-        (line[3:] for line in self_cgroup.splitlines() if line.startswith("0::")), None
-    )
+    path = next((line[3:] for line in self_cgroup.splitlines() if line.startswith("0::")), None)
     if path is None:
         raise NotDelegated("no cgroup v2 hierarchy here (cgroup v1 only)")
     for line in mountinfo.splitlines():
@@ -153,9 +151,7 @@ def enable(base: str) -> None:
 def detect() -> tuple[SlotCgroups | None, str]:
     """The slot cgroups to use, or None; and in words, which bound this is or why none."""
     try:
-        directory, path = own_directory(
-            read("/proc/self/cgroup"), read("/proc/self/mountinfo")
-        )
+        directory, path = own_directory(read("/proc/self/cgroup"), read("/proc/self/mountinfo"))
         cgroups = take(directory, path)
     except NotDelegated as exc:
         return None, f"no cgroup: {exc}"
