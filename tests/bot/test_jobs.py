@@ -42,6 +42,21 @@ def test_invalid_policy_is_reported_as_a_neutral_check_run(
     assert github.repo(REPO).reviews == []
 
 
+def test_policy_alias_bomb_is_an_invalid_policy_never_expanded(
+    github: FakeGitHub, context: JobContext
+) -> None:
+    """Issue 11: nine levels of nested aliases (9^9 strings once expanded, as the policy
+    fingerprint used to) give a neutral check naming the alias, at once."""
+    levels = ["  - &l0 [" + ",".join(["lol"] * 9) + "]"]
+    levels += [f"  - &l{n} [" + ",".join([f"*l{n - 1}"] * 9) + "]" for n in range(1, 9)]
+    bomb = "protected:\n age:\n  values:\n" + "\n".join(levels) + "\n"
+    github.repo(REPO).files[("main", ".codebias.yml")] = bomb
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    assert context.run(request_for(event)).startswith("invalid policy")
+    (run,) = github.repo(REPO).check_runs
+    assert run["conclusion"] == "neutral" and "aliases" in run["output"]["summary"]
+
+
 def test_policy_comes_from_the_default_branch_over_the_org(
     github: FakeGitHub, context: JobContext
 ) -> None:
