@@ -29,55 +29,47 @@ if TYPE_CHECKING:
 PROBE = r"""
 import json, os, socket
 
+def attempt(action, success):
+    try:
+        action()
+        return success
+    except OSError as exc:
+        return type(exc).__name__
+
+def read_one(path):
+    with open(path, "rb") as f:
+        f.read(1)
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+def connect(port):
+    with socket.socket() as s:
+        s.settimeout(1.0)
+        s.connect(("127.0.0.1", port))
+
+def vsock():
+    socket.socket(40, socket.SOCK_STREAM).close()  # AF_VSOCK
+
 def probe(host_file, port, secret_name, ipc_names):
     out = {"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups()}
-    try:
-        with open(host_file, "rb") as f:
-            f.read(1)
-        out["host_file"] = "readable"
-    except OSError as exc:
-        out["host_file"] = type(exc).__name__
-    s = socket.socket()
-    s.settimeout(1.0)
-    try:
-        s.connect(("127.0.0.1", port))
-        out["tcp"] = "connected"
-    except OSError as exc:
-        out["tcp"] = type(exc).__name__
-    finally:
-        s.close()
-    try:
-        with open("/codebias-probe", "w") as f:
-            f.write("x")
-        out["root_write"] = "written"
-    except OSError as exc:
-        out["root_write"] = type(exc).__name__
+    out["host_file"] = attempt(lambda: read_one(host_file), "readable")
+    out["tcp"] = attempt(lambda: connect(port), "connected")
+    out["root_write"] = attempt(lambda: write("/codebias-probe", "x"), "written")
     status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
     out["caps"] = {k: status[k].strip() for k in ("CapPrm", "CapEff", "CapBnd", "CapAmb")}
     out["no_new_privs"] = status.get("NoNewPrivs", "").strip()
     out["secret"] = secret_name in os.environ
     out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
     out["seccomp"] = status.get("Seccomp", "").strip()
-    try:
-        os.close(os.memfd_create("probe"))
-        out["memfd"] = "created"
-    except OSError as exc:
-        out["memfd"] = type(exc).__name__
-    try:
-        socket.socket(40, socket.SOCK_STREAM).close()  # AF_VSOCK
-        out["vsock"] = "created"
-    except OSError as exc:
-        out["vsock"] = type(exc).__name__
+    out["memfd"] = attempt(lambda: os.close(os.memfd_create("probe")), "created")
+    out["vsock"] = attempt(vsock, "created")
     out["ipc"] = {}
     for name in ipc_names:
         with open("/proc/sys/" + name) as f:
             out["ipc"][name] = " ".join(f.read().split())
-    try:
-        with open("/proc/sys/kernel/shmmni", "w") as f:
-            f.write("32768")
-        out["sysctl_write"] = "written"
-    except OSError as exc:
-        out["sysctl_write"] = type(exc).__name__
+    out["sysctl_write"] = attempt(lambda: write("/proc/sys/kernel/shmmni", "32768"), "written")
     return json.dumps(out)
 """
 

@@ -10,23 +10,19 @@ could raise its IPC namespace's limits itself by writing /proc/sys/kernel/shm*.
 
 from __future__ import annotations
 
-import pytest
-from sandbox_helpers import SANDBOX, open_session
+from dataclasses import replace
 
-from analysis.execution import Call, Limits
+import pytest
+from sandbox_helpers import HOSTILE_LIMITS, SANDBOX, open_session
+
+from analysis.execution import Call
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX
 
-LIMITS = Limits(
-    call_timeout=20.0,
-    session_timeout=40.0,
-    memory_mb=256,
-    cpu_seconds=20,
-    processes=32,
-    file_size_mb=8,
-    open_files=64,
-)
+# The abuse suite's limits (256 MB of address space, 8 MB files, 64 descriptors, 32
+# processes), with time enough to write a few hundred MB.
+LIMITS = replace(HOSTILE_LIMITS, call_timeout=20.0, session_timeout=40.0, cpu_seconds=20)
 ASK_MB = 384  # more than RLIMIT_AS allows any one process to map
 
 SYSV_SHM = """
