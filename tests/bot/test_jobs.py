@@ -57,6 +57,17 @@ def test_policy_alias_bomb_is_an_invalid_policy_never_expanded(
     assert run["conclusion"] == "neutral" and "aliases" in run["output"]["summary"]
 
 
+def test_policy_that_is_not_utf8_is_an_invalid_policy(
+    github: FakeGitHub, context: JobContext
+) -> None:
+    """Issue 11: a latin-1 .codebias.yml made the job fail (UnreadableFile) with no check."""
+    github.repo(REPO).files[("main", ".codebias.yml")] = "fail_on: none # é\n".encode("latin-1")
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    assert context.run(request_for(event)).startswith("invalid policy")
+    (run,) = github.repo(REPO).check_runs
+    assert run["conclusion"] == "neutral" and "not UTF-8" in run["output"]["summary"]
+
+
 def test_policy_comes_from_the_default_branch_over_the_org(
     github: FakeGitHub, context: JobContext
 ) -> None:
