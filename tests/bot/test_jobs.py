@@ -54,7 +54,7 @@ def alias_bomb() -> str:
     [
         (alias_bomb(), "aliases"),
         # Served as bytes: GitHub's contents API returns whatever the file holds.
-        ("fail_on: none # \u00e9\n".encode("latin-1"), "not UTF-8"),
+        ("fail_on: none # \u00e9\n".encode("latin-1"), "utf-8"),
     ],
     ids=["alias-bomb", "latin-1"],
 )
