@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from analysis.engine import Engine  # noqa: E402
 from analysis.execution import (  # noqa: E402
     HARNESS_SOURCE,
+    Call,
     Executor,
     Limits,
     ProcessExecutor,
@@ -76,7 +77,7 @@ def session_time(executor: Executor, source: str, path: str) -> float:
     target = Target(source=source + DRIVER, filename=path, qualname="__codebias_bench")
     with executor.open(target, Limits()) as session:
         assert session.load_error is None, session.load_error
-        session.run([{"args": [i]} for i in range(50)])
+        session.run([Call((i,)) for i in range(50)])
     return time.perf_counter() - started
 
 

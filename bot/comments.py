@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from analysis.report import ScanReport
 from bot.outcome import FunctionResult, ReviewOutcome
+from bot.render.escape import code_span, printable
 from bot.render.markdown import accepted_lines, attribute_table, finding_block
 
 
@@ -50,15 +51,16 @@ def check_summary(outcome: ReviewOutcome) -> str:
         lines.append("**Biased functions** (a counterexample was executed)")
         for r in outcome.biased:
             kinds = ", ".join(f"{a} ({_age(r, a)})" for a in r.report.biased_attributes)
-            lines.append(f"- `{r.report.path}:{r.report.line}` `{r.report.qualname}`: {kinds}")
+            where = code_span(f"{r.report.path}:{r.report.line}")
+            lines.append(f"- {where} `{r.report.qualname}`: {kinds}")
         lines.append("")
     if outcome.static:
         lines.append("**Static findings** (not run: a protected input reaches a decision)")
         for r in outcome.static:
             kinds = ", ".join(f"{a} ({_age(r, a)})" for a in r.report.static_attributes)
             lines.append(
-                f"- `{r.report.path}:{r.report.line}` `{r.report.qualname}`: {kinds} — "
-                f"{r.report.reason or 'could not run'}"
+                f"- {code_span(f'{r.report.path}:{r.report.line}')} `{r.report.qualname}`: "
+                f"{kinds} — {printable(r.report.reason or 'could not run')}"
             )
         lines.append("")
     accepted = accepted_lines(reports)
@@ -72,9 +74,11 @@ def check_summary(outcome: ReviewOutcome) -> str:
     if other or outcome.skipped_files:
         lines.append("**Not verified or skipped**")
         lines += [
-            f"- `{r.path}::{r.qualname}` {r.status}: {r.reason or 'no reason given'}" for r in other
+            f"- {code_span(f'{r.path}::{r.qualname}')} {r.status}: "
+            f"{printable(r.reason or 'no reason given')}"
+            for r in other
         ]
-        lines += [f"- `{n.path}`: {n.reason}" for n in outcome.skipped_files]
+        lines += [f"- {code_span(n.path)}: {printable(n.reason)}" for n in outcome.skipped_files]
         lines.append("")
     cached = sum(1 for r in outcome.results if r.cached)
     if cached:

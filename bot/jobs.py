@@ -18,7 +18,7 @@ from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
 from bot.events import ReviewRequest
-from bot.github import GitHubApp, Json, RepoClient
+from bot.github import FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile
 from bot.metrics import MemoryStore, Metrics, RedisStore
 from bot.publish import Publisher
 from bot.review import Reviewer
@@ -213,6 +213,8 @@ class Job:
                 if exc.response.status_code == 403:
                     return None
                 raise
+            except (FileTooLarge, UnreadableFile) as exc:  # a policy file, but not a usable one
+                raise PolicyError(f"{repo}/{exc}") from None
 
         return fetch
 

@@ -195,12 +195,66 @@ def default_layer() -> dict[str, Any]:
     return data
 
 
+# A policy file is written by hand and read from repositories we do not trust: small, shallow,
+# and without aliases (a 457-byte file of nested aliases expands to gigabytes).
+MAX_LAYER_BYTES = 64 * 1024
+MAX_LAYER_NESTING = 32
+
+
+def read_layer(path: str) -> dict[str, Any]:
+    """A `.codebias.yml` on disk, checked and parsed as parse_layer does."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_LAYER_BYTES + 1)
+    except OSError as exc:
+        raise PolicyError(f"{path}: cannot read: {exc.strerror}") from None
+    if len(raw) > MAX_LAYER_BYTES:
+        raise PolicyError(f"{path}: larger than {MAX_LAYER_BYTES // 1024} KiB; not a policy")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PolicyError(
+            f"{path}: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x}); save it as UTF-8"
+        ) from None
+    return parse_layer(text, path)
+
+
+def check_shape(text: str, source: str) -> None:
+    """Refuse aliases and deep nesting before anything is built (the event parser is flat)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            mark = event.start_mark
+            where = f"{source}: line {mark.line + 1}" if mark is not None else source
+            if isinstance(event, yaml.AliasEvent):
+                raise PolicyError(
+                    f"{where}: YAML aliases (*{event.anchor}) are not allowed in a policy; "
+                    "write the value out"
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_LAYER_NESTING:
+                    raise PolicyError(
+                        f"{where}: nested deeper than {MAX_LAYER_NESTING} levels; not a policy"
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        raise PolicyError(f"{source}: not valid YAML: {exc}") from None
+
+
 def parse_layer(text: str, source: str) -> dict[str, Any]:
     """One `.codebias.yml` as a mapping; a clear PolicyError naming `source` otherwise."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_LAYER_BYTES:
+        raise PolicyError(f"{source}: larger than {MAX_LAYER_BYTES // 1024} KiB; not a policy")
+    check_shape(text, source)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise PolicyError(f"{source}: not valid YAML: {exc}") from None
+    except ValueError as exc:  # a scalar no value fits: a 5,000-digit integer, 2024-13-45
+        raise PolicyError(f"{source}: {exc}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -6,7 +6,10 @@
     BwrapExecutor(...)                 bubblewrap sandboxes, one uid slot each (bwrap.py)
 
 Modules: bwrap (executor and session), layout (what the sandbox sees), slots (uids per
-concurrent sandbox), staging (root only: the interpreter reachable by slot uids), selftest.
+concurrent sandbox), staging (root only: the interpreter reachable by slot uids), bounds
+(memory outside RLIMIT_AS: IPC namespace limits, the launcher), seccomp (the filter), cgroups
+(a cgroup per slot where one is delegated), selftest; `python -m analysis.sandbox` checks a
+machine.
 """
 
 from __future__ import annotations

@@ -1,10 +1,14 @@
 """`BwrapExecutor`: every function under test runs in a fresh bubblewrap sandbox.
 
 What one sandbox is:
-- fresh user, pid, network, ipc, uts and cgroup namespaces (`--unshare-all`): no network at
-  all (a loopback of its own), no view of host processes, no nested user namespaces;
+- fresh user, pid, network, uts and cgroup namespaces: no network at all (a loopback of its
+  own), no view of host processes, no nested user namespaces; and a fresh IPC namespace made
+  by our launcher with small limits (bounds.py), which bwrap keeps (no `--unshare-ipc`);
+- a seccomp filter (seccomp.py) and, where the host delegates a cgroup, a cgroup per slot
+  (cgroups.py) bounding the sandbox's memory and processes as a whole;
 - a read-only root holding only the interpreter and the shared libraries it loads (see
-  layout.py); private /proc, minimal /dev, size-limited tmpfs on /tmp and /dev/shm;
+  layout.py); private /proc with /proc/sys read-only, minimal /dev, size-limited tmpfs on
+  /tmp and /dev/shm;
 - an unprivileged uid of its own (a slot, see slots.py): when the worker is root, the whole
   bwrap process tree runs under that host uid, with no capabilities and no_new_privs;
 - an empty environment (`--clearenv`), then only PATH, LANG, HOME, TMPDIR, PYTHONHASHSEED;
@@ -33,7 +37,8 @@ from typing import IO
 
 from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, Target
-from analysis.sandbox import staging
+from analysis.sandbox import cgroups, seccomp, staging
+from analysis.sandbox.bounds import ipc_limits, launcher
 from analysis.sandbox.layout import Layout, host_layout
 from analysis.sandbox.slots import Slot, SlotPool
 from analysis.sandbox.snapshot import snapshot
@@ -92,6 +97,9 @@ class BwrapExecutor(Executor):
         self.layout: Layout | None = None
         self.mount_ns: int | None = None
         self.nsenter = shutil.which("nsenter") or "/usr/bin/nsenter"
+        self.unshare = shutil.which("unshare") or "/usr/bin/unshare"
+        self.cgroups: cgroups.SlotCgroups | None = None
+        self.memory_bound = ""  # in words, once prepared: which bound holds a whole sandbox
         self.ready = threading.Lock()
 
     def prepare(self) -> Layout:
@@ -109,8 +117,14 @@ class BwrapExecutor(Executor):
                     "nsenter (util-linux) is missing; it is needed to start sandboxes "
                     "under a slot uid when the worker runs as root"
                 )
+            if not os.access(self.unshare, os.X_OK):
+                raise SandboxUnavailable(
+                    "unshare (util-linux) is missing; it makes each sandbox's IPC namespace"
+                )
+            seccomp.program()  # raises SandboxUnavailable when the filter cannot be built
             layout = host_layout()
             self.pool.prepare()
+            self.cgroups, self.memory_bound = cgroups.detect()
             if self.privileged:
                 self.mount_ns = staging.create_namespace([src for src, _ in layout.sources])
             self.layout = layout
@@ -125,10 +139,16 @@ class BwrapExecutor(Executor):
             yield copy
 
     def command(
-        self, limits: Limits, slot: Slot, info_fd: int, repo: str | None = None
+        self,
+        limits: Limits,
+        slot: Slot,
+        info_fd: int,
+        seccomp_fd: int,
+        repo: str | None = None,
+        cgroup_procs: str = "",
     ) -> list[str]:
         layout = self.prepare()
-        argv: list[str] = []
+        argv = launcher(self.privileged, cgroup_procs, ipc_limits(self.shm_mb))
         if self.privileged:
             assert self.mount_ns is not None
             argv += [
@@ -140,9 +160,17 @@ class BwrapExecutor(Executor):
             ]
         argv += [
             self.bwrap,
-            "--unshare-all",
+            # --unshare-all without --unshare-ipc: the IPC namespace is the launcher's.
             "--unshare-user",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
             "--disable-userns",
+            # bwrap clears the bounding set by itself only when it starts as non-root; as an
+            # unprivileged worker it starts as root of the launcher's user namespace.
+            "--cap-drop",
+            "ALL",
             "--die-with-parent",
             "--new-session",
             "--clearenv",
@@ -175,12 +203,16 @@ class BwrapExecutor(Executor):
             argv += ["--ro-bind", repo, REPO_VIEW]
         argv += [
             "--proc", "/proc",
+            # sysctls are looked up in the caller's namespaces, so this shows the sandbox's
+            # own values; read-only, because the sandbox's uid may own its IPC namespace.
+            "--ro-bind", "/proc/sys", "/proc/sys",
             "--dev", "/dev",
             "--size", str(self.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp",
             "--size", str(self.shm_mb * MB), "--perms", "1777", "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",
             "--remount-ro", "/",
             "--info-fd", str(info_fd),
+            "--seccomp", str(seccomp_fd),
             "--chdir", SANDBOX_HOME,
             # -S: the host's .pth hooks never run inside (site paths come from the prelude);
             # no -E, so that our PYTHONHASHSEED holds: the environment is ours entirely.
@@ -196,11 +228,17 @@ class BwrapExecutor(Executor):
         """`diagnose` keeps bwrap's stderr (for the self-test); untrusted runs discard it."""
         self.prepare()
         slot = self.pool.acquire(timeout=limits.session_timeout)
+        try:
+            cgroup_procs = self.slot_cgroup(slot, limits)
+            seccomp_fd = seccomp.program_fd()
+        except BaseException:
+            slot.release()
+            raise
         info_read, info_write = os.pipe()
-        keep = [info_write] + ([self.mount_ns] if self.mount_ns is not None else [])
+        keep = [info_write, seccomp_fd] + ([self.mount_ns] if self.mount_ns is not None else [])
         try:
             proc = subprocess.Popen(
-                self.command(limits, slot, info_write, target.repo),
+                self.command(limits, slot, info_write, seccomp_fd, target.repo, cgroup_procs),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if diagnose else subprocess.DEVNULL,
@@ -215,9 +253,20 @@ class BwrapExecutor(Executor):
             raise
         finally:
             os.close(info_write)
+            os.close(seccomp_fd)
         return BwrapSession(
             proc, target, limits, self.repo_view(target), slot=slot, info_fd=info_read
         )
+
+    def slot_cgroup(self, slot: Slot, limits: Limits) -> str:
+        """The cgroup.procs file of the slot's cgroup, limits set for this session; or ""."""
+        if self.cgroups is None:
+            return ""
+        memory = (limits.memory_mb + self.tmp_mb + self.shm_mb) * MB
+        try:
+            return self.cgroups.prepare(slot.index, memory, limits.processes)
+        except OSError as exc:
+            raise SessionDied(f"the sandbox's cgroup could not be set up: {exc}") from None
 
 
 class BwrapSession(Session):
@@ -236,6 +285,7 @@ class BwrapSession(Session):
         self.slot = slot
         self.info_fd: int | None = info_fd
         self.pidfd: int | None = None
+        self.pid: int | None = None  # the sandbox's pid 1, as the host sees it
         self.said = ""
         os.set_blocking(info_fd, False)
         try:
@@ -251,10 +301,13 @@ class BwrapSession(Session):
             raise
         self.attach()
 
-    def attach(self) -> None:
+    def attach(self, wait: float = 0.0) -> None:
         """Hold a pidfd on the sandbox's pid 1, once bwrap has told us its pid."""
         if self.pidfd is not None or self.info_fd is None:
             return
+        if wait > 0:
+            # bwrap writes the pid right after it starts the sandbox, or exits (EOF).
+            select.select([self.info_fd], [], [], wait)
         try:
             data = os.read(self.info_fd, 4096)
         except BlockingIOError:
@@ -272,24 +325,32 @@ class BwrapSession(Session):
         # The pid could have been reused if pid 1 died already; only bwrap's own child counts.
         # Our bwrap is not reaped yet, so its pid cannot have been reused.
         if parent_pid(pid) == self.proc.pid:
-            self.pidfd = pidfd
+            self.pidfd, self.pid = pidfd, pid
         else:
             os.close(pidfd)
 
     def close(self) -> None:
         if self.proc.poll() is None:
-            self.attach()
+            self.attach(wait=2.0)
         if self.pidfd is not None:
             try:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        super().close()
-        if self.pidfd is not None:
             # pid 1 of a pid namespace becomes ready only after every process in it is gone.
             with select.epoll() as poller:
                 poller.register(self.pidfd, select.EPOLLIN)
                 poller.poll(5.0)
+            # bwrap now reaps it and exits. Killing bwrap first would orphan the sandbox's
+            # pid 1 to the host's pid 1, which is this worker in a container: a zombie for
+            # every sandbox.
+            try:
+                self.proc.wait(timeout=2.0)
+            except subprocess.TimeoutExpired:
+                pass
+        super().close()
+        if self.pidfd is not None:
+            reap_if_ours(self.pidfd)  # orphaned to us after all (bwrap did not wait)
             os.close(self.pidfd)
             self.pidfd = None
         if self.info_fd is not None:
@@ -321,6 +382,15 @@ class BwrapSession(Session):
                 return f"the function was killed ({sig.name}): it exceeded a CPU or memory limit"
             return f"the function crashed the interpreter ({sig.name})"
         return super().death_reason()
+
+
+def reap_if_ours(pidfd: int) -> None:
+    """Collect the exit status of an orphan reparented to this process (as pid 1, or a
+    subreaper); nothing when it is somebody else's child or still running."""
+    try:
+        os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOHANG)
+    except ChildProcessError:
+        pass
 
 
 def parent_pid(pid: int) -> int | None:

@@ -2,7 +2,11 @@
 
 A probe function runs in a real sandbox and reports what it can reach; any answer other than
 "nothing" makes the sandbox unavailable, with the precise reason. It fails closed: an error
-while testing is a failed test.
+while testing is a failed test. It also checks the bounds outside RLIMIT_AS: the seccomp
+filter is on (memfd and vsock refused), the IPC namespace has our limits and cannot raise
+them, and, where a cgroup is delegated, the sandbox runs in its slot's cgroup. Which memory
+bound holds a whole sandbox is kept in `BwrapExecutor.memory_bound` (`python -m
+analysis.sandbox` prints it).
 """
 
 from __future__ import annotations
@@ -16,43 +20,58 @@ from typing import TYPE_CHECKING
 
 from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution import Call, Limits, Target
+from analysis.sandbox.bounds import ipc_limits
+from analysis.sandbox.cgroups import SLOT_PREFIX
 
 if TYPE_CHECKING:
-    from analysis.sandbox.bwrap import BwrapExecutor
+    from analysis.sandbox.bwrap import BwrapExecutor, BwrapSession
 
-PROBE = r'''
+PROBE = r"""
 import json, os, socket
 
-def probe(host_file, port, secret_name):
-    out = {"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups()}
+def attempt(action, success):
     try:
-        with open(host_file, "rb") as f:
-            f.read(1)
-        out["host_file"] = "readable"
+        action()
+        return success
     except OSError as exc:
-        out["host_file"] = type(exc).__name__
-    s = socket.socket()
-    s.settimeout(1.0)
-    try:
+        return type(exc).__name__
+
+def read_one(path):
+    with open(path, "rb") as f:
+        f.read(1)
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+def connect(port):
+    with socket.socket() as s:
+        s.settimeout(1.0)
         s.connect(("127.0.0.1", port))
-        out["tcp"] = "connected"
-    except OSError as exc:
-        out["tcp"] = type(exc).__name__
-    finally:
-        s.close()
-    try:
-        with open("/codebias-probe", "w") as f:
-            f.write("x")
-        out["root_write"] = "written"
-    except OSError as exc:
-        out["root_write"] = type(exc).__name__
+
+def vsock():
+    socket.socket(40, socket.SOCK_STREAM).close()  # AF_VSOCK
+
+def probe(host_file, port, secret_name, ipc_names):
+    out = {"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups()}
+    out["host_file"] = attempt(lambda: read_one(host_file), "readable")
+    out["tcp"] = attempt(lambda: connect(port), "connected")
+    out["root_write"] = attempt(lambda: write("/codebias-probe", "x"), "written")
     status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
     out["caps"] = {k: status[k].strip() for k in ("CapPrm", "CapEff", "CapBnd", "CapAmb")}
     out["no_new_privs"] = status.get("NoNewPrivs", "").strip()
     out["secret"] = secret_name in os.environ
     out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+    out["seccomp"] = status.get("Seccomp", "").strip()
+    out["memfd"] = attempt(lambda: os.close(os.memfd_create("probe")), "created")
+    out["vsock"] = attempt(vsock, "created")
+    out["ipc"] = {}
+    for name in ipc_names:
+        with open("/proc/sys/" + name) as f:
+            out["ipc"][name] = " ".join(f.read().split())
+    out["sysctl_write"] = attempt(lambda: write("/proc/sys/kernel/shmmni", "32768"), "written")
     return json.dumps(out)
-'''
+"""
 
 SECRET_NAME = "CODEBIAS_SELFTEST_SECRET"
 
@@ -73,7 +92,7 @@ def run_probe(executor: object) -> None:
             leaked_connection = True
         except BlockingIOError:
             leaked_connection = False
-    problems = judge(report, uid, leaked_connection)
+    problems = judge(report, uid, leaked_connection, dict(ipc_limits(executor.shm_mb)))
     if problems:
         raise SandboxUnavailable("the sandbox self-test failed: " + "; ".join(problems))
 
@@ -95,7 +114,11 @@ def probe(executor: BwrapExecutor, port: int) -> tuple[dict[str, object], int]:
         if session.load_error is not None:
             raise SandboxUnavailable(f"the self-test probe did not load: {session.load_error}")
         try:
-            [outcome] = session.run([Call((host_file, port, SECRET_NAME))])
+            [outcome] = session.run(
+                [Call((host_file, port, SECRET_NAME, [n for n, _ in ipc_limits(executor.shm_mb)]))]
+            )
+            if executor.cgroups is not None:
+                check_cgroup(executor.cgroups.base, session)
         except SessionDied as exc:
             said = session.diagnostics()
             raise SandboxUnavailable(
@@ -108,6 +131,20 @@ def probe(executor: BwrapExecutor, port: int) -> tuple[dict[str, object], int]:
         session.close()
 
 
+def check_cgroup(base: str, session: BwrapSession) -> None:
+    """The sandbox's pid 1 runs in its slot's cgroup, as seen from the host."""
+    try:
+        with open(f"/proc/{session.pid}/cgroup") as f:
+            where = f.read()
+    except OSError as exc:
+        raise SandboxUnavailable(f"cannot see the sandbox's cgroup: {exc}") from None
+    slot = f"/{SLOT_PREFIX}{session.slot.index}\n"
+    if not where.endswith(slot):
+        raise SandboxUnavailable(
+            f"the sandbox does not run in its cgroup under {base}: {where.strip()}"
+        )
+
+
 def overflow_gid() -> int:
     try:
         with open("/proc/sys/kernel/overflowgid") as f:
@@ -116,7 +153,12 @@ def overflow_gid() -> int:
         return 65534
 
 
-def judge(report: dict[str, object], expected_uid: int, leaked_connection: bool) -> list[str]:
+def judge(
+    report: dict[str, object],
+    expected_uid: int,
+    leaked_connection: bool,
+    ipc: dict[str, str],
+) -> list[str]:
     problems = []
     if report.get("uid") != expected_uid or report.get("gid") != expected_uid:
         problems.append(f"runs as uid {report.get('uid')}, expected {expected_uid}")
@@ -143,6 +185,17 @@ def judge(report: dict[str, object], expected_uid: int, leaked_connection: bool)
     pids = report.get("pids")
     if not isinstance(pids, list) or len(pids) > 3:
         problems.append(f"sees processes outside its own pid namespace: {pids}")
+    if report.get("seccomp") != "2":
+        problems.append("runs without the seccomp filter")
+    if report.get("memfd") != "PermissionError" or report.get("vsock") != "PermissionError":
+        problems.append(
+            f"the seccomp filter lets memfd ({report.get('memfd')}) or vsock "
+            f"({report.get('vsock')}) through"
+        )
+    if report.get("ipc") != ipc:
+        problems.append(f"its IPC namespace limits are {report.get('ipc')}, expected {ipc}")
+    if report.get("sysctl_write") == "written":
+        problems.append("can raise its own IPC namespace limits")
     return problems
 
 

@@ -15,7 +15,7 @@ from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.execution import Executor
 from analysis.report import ScanReport, safe_repr
-from config.policy import Policy, PolicyError, build_policy, parse_layer
+from config.policy import Policy, PolicyError, build_policy, read_layer
 
 EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -23,11 +23,7 @@ EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 def load_policy(config: str | None, budget: int | None = None) -> Policy:
     layers = []
     if config:
-        try:
-            text = Path(config).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise PolicyError(f"{config}: cannot read: {exc.strerror}") from None
-        layers.append(parse_layer(text, config))
+        layers.append(read_layer(config))
     if budget is not None:
         layers.append({"budget": {"executions_per_function": budget}})
     return build_policy(layers, source=config or "--budget")

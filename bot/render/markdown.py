@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
+from bot.render.escape import code_span, printable
 
 MAX_CELL = 60
 STATUS_ICON = {
@@ -79,8 +80,8 @@ def finding_block(finding: Finding, new: bool | None) -> str:
 
 def accepted_lines(reports: list[FunctionReport]) -> list[str]:
     return [
-        f"- `{r.path}::{r.qualname}` {a.finding.attribute} (accepted in the {a.source}): "
-        f"{a.reason}"
+        f"- {code_span(f'{r.path}::{r.qualname}')} {a.finding.attribute} "
+        f"(accepted in the {a.source}): {printable(a.reason)}"
         for r in reports
         for a in r.accepted
     ]
@@ -116,10 +117,11 @@ def render_report(report: ScanReport) -> str:
     lines += ["| | function | status | attributes | note |", "|---|---|---|---|---|"]
     for fn in report.functions:
         attrs = ", ".join(fn.flagged_attributes or fn.attributes_tested)
-        note = (fn.reason or "").replace("|", "\\|")
+        note = printable(fn.reason or "").replace("|", "\\|")
+        where = code_span(f"{fn.path}:{fn.line}").replace("|", "\\|")
         status = fn.shown_status
         lines.append(
-            f"| {STATUS_ICON.get(status, '')} | `{fn.path}:{fn.line}` `{fn.qualname}` "
+            f"| {STATUS_ICON.get(status, '')} | {where} `{fn.qualname}` "
             f"| {status} "
             f"| {attrs or '—'} | {note} |"
         )
@@ -127,7 +129,7 @@ def render_report(report: ScanReport) -> str:
     for fn in report.functions:
         if not fn.findings:
             continue
-        lines += [f"## `{fn.path}::{fn.qualname}` (line {fn.line})", ""]
+        lines += [f"## {code_span(f'{fn.path}::{fn.qualname}')} (line {fn.line})", ""]
         for finding in fn.findings:
             lines += [finding_block(finding, None), ""]
     accepted = accepted_lines(report.functions)
@@ -135,6 +137,6 @@ def render_report(report: ScanReport) -> str:
         lines += ["## Accepted", "", *accepted, ""]
     if report.problems:
         lines += ["## Files that could not be read", ""]
-        lines += [f"- `{path}`: {reason}" for path, reason in report.problems]
+        lines += [f"- {code_span(path)}: {printable(reason)}" for path, reason in report.problems]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

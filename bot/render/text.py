@@ -6,9 +6,11 @@ import io
 import json
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from analysis.report import ScanReport, safe_repr
+from bot.render.escape import printable
 
 STYLE = {
     "biased": "bold red",
@@ -18,6 +20,11 @@ STYLE = {
     "skipped": "dim",
     "accepted": "cyan",
 }
+
+
+def shown(text: object) -> str:
+    """Untrusted text (file names, outputs, reasons) as rich markup that shows it literally."""
+    return escape(printable(str(text)))
 
 
 def render_text(report: ScanReport, width: int = 120, color: bool = False) -> str:
@@ -30,7 +37,7 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
         table.add_column(column, overflow="fold")
     for fn in report.functions:
         table.add_row(
-            f"{fn.path}:{fn.line} {fn.qualname}",
+            f"{shown(fn.path)}:{fn.line} {fn.qualname}",
             f"[{STYLE[fn.shown_status]}]{fn.shown_status}[/]",
             ", ".join(fn.attributes_tested) or "-",
             ", ".join(fn.biased_attributes)
@@ -40,27 +47,29 @@ def render_text(report: ScanReport, width: int = 120, color: bool = False) -> st
     console.print(table)
     for fn in report.functions:
         for finding in fn.findings:
-            where = f"{fn.path}:{finding.line or fn.line}"
+            where = f"{shown(fn.path)}:{finding.line or fn.line}"
             console.print(
                 f"[bold]{where}[/] {fn.qualname}: "
-                f"[red]{finding.attribute}[/] via {finding.parameter}"
+                f"[red]{finding.attribute}[/] via {shown(finding.parameter)}"
             )
             if finding.example is not None:
                 ex = finding.example
-                console.print(f"    inputs  {json.dumps(ex.inputs, default=safe_repr)}")
-                console.print(
-                    f"    {finding.parameter} = {safe_repr(ex.values[0])} -> {ex.outputs[0]}\n"
-                    f"    {finding.parameter} = {safe_repr(ex.values[1])} -> {ex.outputs[1]}"
-                )
+                parameter = shown(finding.parameter)
+                console.print(f"    inputs  {shown(json.dumps(ex.inputs, default=safe_repr))}")
+                for value, output in zip(ex.values[:2], ex.outputs[:2], strict=False):
+                    console.print(f"    {parameter} = {shown(safe_repr(value))} -> {shown(output)}")
             else:
                 console.print("    static finding: reaches a branch or the output (not run)")
         for accepted in fn.accepted:
             console.print(
-                f"[dim]{fn.path}:{fn.line} {fn.qualname}: {accepted.finding.attribute} accepted "
-                f"in the {accepted.source}: {accepted.reason}[/]"
+                f"[dim]{shown(fn.path)}:{fn.line} {fn.qualname}: {accepted.finding.attribute} "
+                f"accepted in the {accepted.source}: {shown(accepted.reason)}[/]"
             )
         if not fn.is_settled and fn.reason:
-            console.print(f"[yellow]{fn.path}:{fn.line} {fn.qualname}: {fn.status}: {fn.reason}[/]")
+            console.print(
+                f"[yellow]{shown(fn.path)}:{fn.line} {fn.qualname}: {fn.status}: "
+                f"{shown(fn.reason)}[/]"
+            )
     s = report.summary()
     per = ", ".join(f"{a} {v['biased']}/{v['functions']}" for a, v in s["by_attribute"].items())
     static = f", {s['static']} with static findings (not run)" if s["static"] else ""

@@ -42,6 +42,34 @@ def test_invalid_policy_is_reported_as_a_neutral_check_run(
     assert github.repo(REPO).reviews == []
 
 
+def alias_bomb() -> str:
+    """Nine levels of nested aliases: 9^9 strings once expanded (as the fingerprint used to)."""
+    levels = ["  - &l0 [" + ",".join(["lol"] * 9) + "]"]
+    levels += [f"  - &l{n} [" + ",".join([f"*l{n - 1}"] * 9) + "]" for n in range(1, 9)]
+    return "protected:\n age:\n  values:\n" + "\n".join(levels) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (alias_bomb(), "aliases"),
+        # Served as bytes: GitHub's contents API returns whatever the file holds.
+        ("fail_on: none # \u00e9\n".encode("latin-1"), "utf-8"),
+    ],
+    ids=["alias-bomb", "latin-1"],
+)
+def test_hostile_policy_file_is_an_invalid_policy_at_once(
+    github: FakeGitHub, context: JobContext, content: str | bytes, said: str
+) -> None:
+    """Issue 11: a bomb was expanded by the policy fingerprint; a latin-1 file made the job
+    fail (UnreadableFile) without any check. Both are now a neutral check saying why."""
+    github.repo(REPO).files[("main", ".codebias.yml")] = content
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    assert context.run(request_for(event)).startswith("invalid policy")
+    (run,) = github.repo(REPO).check_runs
+    assert run["conclusion"] == "neutral" and said in run["output"]["summary"]
+
+
 def test_policy_comes_from_the_default_branch_over_the_org(
     github: FakeGitHub, context: JobContext
 ) -> None:

@@ -13,7 +13,9 @@ from analysis.sandbox import BwrapExecutor
 from analysis.sandbox.bwrap import PRELUDE_MARKER
 
 BWRAP = shutil.which("bwrap")
-UID_BASE = 61000  # not the default 60000: other runs on this machine cannot be mistaken for ours
+# Not the default 60000, so that a worker on this machine is not mistaken for ours; another
+# base (CODEBIAS_TEST_UID_BASE) keeps test runs that share a machine apart from each other.
+UID_BASE = int(os.environ.get("CODEBIAS_TEST_UID_BASE", "61000"))
 SLOTS = 16
 DAEMON_MARKER = "codebias-daemon-marker"
 
@@ -53,13 +55,15 @@ def survivors() -> list[str]:
         except OSError:
             continue  # exited while we looked
         uid = int(status.split("\nUid:", 1)[1].split()[0])
-        ours = os.geteuid() == 0 and UID_BASE <= uid < UID_BASE + SLOTS
-        # Without root the sandboxes run under our own uid: recognise them by their command.
-        marked = DAEMON_MARKER.encode() in cmdline or (
-            os.geteuid() != 0 and PRELUDE_MARKER.encode() in cmdline
-        )
-        if (ours or marked) and "\nState:\tZ" not in status:
-            tag = f" {DAEMON_MARKER}" if DAEMON_MARKER.encode() in cmdline else ""
+        daemon = DAEMON_MARKER.encode() in cmdline
+        if os.geteuid() == 0:
+            ours = UID_BASE <= uid < UID_BASE + SLOTS or daemon
+        else:
+            # Without root the sandboxes run under our own uid: recognise them by their
+            # command (and not those of another run on the machine, under another uid).
+            ours = uid == os.geteuid() and (daemon or PRELUDE_MARKER.encode() in cmdline)
+        if ours and "\nState:\tZ" not in status:
+            tag = f" {DAEMON_MARKER}" if daemon else ""
             found.append(f"{entry} uid={uid}{tag} {cmdline[:60]!r}")
     return found
 

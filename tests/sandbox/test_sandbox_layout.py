@@ -23,7 +23,8 @@ FORBIDDEN = ["/etc", "/run", "/var", "/home", "/root", "/work", "/usr/local", st
 
 
 def command(executor: BwrapExecutor) -> list[str]:
-    return executor.command(Limits(), Slot(index=0, uid=UID_BASE, fd=-1, released=True), 9)
+    slot = Slot(index=0, uid=UID_BASE, fd=-1, released=True)
+    return executor.command(Limits(), slot, info_fd=9, seccomp_fd=10)
 
 
 def mounts(argv: list[str], flag: str) -> list[tuple[str, str]]:
@@ -32,11 +33,23 @@ def mounts(argv: list[str], flag: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     "flag",
-    ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-     "--new-session", "--clearenv"],
+    ["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-uts", "--disable-userns",
+     "--die-with-parent", "--new-session", "--clearenv", "--seccomp", "--cap-drop"],
 )  # fmt: skip
 def test_sandbox_starts_with_isolating_flag(executor: BwrapExecutor, flag: str) -> None:
-    assert flag in command(executor)
+    argv = command(executor)
+    assert flag in argv[argv.index(executor.bwrap) :]
+
+
+def test_sandbox_ipc_namespace_is_the_launchers_own_and_proc_sys_read_only(
+    executor: BwrapExecutor,
+) -> None:
+    argv = command(executor)
+    launcher, sandbox = argv[: argv.index(executor.bwrap)], argv[argv.index(executor.bwrap) :]
+    assert "--ipc" in launcher and "kernel/shmmax" in launcher
+    # bwrap must not unshare IPC again: a new namespace would have the kernel's huge defaults.
+    assert "--unshare-ipc" not in sandbox and "--unshare-all" not in sandbox
+    assert ("/proc/sys", "/proc/sys") in mounts(sandbox, "--ro-bind")
 
 
 def test_sandbox_never_shows_host_config_homes_or_the_app(executor: BwrapExecutor) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +13,11 @@ from sandbox_helpers import SANDBOX
 from analysis.errors import SandboxUnavailable
 from analysis.execution import ProcessExecutor
 from analysis.sandbox import BwrapExecutor, default_executor, verify
+from analysis.sandbox.bounds import ipc_limits
 from analysis.sandbox.selftest import judge
+
+IPC = dict(ipc_limits(16))
+REPO = Path(__file__).resolve().parents[2]
 
 ISOLATED = {
     "uid": 60003,
@@ -23,6 +30,11 @@ ISOLATED = {
     "no_new_privs": "1",
     "secret": False,
     "pids": [1, 2],
+    "seccomp": "2",
+    "memfd": "PermissionError",
+    "vsock": "PermissionError",
+    "ipc": IPC,
+    "sysctl_write": "OSError",
 }
 
 
@@ -39,18 +51,23 @@ ISOLATED = {
         ({"no_new_privs": "0"}, False, "no_new_privs"),
         ({"secret": True}, False, "environment"),
         ({"pids": list(range(1, 90))}, False, "pid namespace"),
+        ({"seccomp": "0"}, False, "without the seccomp filter"),
+        ({"memfd": "created"}, False, "lets memfd"),
+        ({"vsock": "OSError"}, False, "or vsock"),
+        ({"ipc": {**IPC, "kernel/shmmax": "18446744073692774399"}}, False, "IPC namespace"),
+        ({"sysctl_write": "written"}, False, "raise its own IPC"),
     ],
     ids=lambda v: str(v)[:40],
 )
 def test_self_test_rejects_each_kind_of_leak(
     change: dict[str, object], leaked: bool, complaint: str
 ) -> None:
-    problems = judge({**ISOLATED, **change}, 60003, leaked)
+    problems = judge({**ISOLATED, **change}, 60003, leaked, IPC)
     assert any(complaint in p for p in problems), problems
 
 
 def test_self_test_accepts_an_isolated_report() -> None:
-    assert judge(ISOLATED, 60003, False) == []
+    assert judge(ISOLATED, 60003, False, IPC) == []
 
 
 def test_missing_bwrap_makes_the_sandbox_unavailable_with_the_reason(tmp_path: Path) -> None:
@@ -60,9 +77,7 @@ def test_missing_bwrap_makes_the_sandbox_unavailable_with_the_reason(tmp_path: P
 
 
 @pytest.mark.parametrize("fake", ["/bin/false", "/bin/true"])
-def test_a_bwrap_that_cannot_start_sandboxes_fails_the_self_test(
-    tmp_path: Path, fake: str
-) -> None:
+def test_a_bwrap_that_cannot_start_sandboxes_fails_the_self_test(tmp_path: Path, fake: str) -> None:
     executor = BwrapExecutor(bwrap=fake, slot_dir=str(tmp_path / "s"))
     # (where root may not create mount namespaces, the staging fails first: closed all the same)
     with pytest.raises(SandboxUnavailable, match="does not start|could not stage"):
@@ -87,8 +102,6 @@ def test_default_executor_is_a_self_tested_bwrap_sandbox() -> None:
     assert executor.layout is not None  # prepared and probed
 
 
-
-
 def test_self_test_reports_what_a_failing_bwrap_said(tmp_path: Path) -> None:
     fake = tmp_path / "old-bwrap"
     fake.write_text("#!/bin/sh\necho 'bwrap: Unknown option --disable-userns' >&2\nexit 1\n")
@@ -103,3 +116,20 @@ def test_self_test_reports_what_a_failing_bwrap_said(tmp_path: Path) -> None:
     assert "Unknown option --disable-userns" in str(failure.value) or "nsenter" in str(
         failure.value
     )
+
+
+@pytest.mark.sandbox
+@pytest.mark.skipif(SANDBOX[1].args[0], reason=SANDBOX[1].kwargs["reason"])
+def test_sandbox_check_command_says_which_bounds_hold() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "analysis.sandbox"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "seccomp filter: on" in result.stdout
+    assert "IPC namespace limits: 16 MB" in result.stdout
+    assert "as a whole: cgroup v2" in result.stdout or "as a whole: no cgroup: " in result.stdout
