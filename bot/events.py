@@ -34,6 +34,7 @@ class ReviewRequest:
     comment_id: int | None = None
     target: str | None = None  # `/codebias fix <qualname>`: the one function to fix
     reason: str | None = None  # why a command is refused
+    delivery: str | None = None  # X-GitHub-Delivery, for the logs (set by the service)
 
     @property
     def logical_id(self) -> str:

@@ -5,22 +5,30 @@ caches installation tokens in its cache strategy (Redis when the service has one
 workers share a token until it expires, else this process's memory). Request bodies are
 validated against GitHub's OpenAPI schema by githubkit (`rest_api_validate_body`, left on).
 Responses are read as plain JSON: the job uses a few fields of each.
+
+A failed call raises a `GitHubError` (bot.github_errors) naming the method and URL. The
+client itself never waits and retries (githubkit's `auto_retry` is off): a 5xx, a timeout or
+a rate limit fails the job with the wait GitHub asked for, and the queue runs it again after
+that wait without holding a worker slot meanwhile.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 from collections.abc import Callable
 from typing import Any, Final, cast
 
+import httpx
 from githubkit import AppAuthStrategy, GitHub, Response
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
-from githubkit.exception import RequestFailed
+from githubkit.exception import GitHubException
 from redis import Redis
 
 from analysis.errors import SourceError
 from analysis.source import decode_source
+from bot.github_errors import GitHubNotFound, translate
 from bot.settings import Settings
 
 API_VERSION: Final = "2022-11-28"
@@ -41,18 +49,35 @@ def _obj(response: Response[Any]) -> Json:
     return data
 
 
-def _status(exc: RequestFailed) -> int:
-    return int(exc.response.status_code)
+# Called with (installation id, requests remaining) whenever GitHub reports its rate limit.
+RateLimitObserver = Callable[[int, int], None]
+
+
+class _GitHub(GitHub[Any]):
+    """githubkit's client, with every failure turned into a `GitHubError` that names its URL
+    (githubkit's own exceptions print as an empty string)."""
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().request(*args, **kwargs)
+        except GitHubException as exc:
+            raise translate(exc) from exc
 
 
 class GitHubApp:
-    def __init__(self, settings: Settings, redis: Redis | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        redis: Redis | None = None,
+        on_rate_limit: RateLimitObserver | None = None,
+    ) -> None:
         cache: BaseCacheStrategy = (
             RedisCacheStrategy(redis, prefix="codebias:githubkit")
             if redis is not None
             else MemCacheStrategy()
         )
-        self.github = GitHub(
+        self.on_rate_limit = on_rate_limit
+        self.github = _GitHub(
             AppAuthStrategy(settings.app_id, settings.private_key),
             base_url=settings.api_url,
             cache_strategy=cache,
@@ -60,6 +85,8 @@ class GitHubApp:
             http_cache=False,
             timeout=30.0,
             rest_api_validate_body=True,
+            # Never sleep inside a job: the queue retries after the wait GitHub asks for.
+            auto_retry=False,
         )
 
     def installation_id(self, owner: str, repo: str) -> int:
@@ -67,8 +94,24 @@ class GitHubApp:
         return int(response.json()["id"])
 
     def repo(self, owner: str, repo: str, installation_id: int) -> RepoClient:
-        installed = self.github.with_auth(self.github.auth.as_installation(installation_id))
+        config = self.github.config
+        if self.on_rate_limit is not None:
+            config = dataclasses.replace(
+                config, event_hooks={"response": [self._rate_limit_hook(installation_id)]}
+            )
+        installed = _GitHub(self.github.auth.as_installation(installation_id), config=config)
         return RepoClient(installed, owner, repo)
+
+    def _rate_limit_hook(self, installation_id: int) -> Callable[[httpx.Response], None]:
+        observe = self.on_rate_limit
+        assert observe is not None
+
+        def hook(response: httpx.Response) -> None:
+            remaining = response.headers.get("x-ratelimit-remaining", "")
+            if remaining.isdigit():
+                observe(installation_id, int(remaining))
+
+        return hook
 
 
 class RepoClient:
@@ -106,10 +149,8 @@ class RepoClient:
             response = self.rest.repos.get_content(
                 owner or self.owner, repo or self.name, path, **kwargs
             )
-        except RequestFailed as exc:
-            if _status(exc) == 404:
-                return None
-            raise
+        except GitHubNotFound:
+            return None
         data: Any = response.json()
         if not isinstance(data, dict) or data.get("type") != "file":
             return None
@@ -149,10 +190,8 @@ class RepoClient:
             data = _obj(
                 self.rest.repos.get_collaborator_permission_level(self.owner, self.name, username)
             )
-        except RequestFailed as exc:
-            if _status(exc) == 404:
-                return "none"
-            raise
+        except GitHubNotFound:
+            return "none"
         role = str(data.get("role_name") or "")
         return role if role in ("maintain", "triage") else str(data.get("permission") or "none")
 

@@ -1,32 +1,78 @@
 """The review job: one pull request head, from GitHub's REST API to a check run and a review.
 
-The same code runs in RQ workers (`review_job`, which builds its context from the
-environment) and in the embedded pool (`JobContext.run`).
+The same code runs in RQ workers (`review_job`, with the context `codebias worker` built
+once for its process) and in the embedded pool (`JobContext.run`).
+
+A review whose pull request is superseded is skipped: at the start when the head already
+moved, and again just before posting, under a per-pull-request lock, so that a slow review
+of an older head never posts after the review of the newer one. A 404 while the pull request
+is closed, gone or moved (a deleted branch) abandons the review cleanly instead of failing it.
 """
 
 from __future__ import annotations
 
 import logging
-import os
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from githubkit.exception import RequestFailed
 from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
 from bot.events import ReviewRequest
-from bot.github import FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile
+from bot.github import API_VERSION, FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile
+from bot.github_errors import GitHubError, GitHubNotFound
+from bot.logs import step
 from bot.metrics import MemoryStore, Metrics, RedisStore
 from bot.publish import Publisher
+from bot.queue import fields_of, honour_retry_after
 from bot.review import Reviewer
 from bot.settings import Settings
 from config.layering import load_policy
 from config.policy import Policy, PolicyError
 
 log = logging.getLogger(__name__)
+# Longest a review may hold its pull request's posting lock (re-read the head, post).
+POSTING_LOCK_SECONDS = 120
+
+
+class PostingLock(Protocol):
+    def hold(self, pull: str) -> AbstractContextManager[None]: ...
+
+
+class MemoryPostingLock:
+    """One process (embedded mode): a lock per pull request."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    @contextmanager
+    def hold(self, pull: str) -> Iterator[None]:
+        with self._guard:
+            lock = self._locks.setdefault(pull, threading.Lock())
+        with lock:
+            yield
+
+
+class RedisPostingLock:
+    """Every worker of the fleet: a Redis lock per pull request."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    @contextmanager
+    def hold(self, pull: str) -> Iterator[None]:
+        with self.redis.lock(
+            f"codebias:posting:{pull}",
+            timeout=POSTING_LOCK_SECONDS,
+            blocking_timeout=POSTING_LOCK_SECONDS,
+        ):
+            yield
+
 
 WRITE_ACCESS = frozenset({"admin", "maintain", "write"})
 # Automatic suggestions per review: each costs model calls and sandbox runs.
@@ -42,8 +88,17 @@ class JobContext:
     app: GitHubApp
     cache: ResultsCache
     metrics: Metrics
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    engine_jobs: int = 1
+    posting: PostingLock = field(default_factory=MemoryPostingLock)
+    redis: Redis | None = None
+
+    @property
+    def env(self) -> Mapping[str, str]:
+        """What the LLM providers read, as captured by Settings (never os.environ)."""
+        return self.settings.llm_env
+
+    @property
+    def engine_jobs(self) -> int:
+        return self.settings.engine_jobs
 
     @classmethod
     def build(
@@ -52,32 +107,79 @@ class JobContext:
         cache: ResultsCache = (
             RedisResultsCache(redis) if redis is not None else MemoryResultsCache()
         )
+        metrics = metrics or Metrics(MemoryStore())
         return cls(
             settings=settings,
-            app=GitHubApp(settings, redis),
+            app=GitHubApp(settings, redis, on_rate_limit=metrics.rate_limit_seen),
             cache=cache,
-            metrics=metrics or Metrics(MemoryStore()),
-            engine_jobs=max(1, int(os.environ.get("CODEBIAS_ENGINE_JOBS", "1") or 1)),
+            metrics=metrics,
+            posting=RedisPostingLock(redis) if redis is not None else MemoryPostingLock(),
+            redis=redis,
         )
+
+    @classmethod
+    def for_worker(cls, settings: Settings) -> JobContext:
+        """The context of an RQ worker process: shared Redis for cache, metrics and locks."""
+        assert settings.redis_url is not None
+        redis = Redis.from_url(settings.redis_url, socket_timeout=30, socket_connect_timeout=5)
+        return cls.build(settings, Metrics(RedisStore(redis)), redis)
+
+    def warm(self) -> None:
+        """Load what every job uses before the worker forks its work horses, so that each
+        job does not import it again."""
+        rest = self.app.github.rest(API_VERSION)
+        for namespace in ("apps", "pulls", "repos", "checks", "issues"):
+            getattr(rest, namespace)
 
     def run(self, request: ReviewRequest) -> str:
         return Job(self, request).run()
 
 
+# Set by `codebias worker` before it starts taking jobs; forked work horses inherit it.
+_worker_context: JobContext | None = None
+
+
+def use_worker_context(context: JobContext) -> None:
+    global _worker_context
+    _worker_context = context
+
+
 def review_job(data: dict[str, Any]) -> str:
-    """RQ entry point: settings from this worker's environment, then the shared job code."""
-    settings = Settings.from_env()
-    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
-    metrics = Metrics(RedisStore(redis) if redis is not None else MemoryStore())
-    context = JobContext.build(settings, metrics, redis)
+    """RQ entry point: this worker's context (see `codebias worker`), then the shared job."""
+    context = _worker_context
+    if context is None:  # a bare `rq worker`: read the settings once for this process
+        context = JobContext.for_worker(Settings.from_env(role="worker"))
+        use_worker_context(context)
+    request = ReviewRequest.from_dict(data)
     started = time.monotonic()
-    try:
-        result = context.run(ReviewRequest.from_dict(data))
-    except BaseException:
-        metrics.job_finished(False, time.monotonic() - started)
-        raise
-    metrics.job_finished(True, time.monotonic() - started)
+    with fields_of(request):
+        try:
+            result = context.run(request)
+        except BaseException as exc:
+            context.metrics.job_finished(False, time.monotonic() - started)
+            honour_retry_after(exc)
+            _log_failure(request, exc)
+            raise
+    context.metrics.job_finished(True, time.monotonic() - started)
     return result
+
+
+def _log_failure(request: ReviewRequest, exc: BaseException) -> None:
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is not None and job.should_retry:
+        wait = job.get_retry_interval()
+        log.warning(
+            "review %s failed: %s; retry in %d s (%d left)",
+            request.logical_id,
+            exc,
+            wait,
+            job.retries_left or 0,
+            extra={"retry_in": wait},
+        )
+    else:
+        log.error("review %s failed for good: %s", request.logical_id, exc)
 
 
 class Job:
@@ -88,11 +190,25 @@ class Job:
 
     def run(self) -> str:
         """What happened, in a few words (the RQ job's result, and the log line)."""
+        started = time.monotonic()
+        message = self._run()
+        log.info(
+            "review %s: %s",
+            self.request.logical_id,
+            message,
+            extra={"seconds": round(time.monotonic() - started, 3), "outcome": message},
+        )
+        return message
+
+    def _run(self) -> str:
         request = self.request
         app = self.context.app
-        installation = request.installation_id or app.installation_id(request.owner, request.repo)
-        client = app.repo(request.owner, request.repo, installation)
-        pr = client.pull(request.number)
+        with step(log, "read_pull_request"):
+            installation = request.installation_id or app.installation_id(
+                request.owner, request.repo
+            )
+            client = app.repo(request.owner, request.repo, installation)
+            pr = client.pull(request.number)
 
         if request.command != "review":
             refusal = self._refusal(client, pr)
@@ -107,7 +223,8 @@ class Job:
 
         publisher = Publisher(client, self.settings.check_name, int(self.settings.app_id))
         try:
-            policy = load_policy(f"{request.owner}/{request.repo}", self._fetcher(client))
+            with step(log, "load_policy"):
+                policy = load_policy(f"{request.owner}/{request.repo}", self._fetcher(client))
         except PolicyError as exc:
             publisher.neutral_check(
                 head_sha,
@@ -118,42 +235,100 @@ class Job:
         if pr.get("draft") and not policy.review_drafts and request.command == "review":
             return self._done("draft pull request (set review_drafts: true to review drafts)")
 
-        check_id = publisher.start_check(head_sha, request.logical_id)
         try:
-            reviewer = Reviewer(client, policy, self.context.cache, self.context.engine_jobs)
-            outcome = reviewer.review(pr)
-            self._suggest(reviewer, policy, client, outcome)
-            publisher.finish_check(check_id, outcome)
+            with step(log, "start_check"):
+                check_id = publisher.start_check(head_sha, request.logical_id)
+        except GitHubNotFound as exc:
+            return self._abandon_or_raise(client, head_sha, exc)
+        try:
+            with step(log, "test_functions"):
+                reviewer = Reviewer(client, policy, self.context.cache, self.context.engine_jobs)
+                outcome = reviewer.review(pr)
+            self._count(outcome)
+            with step(log, "suggest_fixes"):
+                self._suggest(reviewer, policy, client, outcome)
+            with step(log, "finish_check"):
+                publisher.finish_check(check_id, outcome)
         except Exception as exc:
+            gone = self._gone(client, head_sha) if isinstance(exc, GitHubNotFound) else None
             # Never leave the check spinning: close it, then fail the job (it is retried, and
-            # a retry opens a fresh check run).
-            self._close_check(publisher, head_sha, check_id, exc)
+            # a retry opens a fresh check run) unless the pull request itself went away.
+            self._close_check(publisher, head_sha, check_id, exc, gone)
+            if gone is not None:
+                return self._abandoned(gone, exc)
             raise
-        counts = publisher.publish_review(outcome)
+        with step(log, "publish_review"), self.context.posting.hold(self._pull_key()):
+            # Re-read under the lock: a newer head's review may not be overtaken by this one.
+            latest = client.pull(request.number)
+            now = str(latest["head"]["sha"])
+            if now != head_sha or latest.get("state") != "open":
+                return self._done(
+                    f"superseded before posting: the head is now {now[:7]}; check run "
+                    f"completed, review not posted"
+                )
+            counts = publisher.publish_review(outcome)
         return self._done(
             f"{outcome.conclusion}: {len(outcome.results)} functions, "
             f"{len(outcome.biased)} biased; "
             f"comments {counts}"
         )
 
-    def _close_check(
-        self, publisher: Publisher, head_sha: str, check_id: int, exc: Exception
-    ) -> None:
+    def _pull_key(self) -> str:
+        return f"{self.request.owner}/{self.request.repo}#{self.request.number}"
+
+    def _count(self, outcome: Any) -> None:
+        results = list(outcome.results)
+        hits = sum(1 for r in results if r.cached)
+        executions = sum(r.report.executions for r in results if not r.cached)
+        self.context.metrics.review_tested(hits, len(results) - hits, executions)
+
+    def _gone(self, client: RepoClient, head_sha: str) -> str | None:
+        """Why the pull request cannot be reviewed any more, or None when it still can."""
         try:
-            publisher.neutral_check(
-                head_sha,
-                "The review failed",
+            pr = client.pull(self.request.number)
+        except GitHubNotFound:
+            return "the pull request or its repository no longer exists"
+        if pr.get("state") != "open":
+            return "the pull request was closed (its branch deleted?)"
+        now = str(pr["head"]["sha"])
+        if now != head_sha:
+            return f"the branch moved to {now[:7]}"
+        return None
+
+    def _abandon_or_raise(self, client: RepoClient, head_sha: str, exc: GitHubNotFound) -> str:
+        gone = self._gone(client, head_sha)
+        if gone is None:
+            raise exc
+        return self._abandoned(gone, exc)
+
+    def _abandoned(self, why: str, exc: Exception) -> str:
+        log.warning("review %s abandoned: %s (%s)", self.request.logical_id, why, exc)
+        return f"abandoned: {why}"
+
+    def _close_check(
+        self,
+        publisher: Publisher,
+        head_sha: str,
+        check_id: int,
+        exc: Exception,
+        gone: str | None = None,
+    ) -> None:
+        if gone is not None:
+            title, summary = "Review abandoned", f"codebias stopped this review: {gone}."
+        else:
+            title = "The review failed"
+            summary = (
                 f"codebias could not finish this review: `{type(exc).__name__}: {exc}`. "
-                "Failed reviews are retried with backoff.",
-                check_id,
+                "Failed reviews are retried with backoff."
             )
-        except (RequestFailed, OSError) as again:
+        try:
+            publisher.neutral_check(head_sha, title, summary, check_id)
+        except (GitHubError, OSError) as again:
             log.warning(
                 "review %s: check run %d left open: %s", self.request.logical_id, check_id, again
             )
 
     def _done(self, message: str) -> str:
-        log.info("review %s: %s", self.request.logical_id, message)
         return message
 
     def _refusal(self, client: RepoClient, pr: Json) -> str | None:
@@ -208,9 +383,9 @@ class Job:
             owner, name = repo.split("/", 1)
             try:
                 return client.file_text(path, None, repo=name, owner=owner)
-            except RequestFailed as exc:
+            except GitHubError as exc:
                 # The installation may not cover the org's .github repository: no layer then.
-                if exc.response.status_code == 403:
+                if exc.status == 403:
                     return None
                 raise
             except (FileTooLarge, UnreadableFile) as exc:  # a policy file, but not a usable one

@@ -32,9 +32,18 @@ def signature_valid(secret: bytes, body: bytes, header: str | None) -> bool:
     return hmac.compare_digest(sign(secret, body).encode(), header.strip().encode())
 
 
+# How long a delivery is held before its job is known to be queued. If Redis fails between
+# the claim and the enqueue and the claim cannot be released, it lapses by itself, so the
+# redelivery of a delivery answered 503 always goes through.
+CLAIM_SECONDS = 300
+
+
 class Deduper(Protocol):
     def first_time(self, delivery_id: str) -> bool:
         """True exactly once per delivery id (within the time-to-live)."""
+
+    def confirm(self, delivery_id: str) -> None:
+        """The delivery's job is queued: remember it for the whole time-to-live."""
 
     def forget(self, delivery_id: str) -> None:
         """Let the delivery through again (when it could not be enqueued)."""
@@ -49,7 +58,11 @@ class RedisDeduper:
         self.prefix = prefix
 
     def first_time(self, delivery_id: str) -> bool:
-        return bool(self.redis.set(self.prefix + delivery_id, b"1", nx=True, ex=self.ttl))
+        claim = min(CLAIM_SECONDS, self.ttl)
+        return bool(self.redis.set(self.prefix + delivery_id, b"1", nx=True, ex=claim))
+
+    def confirm(self, delivery_id: str) -> None:
+        self.redis.expire(self.prefix + delivery_id, self.ttl)
 
     def forget(self, delivery_id: str) -> None:
         self.redis.delete(self.prefix + delivery_id)
@@ -75,6 +88,9 @@ class MemoryDeduper:
                 return False
             self._seen[delivery_id] = now + self.ttl
             return True
+
+    def confirm(self, delivery_id: str) -> None:
+        pass  # remembered for the whole time-to-live from the start
 
     def forget(self, delivery_id: str) -> None:
         with self._lock:

@@ -19,5 +19,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings)
     mode = "embedded workers" if settings.embedded else "RQ on REDIS_URL"
     logging.getLogger("codebias").info("serving on %s:%d (%s)", args.host, args.port, mode)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info", access_log=False)
+    # log_config=None: uvicorn's records go through the service's own (JSON) handler.
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="info", access_log=False, log_config=None
+    )
     return 0

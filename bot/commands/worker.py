@@ -19,13 +19,25 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from redis import Redis
-    from rq import Worker
+    from redis.exceptions import RedisError
 
-    from bot.queue import QUEUE_NAME
+    from bot.jobs import JobContext, use_worker_context
+    from bot.queue import QUEUE_NAME, redis_address
+    from bot.worker import ReviewWorker
 
-    redis = Redis.from_url(settings.redis_url)
-    worker = Worker([QUEUE_NAME], connection=redis)
+    context = JobContext.for_worker(settings)
+    redis = context.redis
+    assert redis is not None
+    try:
+        redis.ping()
+    except RedisError as exc:
+        print(
+            f"codebias worker: cannot reach Redis at {redis_address(redis)}: {exc}", file=sys.stderr
+        )
+        return 2
+    context.warm()
+    use_worker_context(context)
+    worker = ReviewWorker([QUEUE_NAME], connection=redis, settings=settings)
     # The scheduler moves retried jobs (backoff) back into the queue when their time comes.
     worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
     return 0

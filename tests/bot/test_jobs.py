@@ -230,11 +230,12 @@ def test_installation_token_is_fetched_once_and_reused(
 def test_a_review_that_fails_midway_closes_its_check_run_and_fails_the_job(
     github: FakeGitHub, context: JobContext
 ) -> None:
-    from githubkit.exception import RequestFailed
+    from bot.github_errors import GitHubNotFound
 
     event = set_pull(github, 7, {PATH: (BASE, HEAD)})
     del github.repo(REPO).pull_files[7]  # GitHub answers 404 for the files
-    with pytest.raises(RequestFailed):
+    # The pull request is still open at the same head: a real failure, naming its URL.
+    with pytest.raises(GitHubNotFound, match=r"GET http://\S+/repos/octo-org/hiring/pulls/7/files"):
         context.run(request_for(event))
     (run,) = github.repo(REPO).check_runs
     assert (run["status"], run["conclusion"]) == ("completed", "neutral")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -43,8 +44,8 @@ def llm() -> Iterator[FakeLLM]:
 
 
 def context_with(settings: Settings, llm: FakeLLM) -> JobContext:
-    context = JobContext.build(settings)
-    context.env = {"OPENAI_BASE_URL": llm.base_url, "CODEBIAS_LLM_MAX_RETRIES": "0"}
+    llm_env = {"OPENAI_BASE_URL": llm.base_url, "CODEBIAS_LLM_MAX_RETRIES": "0"}
+    context = JobContext.build(dataclasses.replace(settings, llm_env=llm_env))
     return context
 
 
