@@ -23,7 +23,7 @@ from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
 from bot.events import ReviewRequest
-from bot.github import API_VERSION, FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile
+from bot.github import FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile, preload
 from bot.github_errors import GitHubError, GitHubNotFound
 from bot.logs import step
 from bot.metrics import MemoryStore, Metrics, RedisStore
@@ -125,11 +125,17 @@ class JobContext:
         return cls.build(settings, Metrics(RedisStore(redis)), redis)
 
     def warm(self) -> None:
-        """Load what every job uses before the worker forks its work horses, so that each
-        job does not import it again."""
-        rest = self.app.github.rest(API_VERSION)
-        for namespace in ("apps", "pulls", "repos", "checks", "issues"):
-            getattr(rest, namespace)
+        """Load what every job uses before the worker forks its work horses: githubkit's
+        models, and the sandbox's self-test (once per process, not once per job)."""
+        from analysis.sandbox import SandboxUnavailable, default_executor
+
+        preload(self.settings)
+        try:
+            default_executor()
+        except SandboxUnavailable as exc:
+            log.error(
+                "the sandbox is unavailable; reviews will report functions unverified: %s", exc
+            )
 
     def run(self, request: ReviewRequest) -> str:
         return Job(self, request).run()
@@ -203,11 +209,13 @@ class Job:
     def _run(self) -> str:
         request = self.request
         app = self.context.app
+        installation = request.installation_id or app.installation_id(request.owner, request.repo)
+        with app.repo(request.owner, request.repo, installation) as client:
+            return self._review(client)
+
+    def _review(self, client: RepoClient) -> str:
+        request = self.request
         with step(log, "read_pull_request"):
-            installation = request.installation_id or app.installation_id(
-                request.owner, request.repo
-            )
-            client = app.repo(request.owner, request.repo, installation)
             pr = client.pull(request.number)
 
         if request.command != "review":

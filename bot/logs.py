@@ -119,3 +119,5 @@ def configure(log_format: str = "json", level: int = logging.INFO) -> None:
     handler.addFilter(BoundFields())
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     logging.basicConfig(level=level, handlers=[handler], force=True)
+    # One line per HTTP request is noise at this volume; failures are logged by the job.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
