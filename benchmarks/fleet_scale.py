@@ -28,13 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bot"))
 
+from botsupport import APP_ID, free_port  # noqa: E402
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import rsa  # noqa: E402
-from redis import Redis  # noqa: E402
-
-from botsupport import APP_ID, free_port  # noqa: E402
 from fleet import Fleet, check_exactly_once, plan_burst, run_burst  # noqa: E402
 from fleetgithub import FleetGitHub  # noqa: E402
+from redis import Redis  # noqa: E402
 
 
 def keys() -> tuple[str, str]:

@@ -370,7 +370,8 @@ def check_exactly_once(github: FleetGitHub, burst: Burst) -> list[str]:
         push = push_of.get(review.head_sha, 0)
         if push < newest.get(key, 0):
             problems.append(
-                f"{review.repo}#{review.number}: superseded head {review.head_sha[:7]} posted after the newer one"
+                f"{review.repo}#{review.number}: superseded head {review.head_sha[:7]} "
+                "posted after the newer one"
             )
         newest[key] = max(newest.get(key, 0), push)
     for run in runs:
