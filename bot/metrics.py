@@ -123,7 +123,7 @@ class Metrics:
         self.store.add(_key(name, labels), amount)
 
     def gauge(self, name: str, labels: dict[str, str] | None, value: float) -> None:
-        self.store.set(_key(name, labels), value)
+        self.store.set(_key(name, labels), float(value))
 
     def rate_limit_seen(self, installation: int, remaining: int) -> None:
         self.gauge(

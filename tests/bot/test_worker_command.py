@@ -13,7 +13,6 @@ from bot.settings import Settings, SettingsError
 
 
 def worker_env(private_key: str, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CODEBIAS_"))}
     return {"GITHUB_APP_ID": APP_ID, "GITHUB_PRIVATE_KEY": private_key, **extra}
 
 
