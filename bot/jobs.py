@@ -35,8 +35,9 @@ from config.layering import load_policy
 from config.policy import Policy, PolicyError
 
 log = logging.getLogger(__name__)
-# Longest a review may hold its pull request's posting lock (re-read the head, post).
-POSTING_LOCK_SECONDS = 120
+# Longest a review may hold its pull request's posting lock (re-read the head, post); a
+# worker killed while holding it delays that pull request's next review this long at most.
+POSTING_LOCK_SECONDS = 30
 
 
 class PostingLock(Protocol):
@@ -69,7 +70,7 @@ class RedisPostingLock:
         with self.redis.lock(
             f"codebias:posting:{pull}",
             timeout=POSTING_LOCK_SECONDS,
-            blocking_timeout=POSTING_LOCK_SECONDS,
+            blocking_timeout=2 * POSTING_LOCK_SECONDS,
         ):
             yield
 
@@ -245,7 +246,9 @@ class Job:
 
         try:
             with step(log, "start_check"):
-                check_id = publisher.start_check(head_sha, request.logical_id)
+                # Per delivery: a retry of this job finds its own run, a re-run request does not.
+                external = f"{request.logical_id}/{request.delivery or '-'}"
+                check_id = publisher.start_check(head_sha, external)
         except GitHubNotFound as exc:
             return self._abandon_or_raise(client, head_sha, exc)
         try:

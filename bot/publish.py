@@ -210,11 +210,18 @@ class Publisher:
     # check run
 
     def start_check(self, head_sha: str, external_id: str) -> int:
-        """The head's in-progress check run (a retried job reuses it), or a new one."""
+        """The head's in-progress check run (a retried job reuses it), the run this same job
+        already completed (a retry interrupted after it, while posting the review), or a new
+        one."""
         for run in self.client.check_runs(head_sha, self.check_name):
-            if run.get("status") != "completed" and (
-                self.app_id is None or (run.get("app") or {}).get("id") in (None, self.app_id)
+            if self.app_id is not None and (run.get("app") or {}).get("id") not in (
+                None,
+                self.app_id,
             ):
+                continue
+            if run.get("status") != "completed":
+                return int(run["id"])
+            if run.get("external_id") == external_id and run.get("conclusion") != "neutral":
                 return int(run["id"])
         run = self.client.create_check_run(
             name=self.check_name,

@@ -8,8 +8,9 @@ fleet needs:
   asks the kernel to SIGKILL it when its worker dies, so that a killed worker's job cannot
   finish unseen and post a second time after its retry.
 - **Graceful shutdown.** SIGTERM lets the running review finish; if it has not finished after
-  `shutdown_grace` seconds, its horse is stopped and the job handed back to the queue (RQ
-  retries it), so that the process exits before the orchestrator's own SIGKILL.
+  `shutdown_grace` seconds, its horse gets SIGTERM, which unwinds the job (its locks are
+  released) and fails it into RQ's retry: the job is handed back to the queue, and the
+  process exits before the orchestrator's own SIGKILL.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ import logging
 import os
 import signal
 import threading
+import time
 from types import FrameType
 from typing import Any
 
 from rq import Queue, Worker
+from rq.exceptions import AbandonedJobError
 from rq.job import Job
 
 from bot.settings import Settings
@@ -30,6 +33,18 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
+# After asking a horse to stop, how long to wait before killing it outright.
+HORSE_STOP_SECONDS = 10
+
+
+class ShutdownGraceOver(BaseException):
+    """Raised inside a work horse when its worker's shutdown grace ran out. A BaseException,
+    so that the job's own `except Exception` blocks let it through: the job unwinds (closing
+    what it holds) and RQ records a failure, which its retry hands back to the queue."""
+
+
+def _grace_over_in_horse(signum: int, frame: FrameType | None) -> None:
+    raise ShutdownGraceOver("the worker's shutdown grace ran out; the job goes back to the queue")
 
 
 def _die_with_parent(parent: int) -> None:
@@ -53,10 +68,28 @@ class ReviewWorker(Worker):
         super().__init__(*args, **kwargs)
         self.settings = settings
         self._grace_timer: threading.Timer | None = None
+        self.push_exc_handler(self._report_abandoned)  # type: ignore[no-untyped-call]
+
+    @staticmethod
+    def _report_abandoned(job: Job, exc_type: type[BaseException], *rest: Any) -> bool:
+        """RQ calls this for every failed job; the job logs its own failures, so only the
+        abandoned ones (found by registry maintenance) are reported here."""
+        if exc_type is AbandonedJobError:
+            log.warning(
+                "review %s abandoned: its worker stopped sending heartbeats (killed or lost); %s",
+                job.description,
+                "retrying it" if job.should_retry else "no retries left: moved to failed jobs",
+                extra={"job": job.description},
+            )
+        return True  # let the other handlers run
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         # RQ allows 60 s past the monitoring interval; a fleet notices a dead worker sooner.
         return 2 * int(self.job_monitoring_interval)
+
+    def setup_work_horse_signals(self) -> None:
+        super().setup_work_horse_signals()  # type: ignore[no-untyped-call]
+        signal.signal(signal.SIGTERM, _grace_over_in_horse)
 
     def main_work_horse(self, job: Job, queue: Queue) -> None:
         _die_with_parent(self._parent_pid)
@@ -86,7 +119,8 @@ class ReviewWorker(Worker):
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
     def _grace_over(self, job_id: str | None) -> None:
-        if not self.horse_pid:
+        horse = self.horse_pid
+        if not horse:
             return
         log.warning(
             "shutdown grace of %d s is over: stopping job %s and handing it back to the queue",
@@ -94,6 +128,14 @@ class ReviewWorker(Worker):
             job_id,
             extra={"job": job_id},
         )
-        # The worker then sees its horse die and fails the job into its retry, as for any
-        # crashed job; the review's next run reuses the check run this one opened.
-        self.kill_horse()
+        try:
+            os.kill(horse, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + HORSE_STOP_SECONDS
+        while self.horse_pid == horse and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if self.horse_pid == horse:
+            # Stuck: kill it. The worker then fails the job into its retry, as for any crash;
+            # the review's next run reuses the check run this one opened.
+            self.kill_horse()

@@ -224,15 +224,15 @@ class Fleet:
         }
 
     def _spawn(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
-        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - the child owns it
-        return subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", *args],
-            env=self.env,
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        with open(self.logs / f"{name}.log", "ab") as log:  # the child keeps its own copy
+            return subprocess.Popen(
+                [sys.executable, "-m", "bot.cli", *args],
+                env=self.env,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def start_web(self) -> None:
         self.port = free_port()
