@@ -17,8 +17,6 @@ I/O-bound as they are against github.com (a review makes a dozen API calls).
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,48 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bot"))
 
-from botsupport import APP_ID, free_port  # noqa: E402
-from cryptography.hazmat.primitives import serialization  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import rsa  # noqa: E402
+from botsupport import APP_ID, app_key_pair, start_redis  # noqa: E402
 from fleet import Fleet, check_exactly_once, plan_burst, run_burst  # noqa: E402
 from fleetgithub import FleetGitHub  # noqa: E402
 from redis import Redis  # noqa: E402
-
-
-def keys() -> tuple[str, str]:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    ).decode()
-    public = (
-        key.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
-    return private, public
-
-
-def start_redis(workdir: str) -> tuple[subprocess.Popen[bytes], str]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        sys.exit("redis-server not found (scripts/install installs it)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", workdir],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            Redis.from_url(url).ping()
-            return proc, url
-        except Exception:  # noqa: BLE001 - not up yet
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise
-            time.sleep(0.05)
 
 
 def main() -> int:
@@ -80,10 +40,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--logs", type=Path, help="keep each process's JSON log here")
     args = parser.parse_args()
-    private, public = keys()
+    private, public = app_key_pair()
     failures = 0
     with tempfile.TemporaryDirectory() as workdir:
-        redis_proc, redis_url = start_redis(workdir)
+        redis_proc, redis_url = start_redis(Path(workdir))
         try:
             rows = []
             for count in [int(n) for n in args.workers.split(",")]:

@@ -7,7 +7,6 @@ SIGTERMed mid-job. Scale figures come from benchmarks/fleet_scale.py, not from h
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -16,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botsupport import APP_ID, free_port
+from botsupport import APP_ID, free_port, start_redis
 from fleet import (
+    Burst,
     Fleet,
     check_exactly_once,
     event_for,
@@ -115,37 +115,22 @@ def test_a_big_installation_does_not_starve_a_small_one(
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     """A Redis of this test's own, with an append-only file, that the test can restart."""
-    binary = shutil.which("redis-server")
-    assert binary is not None
     port = free_port()
     data = tmp_path / "redis"
     data.mkdir()
-    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data)]
-    args += ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
-    procs: list[subprocess.Popen[bytes]] = []
-    url = f"redis://127.0.0.1:{port}/0"
+    durable = ("--appendonly", "yes", "--appendfsync", "always")
+    procs = [start_redis(data, *durable, port=port)[0]]
 
     def start() -> None:
-        procs.append(subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        wait_for(lambda: _pings(url), 10, "redis-server")
+        procs.append(start_redis(data, *durable, port=port)[0])
 
     def stop() -> None:
         procs[-1].terminate()
         procs[-1].wait(timeout=10)
 
-    start()
-    yield url, (start, stop)
+    yield f"redis://127.0.0.1:{port}/0", (start, stop)
     if procs[-1].poll() is None:
         stop()
-
-
-def _pings(url: str) -> bool:
-    try:
-        return bool(Redis.from_url(url, socket_connect_timeout=0.5).ping())
-    except OSError:
-        return False
-    except Exception:  # noqa: BLE001 - redis' ConnectionError while it starts
-        return False
 
 
 def test_redis_restarted_mid_burst_loses_nothing(
@@ -188,42 +173,48 @@ def test_redis_restarted_mid_burst_loses_nothing(
     assert sum("answered 503, redeliver it once the queue is back" in m for m in lines) == 10
 
 
-def slow_fleet(
-    app_keys: tuple[str, str], redis_url: str, tmp_path: Path, **env: str
-) -> tuple[Fleet, Any]:
+def signal_mid_review(
+    app_keys: tuple[str, str],
+    redis_url: str,
+    tmp_path: Path,
+    fleets: list[Fleet],
+    signum: int,
+    **env: str,
+) -> tuple[Fleet, Burst, subprocess.Popen[bytes]]:
+    """One slow review (a dozen GitHub calls at 0.25 s each) on one worker, and `signum` sent
+    to that worker (only: not to its work horse) once the review has opened its check run."""
     fleet = make_fleet(
         app_keys,
         redis_url,
         tmp_path,
-        latency=0.25,  # a dozen calls: each review takes a few seconds
+        latency=0.25,
         CODEBIAS_HEARTBEAT="1",
         CODEBIAS_RETRY_INTERVALS="1,1,1",
         **env,
     )
+    fleets.append(fleet)
     fleet.start_web()
     burst = plan_burst(installations={5000: 1}, supersede_share=0, duplicate_share=0)
     (d,) = burst.deliveries
     assert fleet.deliver(d.event, publish_head(fleet.github, d.head), d.delivery) == 202
-    return fleet, burst
+    worker = fleet.start_worker()
+    wait_for(lambda: bool(fleet.github.calls("POST", r"/check-runs$")), 60, "the review")
+    os.kill(worker.pid, signum)
+    return fleet, burst, worker
 
 
-def started(fleet: Fleet) -> bool:
-    with fleet.github.lock:
-        return bool(fleet.github.calls("POST", r"/check-runs$"))
+def reviewed(fleet: Fleet, burst: Burst) -> None:
+    head = burst.final_heads[0].sha
+    wait_for(lambda: head in {p.head_sha for p in fleet.github.reviews_posted}, 120, "review")
 
 
 def test_a_worker_killed_mid_job_has_its_review_requeued(
     app_keys: tuple[str, str], redis_url: str, tmp_path: Path, fleets: list[Fleet]
 ) -> None:
-    fleet, burst = slow_fleet(app_keys, redis_url, tmp_path)
-    fleets.append(fleet)
-    first = fleet.start_worker()
-    wait_for(lambda: started(fleet), 60, "the review to start")
-    os.kill(first.pid, signal.SIGKILL)  # the worker only: its work horse must die with it
+    fleet, burst, first = signal_mid_review(app_keys, redis_url, tmp_path, fleets, signal.SIGKILL)
     first.wait(timeout=10)
     fleet.start_worker()
-    head = burst.final_heads[0].sha
-    wait_for(lambda: head in {p.head_sha for p in fleet.github.reviews_posted}, 120, "review")
+    reviewed(fleet, burst)
     time.sleep(2)  # a surviving horse would post again now
     assert check_exactly_once(fleet.github, burst) == []
     lines = messages(fleet, "worker-1")
@@ -233,11 +224,9 @@ def test_a_worker_killed_mid_job_has_its_review_requeued(
 def test_sigterm_lets_the_running_review_finish(
     app_keys: tuple[str, str], redis_url: str, tmp_path: Path, fleets: list[Fleet]
 ) -> None:
-    fleet, burst = slow_fleet(app_keys, redis_url, tmp_path, CODEBIAS_SHUTDOWN_GRACE="60")
-    fleets.append(fleet)
-    worker = fleet.start_worker()
-    wait_for(lambda: started(fleet), 60, "the review to start")
-    os.kill(worker.pid, signal.SIGTERM)
+    fleet, burst, worker = signal_mid_review(
+        app_keys, redis_url, tmp_path, fleets, signal.SIGTERM, CODEBIAS_SHUTDOWN_GRACE="60"
+    )
     assert worker.wait(timeout=90) == 0
     assert check_exactly_once(fleet.github, burst) == []
     lines = messages(fleet, "worker-0")
@@ -247,18 +236,15 @@ def test_sigterm_lets_the_running_review_finish(
 def test_sigterm_past_the_grace_hands_the_review_back(
     app_keys: tuple[str, str], redis_url: str, tmp_path: Path, fleets: list[Fleet]
 ) -> None:
-    fleet, burst = slow_fleet(app_keys, redis_url, tmp_path, CODEBIAS_SHUTDOWN_GRACE="1")
-    fleets.append(fleet)
-    worker = fleet.start_worker()
-    wait_for(lambda: started(fleet), 60, "the review to start")
-    stopped_at = time.monotonic()
-    os.kill(worker.pid, signal.SIGTERM)
+    fleet, burst, worker = signal_mid_review(
+        app_keys, redis_url, tmp_path, fleets, signal.SIGTERM, CODEBIAS_SHUTDOWN_GRACE="1"
+    )
+    stopped_at = time.monotonic()  # SIGTERM was just sent
     worker.wait(timeout=30)
     assert time.monotonic() - stopped_at < 15  # well inside an orchestrator's grace
     assert not fleet.github.reviews_posted
     fleet.start_worker()
-    head = burst.final_heads[0].sha
-    wait_for(lambda: head in {p.head_sha for p in fleet.github.reviews_posted}, 120, "review")
+    reviewed(fleet, burst)
     assert check_exactly_once(fleet.github, burst) == []
     lines = messages(fleet, "worker-0")
     assert any("shutdown grace of 1 s is over" in m for m in lines), lines
