@@ -59,6 +59,11 @@ def messages(fleet: Fleet, name: str) -> list[str]:
     return [r["message"] for r in fleet.log_records(name)]
 
 
+def assert_logged(fleet: Fleet, name: str, text: str) -> None:
+    lines = messages(fleet, name)
+    assert any(text in m for m in lines), lines
+
+
 def test_a_burst_of_200_reviews_is_done_exactly_once(
     app_keys: tuple[str, str], redis_url: str, tmp_path: Path, fleets: list[Fleet]
 ) -> None:
@@ -217,8 +222,7 @@ def test_a_worker_killed_mid_job_has_its_review_requeued(
     reviewed(fleet, burst)
     time.sleep(2)  # a surviving horse would post again now
     assert check_exactly_once(fleet.github, burst) == []
-    lines = messages(fleet, "worker-1")
-    assert any("abandoned: its worker stopped sending heartbeats" in m for m in lines), lines
+    assert_logged(fleet, "worker-1", "abandoned: its worker stopped sending heartbeats")
 
 
 def test_sigterm_lets_the_running_review_finish(
@@ -229,8 +233,7 @@ def test_sigterm_lets_the_running_review_finish(
     )
     assert worker.wait(timeout=90) == 0
     assert check_exactly_once(fleet.github, burst) == []
-    lines = messages(fleet, "worker-0")
-    assert any("shutdown requested (signal 15): finishing job" in m for m in lines), lines
+    assert_logged(fleet, "worker-0", "shutdown requested (signal 15): finishing job")
 
 
 def test_sigterm_past_the_grace_hands_the_review_back(
@@ -246,5 +249,4 @@ def test_sigterm_past_the_grace_hands_the_review_back(
     fleet.start_worker()
     reviewed(fleet, burst)
     assert check_exactly_once(fleet.github, burst) == []
-    lines = messages(fleet, "worker-0")
-    assert any("shutdown grace of 1 s is over" in m for m in lines), lines
+    assert_logged(fleet, "worker-0", "shutdown grace of 1 s is over")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from botsupport import APP_ID, env_for, free_port
+from botsupport import APP_ID, free_port
 from fleetgithub import Fault, FleetGitHub
 from scenario import BASE, HEAD, PATH, REPO, set_pull
 
@@ -30,15 +30,11 @@ pytestmark = pytest.mark.sandbox
 
 
 @pytest.fixture
-def fleet_github(app_keys: tuple[str, str]) -> Iterator[FleetGitHub]:
+def github(app_keys: tuple[str, str]) -> Iterator[FleetGitHub]:
+    """conftest's fake GitHub, with faults (conftest's `embedded_settings` point at it)."""
     fake = FleetGitHub(public_key=app_keys[1], app_id=APP_ID).start()
     yield fake
     fake.stop()
-
-
-@pytest.fixture
-def settings(fleet_github: FleetGitHub, app_keys: tuple[str, str]) -> Settings:
-    return Settings.from_env(env_for(fleet_github, app_keys[0]))
 
 
 Logs = Callable[[], list[dict[str, Any]]]
@@ -78,26 +74,26 @@ def run_in_queue(context: JobContext, request: ReviewRequest, intervals: tuple[i
 
 
 def test_a_502_names_its_url_and_the_retry_succeeds(
-    fleet_github: FleetGitHub, settings: Settings, logs: Logs
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
 ) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
-    fleet_github.fail(Fault("GET", r"/pulls/7/files$", 502, message="Server Error"))
-    context = JobContext.build(settings)
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    github.fail(Fault("GET", r"/pulls/7/files$", 502, message="Server Error"))
+    context = JobContext.build(embedded_settings)
     with pytest.raises(GitHubUnavailable) as info:
         context.run(request_for(event))
-    assert f"GET {fleet_github.url}/repos/{REPO}/pulls/7/files" in str(info.value)
+    assert f"GET {github.url}/repos/{REPO}/pulls/7/files" in str(info.value)
     assert "answered 502" in str(info.value)
     run_in_queue(context, request_for(event), intervals=(0,))
-    repo = fleet_github.repo(REPO)
+    repo = github.repo(REPO)
     assert len(repo.reviews) == 1 and repo.check_runs[-1]["status"] == "completed"
 
 
 @pytest.mark.parametrize("status", [403, 429])
 def test_secondary_rate_limit_waits_for_retry_after_then_succeeds(
-    fleet_github: FleetGitHub, settings: Settings, logs: Logs, status: int
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs, status: int
 ) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
-    fleet_github.fail(
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    github.fail(
         Fault(
             "POST",
             r"/check-runs$",
@@ -106,21 +102,21 @@ def test_secondary_rate_limit_waits_for_retry_after_then_succeeds(
             message="You have exceeded a secondary rate limit.",
         )
     )
-    context = JobContext.build(settings)
+    context = JobContext.build(embedded_settings)
     run_in_queue(context, request_for(event), intervals=(0,))
-    posts = fleet_github.calls("POST", r"/check-runs$")
+    posts = github.calls("POST", r"/check-runs$")
     assert [p.status for p in posts] == [status, 201]
-    repo = fleet_github.repo(REPO)
+    repo = github.repo(REPO)
     assert len(repo.reviews) == 1 and repo.check_runs[-1]["conclusion"] == "failure"
     retry = next(r for r in logs() if "retry in" in r["message"])
     assert retry["retry_in"] >= 2 and retry["repository"] == REPO
     assert "secondary rate limit" in retry["message"] and "/check-runs" in retry["message"]
 
 
-def test_rate_limit_remaining_is_a_metric(fleet_github: FleetGitHub, settings: Settings) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
+def test_rate_limit_remaining_is_a_metric(github: FleetGitHub, embedded_settings: Settings) -> None:
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
     metrics = Metrics(MemoryStore())
-    JobContext.build(settings, metrics).run(request_for(event))
+    JobContext.build(embedded_settings, metrics).run(request_for(event))
     text = metrics.render()
     line = next(x for x in text.splitlines() if x.startswith("codebias_github_ratelimit"))
     assert 'installation="4242"' in line and int(line.split()[-1]) < 5000
@@ -129,10 +125,10 @@ def test_rate_limit_remaining_is_a_metric(fleet_github: FleetGitHub, settings: S
 
 
 def test_a_deleted_branch_abandons_the_review_cleanly(
-    fleet_github: FleetGitHub, settings: Settings, logs: Logs
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
 ) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
-    repo = fleet_github.repo(REPO)
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    repo = github.repo(REPO)
     head = event["pull_request"]["head"]["sha"]
 
     # The branch is deleted while the review lists the files: GitHub closes the pull request,
@@ -142,8 +138,8 @@ def test_a_deleted_branch_abandons_the_review_cleanly(
         del repo.files[(head, PATH)]
         return 404, {"message": "Not Found"}, {}
 
-    fleet_github.get_pull_files = delete_branch  # type: ignore[method-assign]
-    result = JobContext.build(settings).run(request_for(event))
+    github.get_pull_files = delete_branch  # type: ignore[method-assign]
+    result = JobContext.build(embedded_settings).run(request_for(event))
     assert result.startswith("abandoned: the pull request was closed")
     assert repo.reviews == []
     (run,) = repo.check_runs
@@ -154,47 +150,47 @@ def test_a_deleted_branch_abandons_the_review_cleanly(
 
 
 def test_a_push_during_the_review_keeps_the_old_head_from_posting(
-    fleet_github: FleetGitHub, settings: Settings, logs: Logs
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
 ) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
-    repo = fleet_github.repo(REPO)
-    original = fleet_github.update_check_run
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    repo = github.repo(REPO)
+    original = github.update_check_run
 
     def finish_then_push(m: Any, q: Any, body: Any) -> Any:
         answer = original(m, q, body)
         repo.pulls[7]["head"]["sha"] = "f" * 40  # a newer push lands as the check completes
         return answer
 
-    fleet_github.update_check_run = finish_then_push  # type: ignore[method-assign]
-    result = JobContext.build(settings).run(request_for(event))
+    github.update_check_run = finish_then_push  # type: ignore[method-assign]
+    result = JobContext.build(embedded_settings).run(request_for(event))
     assert result.startswith("superseded before posting: the head is now fffffff")
     assert repo.reviews == [] and repo.check_runs[-1]["status"] == "completed"
 
 
 def test_the_llm_provider_down_still_posts_the_findings(
-    fleet_github: FleetGitHub, settings: Settings, logs: Logs
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
 ) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
     down = {
         "OPENAI_BASE_URL": f"http://127.0.0.1:{free_port()}/v1",
         "CODEBIAS_LLM_MAX_RETRIES": "0",
     }
-    context = JobContext.build(dataclasses.replace(settings, llm_env=down))
+    context = JobContext.build(dataclasses.replace(embedded_settings, llm_env=down))
     result = context.run(request_for(event))
     assert result.startswith("failure:")
-    repo = fleet_github.repo(REPO)
+    repo = github.repo(REPO)
     (review,) = repo.reviews
     assert len(repo.review_comments) == 2
     assert all("```suggestion" not in c["body"] for c in repo.review_comments)
 
 
 def test_log_lines_carry_the_review_fields_and_step_seconds(
-    fleet_github: FleetGitHub, settings: Settings, logs: Logs
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
 ) -> None:
-    event = set_pull(fleet_github, 7, {PATH: (BASE, HEAD)})
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
     request = request_for(event, delivery="72d3162e-cc78-11e3-81ab-4c9367dc0958")
     with fields_of(request):
-        JobContext.build(settings).run(request)
+        JobContext.build(embedded_settings).run(request)
     steps = [r for r in logs() if r.get("step") and r["message"].endswith(" done")]
     assert {r["step"] for r in steps} >= {
         "read_pull_request",
