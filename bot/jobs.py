@@ -387,6 +387,9 @@ class Job:
                 # An explicit `/codebias fix` asks afresh; automatic ones reuse earlier answers.
                 cache = None if self.request.command == "fix" else self.context.cache
                 suggest(reviewer.engine, policy, provider, source, result, cache)
+                if result.suggestion is None and result.fix_patch is None and result.fix_note:
+                    # The finding is posted either way; say why it comes without a fix.
+                    log.warning("no fix for %s: %s", result.key, result.fix_note)
 
     @staticmethod
     def _fetcher(client: RepoClient) -> Any:
