@@ -12,12 +12,10 @@ is closed, gone or moved (a deleted branch) abandons the review cleanly instead 
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from redis import Redis
 
@@ -27,6 +25,7 @@ from bot.github import FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile
 from bot.github_errors import GitHubError, GitHubNotFound
 from bot.logs import step
 from bot.metrics import MemoryStore, Metrics, RedisStore
+from bot.posting import MemoryPostingLock, PostingLock, RedisPostingLock
 from bot.publish import Publisher
 from bot.queue import fields_of, honour_retry_after
 from bot.review import Reviewer
@@ -35,45 +34,6 @@ from config.layering import load_policy
 from config.policy import Policy, PolicyError
 
 log = logging.getLogger(__name__)
-# Longest a review may hold its pull request's posting lock (re-read the head, post); a
-# worker killed while holding it delays that pull request's next review this long at most.
-POSTING_LOCK_SECONDS = 30
-
-
-class PostingLock(Protocol):
-    def hold(self, pull: str) -> AbstractContextManager[None]: ...
-
-
-class MemoryPostingLock:
-    """One process (embedded mode): a lock per pull request."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()
-
-    @contextmanager
-    def hold(self, pull: str) -> Iterator[None]:
-        with self._guard:
-            lock = self._locks.setdefault(pull, threading.Lock())
-        with lock:
-            yield
-
-
-class RedisPostingLock:
-    """Every worker of the fleet: a Redis lock per pull request."""
-
-    def __init__(self, redis: Redis) -> None:
-        self.redis = redis
-
-    @contextmanager
-    def hold(self, pull: str) -> Iterator[None]:
-        with self.redis.lock(
-            f"codebias:posting:{pull}",
-            timeout=POSTING_LOCK_SECONDS,
-            blocking_timeout=2 * POSTING_LOCK_SECONDS,
-        ):
-            yield
-
 
 WRITE_ACCESS = frozenset({"admin", "maintain", "write"})
 # Automatic suggestions per review: each costs model calls and sandbox runs.
