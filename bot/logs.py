@@ -113,9 +113,24 @@ class TextFormatter(logging.Formatter):
         return f"{text} [{extra}]" if extra else text
 
 
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever `sys.stderr` is when a record is emitted, not when it was made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass  # always sys.stderr
+
+
 def configure(log_format: str = "json", level: int = logging.INFO) -> None:
     """One handler on stderr for everything (uvicorn's and RQ's loggers included)."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = StderrHandler()
     handler.addFilter(BoundFields())
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     logging.basicConfig(level=level, handlers=[handler], force=True)

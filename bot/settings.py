@@ -193,7 +193,6 @@ def settings_for(command: Role) -> Settings | None:
     try:
         settings = Settings.from_env(role=command)
     except SettingsError as exc:
-        configure("text")
         print(f"codebias {command}: {exc}", file=sys.stderr)
         return None
     configure(settings.log_format)

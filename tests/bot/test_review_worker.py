@@ -63,4 +63,10 @@ def test_worker_command_starts_and_drains_in_burst_mode(
     }.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("GITHUB_WEBHOOK_SECRET", raising=False)
-    assert main(["worker", "--burst"]) == 0
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        assert main(["worker", "--burst"]) == 0
+    finally:  # the command configures the process's logging; give pytest its own back
+        root.handlers[:] = handlers
+        root.setLevel(level)
