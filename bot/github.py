@@ -281,6 +281,8 @@ def preload(settings: Settings) -> None:
         lambda: client.pull(1),
         lambda: client.pull_files(1),
         lambda: client.file_text("f", "sha"),
+        lambda: client.tree("sha"),
+        lambda: client.blob("sha"),
         lambda: client.permission("u"),
         lambda: client.check_runs("sha", "codebias"),
         lambda: client.review_comments(1),

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
-from githubkit.exception import RequestFailed
-
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
 from analysis.report import safe_repr
@@ -23,6 +21,7 @@ from bot.cache import ResultsCache, cache_key
 from bot.changes import FileChange, file_change
 from bot.checkout import Checkout, Fetcher
 from bot.github import FileTooLarge, Json, RepoClient, UnreadableFile
+from bot.github_errors import GitHubError
 from bot.outcome import FileNote, FunctionResult, ReviewOutcome
 from config.policy import Policy
 
@@ -91,7 +90,7 @@ class Reviewer:
             checkout: Checkout | None = None
             try:
                 checkout = stack.enter_context(fetcher.checkout(heads))
-            except (RequestFailed, UnreadableFile, OSError) as exc:
+            except (GitHubError, UnreadableFile, OSError) as exc:
                 log.warning(
                     "review %s: no checkout of %s: %s", outcome.number, outcome.head_sha, exc
                 )

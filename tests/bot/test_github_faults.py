@@ -88,6 +88,17 @@ def test_a_502_names_its_url_and_the_retry_succeeds(
     assert len(repo.reviews) == 1 and repo.check_runs[-1]["status"] == "completed"
 
 
+def test_a_failed_checkout_of_the_imports_still_reviews_the_files(
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
+) -> None:
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    github.fail(Fault("GET", r"/git/trees/", 502, message="Server Error", times=5))
+    result = JobContext.build(embedded_settings).run(request_for(event))
+    assert result.startswith("failure:") and len(github.repo(REPO).reviews) == 1
+    warning = next(r for r in logs() if "no checkout" in r["message"])
+    assert "/git/trees/" in warning["message"] and "answered 502" in warning["message"]
+
+
 @pytest.mark.parametrize("status", [403, 429])
 def test_secondary_rate_limit_waits_for_retry_after_then_succeeds(
     github: FleetGitHub, embedded_settings: Settings, logs: Logs, status: int
