@@ -7,6 +7,19 @@ import sys
 from collections.abc import Sequence
 
 
+def add_config_options(command: argparse.ArgumentParser) -> None:
+    config = command.add_mutually_exclusive_group()
+    config.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a .codebias.yml layered over the defaults (default: the first .codebias.yml "
+        "from each path up to its repository root)",
+    )
+    config.add_argument(
+        "--no-config", action="store_true", help="the built-in defaults only, no .codebias.yml"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="codebias",
@@ -19,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--diff", metavar="FILE", help="unified diff (or - for stdin): test only touched functions"
     )
-    scan.add_argument("--config", metavar="FILE", help="a .codebias.yml layered over the defaults")
+    add_config_options(scan)
     scan.add_argument("--format", choices=["text", "json", "sarif", "markdown"], default="text")
     scan.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     scan.add_argument(
@@ -44,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("target", metavar="FILE::QUALNAME")
     fix.add_argument("--strategy", default=None)
     fix.add_argument("--apply", action="store_true", help="rewrite the file with a verified fix")
-    fix.add_argument("--config", metavar="FILE")
+    add_config_options(fix)
     fix.add_argument("--format", choices=["text", "json"], default="text")
     fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
 
