@@ -62,14 +62,19 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
 
     bench = sub.add_parser("bench", help="reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
-    bench.add_argument("--completions", metavar="FILE.jsonl")
+    bench.add_argument(
+        "--completions",
+        metavar="FILE",
+        help="saved answers: JSON Lines of {prompt_id, sample, completion}, or the paper's "
+        "JSON list of {input, output}",
+    )
     bench.add_argument("--prompts", metavar="FILE")
     bench.add_argument("--samples", type=int, default=5)
     bench.add_argument("--temperature", type=float, default=0.8)
     bench.add_argument("--strategy", default="zero-shot")
     bench.add_argument("--output", metavar="FILE", help="where generated completions are written")
     bench.add_argument("--config", metavar="FILE")
-    bench.add_argument("--format", choices=["text", "json"], default="text")
+    bench.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     bench.add_argument("--jobs", type=int, default=0)
     bench.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
     return parser
