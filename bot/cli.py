@@ -61,6 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--format", choices=["text", "json"], default="text")
     fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
 
+    review = sub.add_parser(
+        "review",
+        help="in CI: post the App's check run and review on a pull request with GITHUB_TOKEN",
+    )
+    review.add_argument("--pr", type=int, required=True, metavar="N", help="the pull request")
+    review.add_argument("--check-name", default="codebias", help="name of the check run")
+    review.add_argument("--jobs", type=int, default=1, help="functions tested at once")
+
     bench = sub.add_parser("bench", help="reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
     bench.add_argument(
         "--completions",
@@ -91,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.commands.worker import run
     elif args.command == "fix":
         from bot.commands.fix import run
+    elif args.command == "review":
+        from bot.commands.review import run
     else:
         from bot.commands.bench import run
     return run(args)

@@ -14,7 +14,7 @@ import binascii
 from collections.abc import Callable
 from typing import Any, Final, cast
 
-from githubkit import AppAuthStrategy, GitHub, Response
+from githubkit import AppAuthStrategy, GitHub, Response, TokenAuthStrategy
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
 from githubkit.exception import RequestFailed
 from redis import Redis
@@ -71,8 +71,20 @@ class GitHubApp:
         return RepoClient(installed, owner, repo)
 
 
+def token_client(token: str, api_url: str, owner: str, repo: str) -> RepoClient:
+    """One repository as a token sees it: GITHUB_TOKEN in a workflow (`codebias review`)."""
+    github = GitHub(
+        TokenAuthStrategy(token),
+        base_url=api_url,
+        http_cache=False,
+        timeout=30.0,
+        rest_api_validate_body=True,
+    )
+    return RepoClient(github, owner, repo)
+
+
 class RepoClient:
-    """One repository, as one installation sees it."""
+    """One repository, as one installation (or one token) sees it."""
 
     def __init__(self, github: GitHub[Any], owner: str, repo: str) -> None:
         self.github = github
