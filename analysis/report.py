@@ -1,4 +1,4 @@
-"""The result of a scan, as the JSON report of interfaces.md describes it.
+"""The result of a scan, as the JSON report describes it (schemas/report.schema.json).
 
 One meaning of "biased" everywhere: a function is biased when the sandbox executed a
 counterexample (a *dynamic* finding). A function that could not run may still carry *static*

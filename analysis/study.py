@@ -238,7 +238,7 @@ class StudyResult:
     biased_samples: list[SampleOutcome] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of interfaces.md §6, plus a few counts that help read it."""
+        """`codebias bench --format json` (docs/study.md): the scores, and what they count."""
         out: dict[str, Any] = {
             "prompts": self.prompts,
             "samples_per_prompt": self.samples_per_prompt,
