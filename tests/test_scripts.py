@@ -73,10 +73,18 @@ def base_prefix(python: str) -> str:
     return done.stdout.strip()
 
 
-def installed_packages() -> str:
-    """What the Python running the tests has installed (must not change)."""
-    done = sh([sys.executable, "-m", "pip", "freeze", "--all"], Path("/"), clean_env())
-    return done.stdout
+def own_install() -> str:
+    """Where the Python running the tests has codebias installed from (must not change; the
+    rest of its packages may, when other work shares the machine)."""
+    probe = (
+        "from importlib.metadata import PackageNotFoundError, distribution\n"
+        "try:\n"
+        "    d = distribution('codebias')\n"
+        "    print(d.locate_file(''), d.read_text('direct_url.json'))\n"
+        "except PackageNotFoundError:\n"
+        "    print('not installed')\n"
+    )
+    return sh([sys.executable, "-c", probe], Path("/"), clean_env()).stdout
 
 
 @pytest.mark.slow
@@ -85,7 +93,7 @@ def installed_packages() -> str:
 def test_quick_start_from_a_fresh_clone_uses_a_virtual_environment(
     python: str, tmp_path: Path
 ) -> None:
-    before = installed_packages()
+    before = own_install()
     clone = fresh_clone(tmp_path / "codebias")
     env = clean_env(PYTHON=python)
 
@@ -114,7 +122,7 @@ def test_quick_start_from_a_fresh_clone_uses_a_virtual_environment(
         )
         assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-3000:]
         assert re.search(r"\d+ passed", tests.stdout)
-    assert installed_packages() == before
+    assert own_install() == before
 
 
 @pytest.mark.slow
@@ -123,6 +131,7 @@ def test_the_actions_install_step_gives_a_working_codebias_in_a_venv(tmp_path: P
     """The Action installs codebias from its own checkout with pip (not editable): the
     package data must come along, and the sandbox must work from a virtual environment."""
     python = interpreters()[0]
+    before = own_install()
     clone = fresh_clone(tmp_path / "action")
     venv = tmp_path / "venv"
     env = clean_env()
@@ -142,6 +151,7 @@ def test_the_actions_install_step_gives_a_working_codebias_in_a_venv(tmp_path: P
     report = json.loads(scan.stdout)
     assert report["summary"]["biased"] > 0
     assert "nothing was executed" not in scan.stderr
+    assert own_install() == before
 
 
 def test_the_readme_quick_start_is_two_commands_and_ci_runs_the_second() -> None:
