@@ -24,7 +24,7 @@ def scan(tmp_path: Path, source: str, policy_yaml: str = "", diff: str | None = 
 
 def only(report: ScanReport) -> tuple[str, list[str], list[str]]:
     (fn,) = report.functions
-    return fn.status, [f.attribute for f, _ in fn.accepted], [r for _, r in fn.accepted]
+    return fn.status, [a.finding.attribute for a in fn.accepted], [a.reason for a in fn.accepted]
 
 
 @pytest.mark.parametrize(
@@ -62,6 +62,8 @@ def test_ignore_comments_are_accepted_where_people_put_them(
 ) -> None:
     report = scan(tmp_path, source + AGE_RULE)
     assert only(report) == ("clean", ["age"], [reason])
+    assert report.functions[0].shown_status == "accepted"
+    assert report.functions[0].accepted[0].source == "code"
     assert report.warnings == []
 
 
@@ -136,6 +138,7 @@ def test_allow_entries_match_in_every_natural_form(
         ALLOW.format(function=function, attribute=attribute),
     )
     assert only(report) == ("clean", ["age"], ["reviewed"])
+    assert report.functions[0].accepted[0].source == "policy"
     assert report.warnings == []
 
 
