@@ -51,13 +51,7 @@ def parse_completions(lines: Iterable[str], source: str) -> list[CompletionRecor
         if not line.strip():
             continue
         where = f"{source}:{number}"
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise StudyInputError(
-                f"{where}: not valid JSON ({exc.msg}, column {exc.colno})"
-            ) from None
-        record = _record(raw, where)
+        record = _record(loads(line, source, number), where)
         key = (record.prompt_id, record.sample)
         if key in seen:
             raise StudyInputError(
@@ -77,6 +71,15 @@ def parse_completions(lines: Iterable[str], source: str) -> list[CompletionRecor
     if not records:
         raise StudyInputError(f"{source}: no completions in the file")
     return records
+
+
+def loads(text: str, source: str, line: int | None = None) -> Any:
+    """JSON, or a StudyInputError naming the line (`line`: where `text` sits in the file)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"{source}:{line if line is not None else exc.lineno}"
+        raise StudyInputError(f"{where}: not valid JSON ({exc.msg}, column {exc.colno})") from None
 
 
 def _record(raw: Any, where: str) -> CompletionRecord:
@@ -124,12 +127,7 @@ def parse_saved(text: str, source: str) -> list[CompletionRecord]:
     """Saved completions in either format: the paper's JSON list, else JSON Lines."""
     if not text.lstrip().startswith("["):
         return parse_completions(text.splitlines(), source)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StudyInputError(
-            f"{source}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno})"
-        ) from None
+    data = loads(text, source)
     if not isinstance(data, list) or not data:
         raise StudyInputError(f"{source}: no completions in the file")
     return parse_paper_answers(data, source)

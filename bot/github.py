@@ -22,6 +22,8 @@ from redis import Redis
 from analysis.errors import SourceError
 from analysis.source import decode_source
 from bot.settings import Settings
+from config.layering import Fetch
+from config.policy import PolicyError
 
 API_VERSION: Final = "2022-11-28"
 Json = dict[str, Any]
@@ -210,6 +212,25 @@ class RepoClient:
 
     def comment(self, number: int, body: str) -> None:
         self.rest.issues.create_comment(self.owner, self.name, number, body=body)
+
+
+def policy_reader(client: RepoClient) -> Fetch:
+    """config.layering's reader: a file on a repository's default branch, None when it is
+    absent or outside what the installation (or token) may read: the organisation's .github
+    repository may be, and then it is no layer."""
+
+    def fetch(repo: str, path: str) -> str | None:
+        owner, name = repo.split("/", 1)
+        try:
+            return client.file_text(path, None, repo=name, owner=owner)
+        except RequestFailed as exc:
+            if _status(exc) == 403:
+                return None
+            raise
+        except (FileTooLarge, UnreadableFile) as exc:  # a policy file, but not a usable one
+            raise PolicyError(f"{repo}/{exc}") from None
+
+    return fetch
 
 
 class FileTooLarge(Exception):

@@ -18,7 +18,7 @@ from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
 from bot.events import ReviewRequest
-from bot.github import FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile
+from bot.github import GitHubApp, Json, RepoClient, policy_reader
 from bot.metrics import MemoryStore, Metrics, RedisStore
 from bot.publish import Publisher
 from bot.review import Reviewer
@@ -107,13 +107,9 @@ class Job:
 
         publisher = Publisher(client, self.settings.check_name, int(self.settings.app_id))
         try:
-            policy = load_policy(f"{request.owner}/{request.repo}", self._fetcher(client))
+            policy = load_policy(f"{request.owner}/{request.repo}", policy_reader(client))
         except PolicyError as exc:
-            publisher.neutral_check(
-                head_sha,
-                "Invalid .codebias.yml",
-                f"The policy could not be read, so nothing was tested:\n\n```\n{exc}\n```\n",
-            )
+            publisher.invalid_policy(head_sha, exc)
             return self._done(f"invalid policy: {exc}")
         if pr.get("draft") and not policy.review_drafts and request.command == "review":
             return self._done("draft pull request (set review_drafts: true to review drafts)")
@@ -202,26 +198,10 @@ class Job:
                 cache = None if self.request.command == "fix" else self.context.cache
                 suggest(reviewer.engine, policy, provider, source, result, cache)
 
-    @staticmethod
-    def _fetcher(client: RepoClient) -> Any:
-        def fetch(repo: str, path: str) -> str | None:
-            owner, name = repo.split("/", 1)
-            try:
-                return client.file_text(path, None, repo=name, owner=owner)
-            except RequestFailed as exc:
-                # The installation may not cover the org's .github repository: no layer then.
-                if exc.response.status_code == 403:
-                    return None
-                raise
-            except (FileTooLarge, UnreadableFile) as exc:  # a policy file, but not a usable one
-                raise PolicyError(f"{repo}/{exc}") from None
-
-        return fetch
-
 
 def load_or_default(client: RepoClient, request: ReviewRequest) -> Policy:
     try:
-        return load_policy(f"{request.owner}/{request.repo}", Job._fetcher(client))
+        return load_policy(f"{request.owner}/{request.repo}", policy_reader(client))
     except PolicyError:
         from config.policy import default_policy
 

@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from githubkit.exception import RequestFailed
 
 from bot.cache import MemoryResultsCache
-from bot.github import RepoClient, token_client
+from bot.github import RepoClient, policy_reader, token_client
 from bot.outcome import ReviewOutcome
 from bot.publish import Publisher
 from bot.review import Reviewer
 from bot.settings import DEFAULT_API_URL
-from config.layering import Fetch, load_policy
+from config.layering import load_policy
 from config.policy import Policy, PolicyError
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_GITHUB = 0, 1, 2, 3
@@ -97,13 +97,9 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
     head_sha = str(pr["head"]["sha"])
     publisher = Publisher(client, check_name)
     try:
-        policy = load_policy(f"{client.owner}/{client.name}", fetcher(client))
+        policy = load_policy(f"{client.owner}/{client.name}", policy_reader(client))
     except PolicyError as exc:
-        publisher.neutral_check(
-            head_sha,
-            "Invalid .codebias.yml",
-            f"The policy could not be read, so nothing was tested:\n\n```\n{exc}\n```\n",
-        )
+        publisher.invalid_policy(head_sha, exc)
         return fail(EXIT_USAGE, str(exc))
     if pr.get("draft") and not policy.review_drafts:
         log(f"#{number} is a draft (set review_drafts: true to review drafts): nothing to do")
@@ -130,20 +126,6 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
         f"comments {counts}"
     )
     return EXIT_FAILED if outcome.conclusion == "failure" else EXIT_PASSED
-
-
-def fetcher(client: RepoClient) -> Fetch:
-    def fetch(repo: str, path: str) -> str | None:
-        owner, name = repo.split("/", 1)
-        try:
-            return client.file_text(path, None, repo=name, owner=owner)
-        except RequestFailed as exc:
-            # GITHUB_TOKEN reads only this repository: the org's private .github is no layer.
-            if exc.response.status_code in (403, 404):
-                return None
-            raise
-
-    return fetch
 
 
 def suggest_fixes(
