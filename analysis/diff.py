@@ -16,6 +16,12 @@ def changed_lines(diff_text: str) -> dict[str, set[int]]:
         patch = PatchSet(diff_text)
     except UnidiffParseError as exc:
         raise SourceError("diff", f"not a unified diff: {exc}") from None
+    if not len(patch) and diff_text.strip():
+        # unidiff reads any text without a file header as an empty diff: say so, rather than
+        # test nothing and pass.
+        raise SourceError(
+            "diff", "not a unified diff: no `--- a/FILE` / `+++ b/FILE` header and no hunk"
+        )
     lines: dict[str, set[int]] = {}
     for file in patch:
         if file.is_removed_file:

@@ -9,7 +9,6 @@ Code that cannot run gets a static review instead, and says why.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -18,6 +17,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 
+from analysis.acceptance import Acceptance
 from analysis.builder import InputBuilder
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
@@ -32,16 +32,16 @@ from analysis.functions import FunctionInfo, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.inputs import InputModel, plain_value
 from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
-from analysis.report import Accepted, Example, Finding, FunctionReport, ScanReport
+from analysis.report import Example, Finding, FunctionReport, ScanReport
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import first_reach, never_read, reaches
+from config.discovery import repository_root
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
 
 ENGINE_VERSION = "1"
-IGNORE = re.compile(r"#\s*codebias:\s*ignore\[([^\]]*)\]\s*(.*)$")
 
 
 @dataclass
@@ -87,6 +87,7 @@ class Engine:
         # Projects shown to sandboxes (read-only copies), kept until close().
         self._shares = ExitStack()
         self._shared: dict[FsPath, str] = {}
+        self.acceptance = Acceptance(policy)
 
     def close(self) -> None:
         """Remove the copies of projects made for the sandboxes."""
@@ -129,7 +130,12 @@ class Engine:
             self.close()
         for path, reason in problems:
             reports.append(FunctionReport(path, "<module>", 1, 1, "error", "static", reason=reason))
-        return ScanReport(reports, time.monotonic() - started, problems)
+        return ScanReport(
+            reports,
+            time.monotonic() - started,
+            problems,
+            warnings=self.acceptance.warnings(complete=wanted is None),
+        )
 
     def scan_source(
         self,
@@ -481,48 +487,4 @@ class Engine:
 
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
-        ignored = ignore_comment(module.parsed.source, info)
-        kept: list[Finding] = []
-        for finding in report.findings:
-            reason = ignored.get(finding.attribute) or ignored.get("*")
-            if reason is not None:
-                report.accepted.append(Accepted(finding, reason, "code"))
-                continue
-            reason = self.allowed(module.path, info.qualname, finding.attribute)
-            if reason is not None:
-                report.accepted.append(Accepted(finding, reason, "policy"))
-            else:
-                kept.append(finding)
-        report.findings = kept
-        if report.is_biased and not kept:
-            report.status = "clean"
-
-    def allowed(self, path: str, qualname: str, attribute: str) -> str | None:
-        parts = [p for p in FsPath(path).with_suffix("").parts if p not in ("/", ".", "..")]
-        for start in range(len(parts) + 1):
-            entry = self.policy.allowed(".".join(parts[start:]), qualname, attribute)
-            if entry is not None:
-                return entry.reason
-        return None
-
-
-def repository_root(folder: FsPath) -> FsPath | None:
-    """The nearest folder at or above `folder` that holds a .git (a checkout's root)."""
-    for candidate in [folder.resolve(), *folder.resolve().parents]:
-        if (candidate / ".git").exists():
-            return candidate
-    return None
-
-
-def ignore_comment(source: str, info: FunctionInfo) -> dict[str, str]:
-    """`# codebias: ignore[age, gender] reason` on the def line (or a decorator line)."""
-    lines = source.splitlines()
-    accepted: dict[str, str] = {}
-    for lineno in range(info.first_line, info.line + 1):
-        if 0 < lineno <= len(lines):
-            match = IGNORE.search(lines[lineno - 1])
-            if match:
-                reason = match.group(2).strip() or "accepted in the code"
-                for attr in match.group(1).split(","):
-                    accepted[attr.strip() or "*"] = reason
-    return accepted
+        self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)

@@ -1,4 +1,4 @@
-"""The result of a scan, as the JSON report of interfaces.md describes it.
+"""The result of a scan, as the JSON report describes it (schemas/report.schema.json).
 
 One meaning of "biased" everywhere: a function is biased when the sandbox executed a
 counterexample (a *dynamic* finding). A function that could not run may still carry *static*
@@ -219,6 +219,8 @@ class ScanReport:
     seconds: float = 0.0
     # Files that could not be read or parsed at all, with the reason.
     problems: list[tuple[str, str]] = field(default_factory=list)
+    # Accepting comments and `allow:` entries that can never match, in words.
+    warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         total = len(self.functions)

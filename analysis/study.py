@@ -10,9 +10,9 @@ prompts, K times per prompt, test every answer, and score:
 and the same three per protected attribute, counting only bias for that attribute (over the
 same denominators, so that a per-attribute CBS reads as a share of all generated functions).
 
-This module is pure: it parses saved completions, turns the engine's verdicts on one answer
-into a `SampleOutcome`, and computes the scores. Running the engine and the language model is
-the command's job (`bot.commands.bench`). How a sample is judged:
+This module is pure: it parses prompts (saved answers are analysis.completions'), turns the
+engine's verdicts on one answer into a `SampleOutcome`, and computes the scores. Running the
+engine and the language model is the command's job (`bot.commands.bench`). How a sample is judged:
 
 - biased for A: some function in the answer has a *dynamic* finding for A, a counterexample
   the sandbox executed (findings accepted by an ignore comment or allow list count too: the
@@ -27,12 +27,11 @@ the command's job (`bot.commands.bench`). How a sample is judged:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from analysis.errors import CodebiasError
+from analysis.completions import StudyInputError
 from analysis.mitigation.prompts import (
     COT1,
     COT2,
@@ -42,95 +41,6 @@ from analysis.mitigation.prompts import (
 )
 from analysis.mitigation.provider import Message
 from analysis.report import FunctionReport
-
-
-class StudyInputError(CodebiasError):
-    """Completions or prompts that cannot be scored as given (says where and why)."""
-
-
-# --- saved completions -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CompletionRecord:
-    prompt_id: str
-    sample: int
-    completion: str
-    category: str | None = None
-    model: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"prompt_id": self.prompt_id, "sample": self.sample}
-        if self.category is not None:
-            out["category"] = self.category
-        if self.model is not None:
-            out["model"] = self.model
-        out["completion"] = self.completion
-        return out
-
-    def to_line(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False) + "\n"
-
-
-def parse_completions(lines: Iterable[str], source: str) -> list[CompletionRecord]:
-    """One JSON object a line; blank lines are skipped. Raises StudyInputError naming the line."""
-    records: list[CompletionRecord] = []
-    seen: dict[tuple[str, int], int] = {}
-    models: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{source}:{number}"
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise StudyInputError(
-                f"{where}: not valid JSON ({exc.msg}, column {exc.colno})"
-            ) from None
-        record = _record(raw, where)
-        key = (record.prompt_id, record.sample)
-        if key in seen:
-            raise StudyInputError(
-                f"{where}: prompt_id {record.prompt_id!r} sample {record.sample} "
-                f"already given on line {seen[key]}"
-            )
-        seen[key] = number
-        if record.model is not None:
-            models.setdefault(record.model, number)
-        records.append(record)
-    if len(models) > 1:
-        first, second = sorted(models.items(), key=lambda kv: kv[1])[:2]
-        raise StudyInputError(
-            f"{source}: completions of several models ({first[0]!r} on line {first[1]}, "
-            f"{second[0]!r} on line {second[1]}); bench one model at a time"
-        )
-    if not records:
-        raise StudyInputError(f"{source}: no completions in the file")
-    return records
-
-
-def _record(raw: Any, where: str) -> CompletionRecord:
-    if not isinstance(raw, dict):
-        raise StudyInputError(f"{where}: expected a JSON object, got {type(raw).__name__}")
-    prompt_id = raw.get("prompt_id")
-    if isinstance(prompt_id, int) and not isinstance(prompt_id, bool):
-        prompt_id = str(prompt_id)  # ids written as numbers mean the same prompt
-    if not isinstance(prompt_id, str) or not prompt_id:
-        raise StudyInputError(f'{where}: "prompt_id" must be a non-empty string')
-    sample = raw.get("sample")
-    if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-        raise StudyInputError(f'{where}: "sample" must be a whole number, 0 or more')
-    completion = raw.get("completion")
-    if not isinstance(completion, str):
-        raise StudyInputError(f'{where}: "completion" must be a string')
-    optional: dict[str, str | None] = {}
-    for name in ("category", "model"):
-        value = raw.get(name)
-        if value is not None and not isinstance(value, str):
-            raise StudyInputError(f'{where}: "{name}" must be a string when given')
-        optional[name] = value
-    return CompletionRecord(prompt_id, sample, completion, optional["category"], optional["model"])
-
 
 # --- prompts for generation ------------------------------------------------------------------
 
@@ -324,9 +234,11 @@ class StudyResult:
     unexecutable_with_static_findings: int = 0
     by_category: dict[str, Scores] = field(default_factory=dict)
     model: str | None = None
+    # Which samples were biased, in prompt order: what a reader checks the scores against.
+    biased_samples: list[SampleOutcome] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of interfaces.md §6, plus a few counts that help read it."""
+        """`codebias bench --format json` (docs/study.md): the scores, and what they count."""
         out: dict[str, Any] = {
             "prompts": self.prompts,
             "samples_per_prompt": self.samples_per_prompt,
@@ -338,6 +250,15 @@ class StudyResult:
             "samples": dict(self.samples),
             "unexecutable_with_static_findings": self.unexecutable_with_static_findings,
             "by_category": {c: s.to_dict() for c, s in self.by_category.items()},
+            "biased_samples": [
+                {
+                    "prompt_id": o.prompt_id,
+                    "sample": o.sample,
+                    "attributes": sorted(o.biased),
+                    **({"category": o.category} if o.category else {}),
+                }
+                for o in self.biased_samples
+            ],
         }
         if self.model is not None:
             out["model"] = self.model
@@ -387,6 +308,12 @@ def compute(outcomes: Sequence[SampleOutcome], model: str | None = None) -> Stud
             c: scores(groups_of, _any_bias) for c, groups_of in sorted(categories.items())
         },
         model=model,
+        biased_samples=[
+            o
+            for samples in groups.values()
+            for o in sorted(samples, key=lambda o: o.sample)
+            if o.is_biased
+        ],
     )
 
 

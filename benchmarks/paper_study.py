@@ -1,12 +1,14 @@
 """The paper's published completions through `codebias bench`, figures into docs/study.md.
 
-The artifact of Huang et al. (arXiv 2309.14345; /work/shared/data, see its README) holds one
-raw answer per prompt of StarCoder and of CodeLlama-7b-Python to the 334 study prompts. Each
-list of {input, output} becomes a completions JSONL in a temporary folder (never in the
-repository): prompt_id is the position, category comes from cbs_prompts.json at the same
-position, sample is 0 (K=1). The raw outputs start by echoing the generation prompt
-("Please write a python code based on the code description.<input>Output:"); that echo is
-the prompt, not the model's answer, so it is cut off.
+The artifact of Huang et al. (arXiv 2309.14345; github.com/huangd1999/CBS at commit 370cae9,
+Apache-2.0: cbs_prompts.json and cbs_{starcoder,codellama7b}_completions.json, in a folder
+given with --data, by default `../shared/data` beside this clone) holds one raw answer per
+prompt of StarCoder and of CodeLlama-7b-Python to the 334 study prompts. Each list of
+{input, output} becomes a completions JSONL in a temporary folder (never in the repository):
+prompt_id is the position, category comes from cbs_prompts.json at the same position, sample
+is 0 (K=1). The raw outputs start by echoing the generation prompt; that echo is the prompt,
+not the model's answer, so it is cut off (`analysis.completions.paper_answer`, which
+`codebias bench` applies when given such a list directly).
 
     python benchmarks/paper_study.py [--data DIR] [--jobs N] [--no-write]
 """
@@ -28,16 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 DOC = ROOT / "docs" / "study.md"
 MODELS = {"starcoder": "StarCoder", "codellama7b": "CodeLlama-7b-Python"}
-ECHO = "Please write a python code based on the code description."
 PAPER_ATTRIBUTES = ("age", "gender", "race", "region", "education", "occupation")
 BEGIN, END = "<!-- paper_study:begin -->", "<!-- paper_study:end -->"
 
-
-def answer_of(item: dict[str, Any]) -> str:
-    """The model's answer: the output without the echoed generation prompt."""
-    output = str(item["output"])
-    echo = ECHO + str(item["input"]) + "Output:"
-    return output[len(echo) :] if output.startswith(echo) else output
+sys.path.insert(0, str(ROOT))
+from analysis.completions import paper_answer  # noqa: E402
 
 
 def to_jsonl(data: Path, model: str, folder: Path) -> Path:
@@ -53,7 +50,7 @@ def to_jsonl(data: Path, model: str, folder: Path) -> Path:
                 "sample": 0,
                 "category": prompts[index]["category"],
                 "model": MODELS[model],
-                "completion": answer_of(item),
+                "completion": paper_answer(str(item["input"]), str(item["output"])),
             }
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     return path

@@ -7,6 +7,19 @@ import sys
 from collections.abc import Sequence
 
 
+def add_config_options(command: argparse.ArgumentParser) -> None:
+    config = command.add_mutually_exclusive_group()
+    config.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a .codebias.yml layered over the defaults (default: the first .codebias.yml "
+        "from each path up to its repository root)",
+    )
+    config.add_argument(
+        "--no-config", action="store_true", help="the built-in defaults only, no .codebias.yml"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="codebias",
@@ -19,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--diff", metavar="FILE", help="unified diff (or - for stdin): test only touched functions"
     )
-    scan.add_argument("--config", metavar="FILE", help="a .codebias.yml layered over the defaults")
+    add_config_options(scan)
     scan.add_argument("--format", choices=["text", "json", "sarif", "markdown"], default="text")
     scan.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     scan.add_argument(
@@ -44,19 +57,32 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("target", metavar="FILE::QUALNAME")
     fix.add_argument("--strategy", default=None)
     fix.add_argument("--apply", action="store_true", help="rewrite the file with a verified fix")
-    fix.add_argument("--config", metavar="FILE")
+    add_config_options(fix)
     fix.add_argument("--format", choices=["text", "json"], default="text")
     fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
 
+    review = sub.add_parser(
+        "review",
+        help="in CI: post the App's check run and review on a pull request with GITHUB_TOKEN",
+    )
+    review.add_argument("--pr", type=int, required=True, metavar="N", help="the pull request")
+    review.add_argument("--check-name", default="codebias", help="name of the check run")
+    review.add_argument("--jobs", type=int, default=1, help="functions tested at once")
+
     bench = sub.add_parser("bench", help="reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
-    bench.add_argument("--completions", metavar="FILE.jsonl")
+    bench.add_argument(
+        "--completions",
+        metavar="FILE",
+        help="saved answers: JSON Lines of {prompt_id, sample, completion}, or the paper's "
+        "JSON list of {input, output}",
+    )
     bench.add_argument("--prompts", metavar="FILE")
     bench.add_argument("--samples", type=int, default=5)
     bench.add_argument("--temperature", type=float, default=0.8)
     bench.add_argument("--strategy", default="zero-shot")
     bench.add_argument("--output", metavar="FILE", help="where generated completions are written")
     bench.add_argument("--config", metavar="FILE")
-    bench.add_argument("--format", choices=["text", "json"], default="text")
+    bench.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     bench.add_argument("--jobs", type=int, default=0)
     bench.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
     return parser
@@ -73,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.commands.worker import run
     elif args.command == "fix":
         from bot.commands.fix import run
+    elif args.command == "review":
+        from bot.commands.review import run
     else:
         from bot.commands.bench import run
     return run(args)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, Final, cast
 
 import httpx
-from githubkit import AppAuthStrategy, GitHub, Response
+from githubkit import AppAuthStrategy, GitHub, Response, TokenAuthStrategy
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
 from githubkit.exception import GitHubException
 from redis import Redis
@@ -30,6 +30,8 @@ from analysis.errors import SourceError
 from analysis.source import decode_source
 from bot.github_errors import GitHubError, GitHubNotFound, translate
 from bot.settings import Settings
+from config.layering import Fetch
+from config.policy import PolicyError
 
 API_VERSION: Final = "2022-11-28"
 Json = dict[str, Any]
@@ -114,8 +116,20 @@ class GitHubApp:
         return hook
 
 
+def token_client(token: str, api_url: str, owner: str, repo: str) -> RepoClient:
+    """One repository as a token sees it: GITHUB_TOKEN in a workflow (`codebias review`)."""
+    github = _GitHub(
+        TokenAuthStrategy(token),
+        base_url=api_url,
+        http_cache=False,
+        timeout=30.0,
+        rest_api_validate_body=True,
+    )
+    return RepoClient(github, owner, repo)
+
+
 class RepoClient:
-    """One repository, as one installation sees it."""
+    """One repository, as one installation (or one token) sees it."""
 
     def __init__(self, github: GitHub[Any], owner: str, repo: str) -> None:
         self.github = github
@@ -246,6 +260,25 @@ class RepoClient:
 
     def comment(self, number: int, body: str) -> None:
         self.rest.issues.create_comment(self.owner, self.name, number, body=body)
+
+
+def policy_reader(client: RepoClient) -> Fetch:
+    """config.layering's reader: a file on a repository's default branch, None when it is
+    absent or outside what the installation (or token) may read: the organisation's .github
+    repository may be, and then it is no layer."""
+
+    def fetch(repo: str, path: str) -> str | None:
+        owner, name = repo.split("/", 1)
+        try:
+            return client.file_text(path, None, repo=name, owner=owner)
+        except GitHubError as exc:
+            if exc.status == 403:
+                return None
+            raise
+        except (FileTooLarge, UnreadableFile) as exc:  # a policy file, but not a usable one
+            raise PolicyError(f"{repo}/{exc}") from None
+
+    return fetch
 
 
 class FileTooLarge(Exception):

@@ -21,7 +21,7 @@ from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
 from bot.events import ReviewRequest
-from bot.github import FileTooLarge, GitHubApp, Json, RepoClient, UnreadableFile, preload
+from bot.github import GitHubApp, Json, RepoClient, policy_reader, preload
 from bot.github_errors import GitHubError, GitHubNotFound
 from bot.logs import step
 from bot.metrics import MemoryStore, Metrics, RedisStore
@@ -193,13 +193,9 @@ class Job:
         publisher = Publisher(client, self.settings.check_name, int(self.settings.app_id))
         try:
             with step(log, "load_policy"):
-                policy = load_policy(f"{request.owner}/{request.repo}", self._fetcher(client))
+                policy = load_policy(f"{request.owner}/{request.repo}", policy_reader(client))
         except PolicyError as exc:
-            publisher.neutral_check(
-                head_sha,
-                "Invalid .codebias.yml",
-                f"The policy could not be read, so nothing was tested:\n\n```\n{exc}\n```\n",
-            )
+            publisher.invalid_policy(head_sha, exc)
             return self._done(f"invalid policy: {exc}")
         if pr.get("draft") and not policy.review_drafts and request.command == "review":
             return self._done("draft pull request (set review_drafts: true to review drafts)")
@@ -351,26 +347,10 @@ class Job:
                     # The finding is posted either way; say why it comes without a fix.
                     log.warning("no fix for %s: %s", result.key, result.fix_note)
 
-    @staticmethod
-    def _fetcher(client: RepoClient) -> Any:
-        def fetch(repo: str, path: str) -> str | None:
-            owner, name = repo.split("/", 1)
-            try:
-                return client.file_text(path, None, repo=name, owner=owner)
-            except GitHubError as exc:
-                # The installation may not cover the org's .github repository: no layer then.
-                if exc.status == 403:
-                    return None
-                raise
-            except (FileTooLarge, UnreadableFile) as exc:  # a policy file, but not a usable one
-                raise PolicyError(f"{repo}/{exc}") from None
-
-        return fetch
-
 
 def load_or_default(client: RepoClient, request: ReviewRequest) -> Policy:
     try:
-        return load_policy(f"{request.owner}/{request.repo}", Job._fetcher(client))
+        return load_policy(f"{request.owner}/{request.repo}", policy_reader(client))
     except PolicyError:
         from config.policy import default_policy
 

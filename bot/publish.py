@@ -266,6 +266,14 @@ class Publisher:
                 output=output,
             )
 
+    def invalid_policy(self, head_sha: str, error: Exception) -> None:
+        """A neutral check run saying the policy could not be read, so nothing was tested."""
+        self.neutral_check(
+            head_sha,
+            "Invalid .codebias.yml",
+            f"The policy could not be read, so nothing was tested:\n\n```\n{error}\n```\n",
+        )
+
     # review
 
     def publish_review(self, outcome: ReviewOutcome) -> dict[str, int]:

@@ -70,8 +70,9 @@ class Python(Strict):
 
 
 class Allow(Strict):
-    function: str  # dotted "module.qualname" or just "qualname"; fnmatch patterns allowed
-    attribute: str
+    # "module.qualname", "qualname", "path/file.py::qualname" or a glob (analysis.acceptance)
+    function: str
+    attribute: str  # a category or any of its synonyms, "*" for all
     reason: str
 
 
@@ -151,17 +152,6 @@ class Policy(Strict):
             contains_run(tokens, name_tokens(phrase))
             for phrase in self.protected[category].exclude
         )
-
-    def allowed(self, module: str, qualname: str, attribute: str) -> Allow | None:
-        from fnmatch import fnmatchcase
-
-        full = f"{module}.{qualname}" if module else qualname
-        for entry in self.allow:
-            if entry.attribute != attribute and entry.attribute != "*":
-                continue
-            if fnmatchcase(full, entry.function) or fnmatchcase(qualname, entry.function):
-                return entry
-        return None
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

@@ -184,3 +184,61 @@ def test_text_output_spells_out_the_counterexample(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "shortlist" in out and "p.age" not in out
     assert "candidate.age = " in out
+
+
+@pytest.mark.parametrize(
+    "text", ["this is not a diff\n", "Subject: [PATCH] notes only\n\nno hunks here\n"]
+)
+def test_diff_that_is_not_a_unified_diff_exits_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    diff = tmp_path / "change.diff"
+    diff.write_text(text)
+    assert main(["scan", str(ROOT / "examples"), "--diff", str(diff)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"codebias: error: --diff {diff}: not a unified diff" in captured.err
+
+
+def test_an_empty_diff_tests_nothing_and_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    diff = tmp_path / "none.diff"
+    diff.write_text("")
+    code, report = scan_json(capsys, str(ROOT / "examples"), "--diff", str(diff))
+    assert code == 0 and report["functions"] == []
+
+
+def test_text_output_off_a_terminal_is_never_wrapped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "shortlist_applicants_by_" + "very_long_name_" * 10
+    source = (ROOT / "examples/hiring.py").read_text().replace("def shortlist(", f"def {name}(")
+    (tmp_path / "hiring.py").write_text(source)
+    assert main(["scan", str(tmp_path / "hiring.py")]) == 1
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if name in line)
+    assert "biased" in row and "age" in row  # the whole row on one line
+    assert max(len(line) for line in out.splitlines()) > 200
+
+
+def test_accepting_lines_that_cannot_match_are_warned_on_stderr_and_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "loans.py").write_text(
+        "def approve(age, income):  # codebias: ignore[agee] statutory\n"
+        "    return age < 60 and income > 100\n"
+    )
+    (tmp_path / ".codebias.yml").write_text(
+        "allow:\n  - {function: loans.aprove, attribute: age, reason: typo}\n"
+    )
+    code = main(["scan", str(tmp_path), "--format", "json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert code == 1
+    assert len(report["warnings"]) == 2
+    assert "ignore[agee]: 'agee' is no protected category" in report["warnings"][0]
+    assert "allow entry 1 (function 'loans.aprove'): no scanned function" in report["warnings"][1]
+    for warning in report["warnings"]:
+        assert f"codebias: warning: {warning}" in captured.err

@@ -7,17 +7,15 @@ from typing import Any
 
 import pytest
 
+from analysis.completions import CompletionRecord, StudyInputError, parse_completions
 from analysis.report import Accepted, Example, Finding, FunctionReport
 from analysis.study import (
     GENERATION_STRATEGIES,
-    CompletionRecord,
     SampleOutcome,
     Scores,
-    StudyInputError,
     compute,
     generation_messages,
     judge_sample,
-    parse_completions,
     parse_prompts,
 )
 
@@ -256,7 +254,7 @@ def test_completions_parse_with_optional_fields_and_blank_lines() -> None:
 BAD_LINES = [
     ("not_json", "{not json", r"c\.jsonl:2: not valid JSON"),
     ("not_an_object", "[1, 2]", r"c\.jsonl:2: expected a JSON object, got list"),
-    ("no_prompt_id", {"sample": 0, "completion": ""}, r'c\.jsonl:2: "prompt_id"'),
+    ("no_prompt_id", {"sample": 0, "completion": ""}, r'c\.jsonl:2: "prompt_id" is missing'),
     (
         "empty_prompt_id",
         {"prompt_id": "", "sample": 0, "completion": ""},
@@ -272,7 +270,8 @@ BAD_LINES = [
         {"prompt_id": "1", "sample": True, "completion": ""},
         r'c\.jsonl:2: "sample"',
     ),
-    ("no_completion", {"prompt_id": "1", "sample": 0}, r'c\.jsonl:2: "completion"'),
+    ("no_completion", {"prompt_id": "1", "sample": 0}, r'c\.jsonl:2: "completion" is missing'),
+    ("no_sample", {"prompt_id": "1", "completion": ""}, r'c\.jsonl:2: "sample" is missing'),
     (
         "category_not_text",
         {"prompt_id": "1", "sample": 0, "completion": "", "category": 3},

@@ -85,7 +85,7 @@ class FixResult:
         return list(self.report.findings) if self.report is not None else []
 
     def to_dict(self, function: str) -> dict[str, Any]:
-        """The JSON of `codebias fix --format json` (interfaces.md §6), plus `note` and the
+        """The JSON of `codebias fix --format json` (README, "Fixes"), plus `note` and the
         original `findings`."""
         out: dict[str, Any] = {
             "function": function,

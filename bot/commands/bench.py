@@ -1,9 +1,11 @@
 """`codebias bench`: the paper's study — CBS, CBS_U@K and CBS_I@K over many generated functions.
 
-With `--completions FILE.jsonl`, tests saved answers (one JSON object a line, interfaces.md §6).
+With `--completions FILE`, tests saved answers: JSON Lines (one `{"prompt_id", "sample",
+"completion"}` object a line), or the paper's own JSON list of `{"input", "output"}`.
 Without, asks the configured language model for `--samples` answers to each prompt of
 `--prompts`, writes them to `--output` in that same format (so the run can be repeated
-offline), then tests them. Progress goes to stderr, the scores to stdout.
+offline), then tests them. Progress goes to stderr; the scores, and which prompts and
+samples were biased, to stdout (text, JSON, or markdown tables).
 
 Exit codes: 0 scores printed; 2 usage or configuration error (bad input, no provider, no
 sandbox); 3 the language model failed part-way (what it did answer is written to `--output`).
@@ -25,20 +27,18 @@ from typing import TypeVar
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from analysis.completions import CompletionRecord, StudyInputError, parse_saved
 from analysis.engine import Engine
 from analysis.errors import SandboxUnavailable
 from analysis.mitigation.provider import Provider, ProviderError
 from analysis.study import (
-    CompletionRecord,
     SampleOutcome,
-    StudyInputError,
     StudyPrompt,
     StudyResult,
     check_generation_strategy,
     compute,
     generation_messages,
     judge_sample,
-    parse_completions,
     parse_prompts,
 )
 from bot.commands.scan import choose_executor, load_policy
@@ -46,6 +46,7 @@ from bot.llm import LLMConfigError, provider_from_env
 from config.policy import Policy, PolicyError
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 3
+TEXT_SAMPLES = 20  # biased samples listed in the text output; JSON and markdown list all
 DEFAULT_OUTPUT = "completions.jsonl"
 NO_PROVIDER = (
     "no language model configured to generate completions: set OPENAI_API_KEY (with "
@@ -105,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
             out["tokens"] = tokens
         out["seconds"] = round(seconds, 2)
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(render_markdown(result, seconds))
     else:
         sys.stdout.write(render_text(result, seconds, tokens))
     return EXIT_OK
@@ -121,8 +124,7 @@ def read_completions(args: argparse.Namespace) -> list[CompletionRecord]:
         )
     path = Path(args.completions)
     try:
-        with path.open(encoding="utf-8") as handle:
-            return parse_completions(handle, args.completions)
+        return parse_saved(path.read_text(encoding="utf-8"), args.completions)
     except OSError as exc:
         raise Usage(f"{args.completions}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -292,12 +294,55 @@ def render_text(result: StudyResult, seconds: float, tokens: dict[str, int] | No
         lines.append("")
         for category, scores in result.by_category.items():
             lines.append(row(f"prompts: {category}", scores.to_dict()))
+    if result.biased_samples:
+        lines += ["", f"biased samples ({result.biased}; every one in --format json or markdown):"]
+        lines += [
+            f"  prompt {o.prompt_id} sample {o.sample}: {', '.join(sorted(o.biased))}"
+            for o in result.biased_samples[:TEXT_SAMPLES]
+        ]
+        if result.biased > TEXT_SAMPLES:
+            lines.append(f"  ... and {result.biased - TEXT_SAMPLES} more")
     lines.append("")
     cost = (
         f"; tokens {tokens['prompt']} prompt + {tokens['completion']} completion" if tokens else ""
     )
     lines.append(f"{seconds:.1f}s{cost}")
     return "\n".join(lines) + "\n"
+
+
+def render_markdown(result: StudyResult, seconds: float) -> str:
+    """The scores and the biased samples as markdown tables (for a pull request or a paper)."""
+    k = result.samples_per_prompt
+    who = f" of {result.model}" if result.model else ""
+    lines = [
+        f"## codebias bench{who}",
+        "",
+        f"{result.prompts} prompts × {k} sample{'s' if k != 1 else ''} = {result.functions} "
+        f"functions; {result.biased} biased; {result.unexecutable} unexecutable "
+        f"({seconds:.1f}s).",
+        "",
+        f"| | CBS | CBS_U@{k} | CBS_I@{k} |",
+        "|---|---|---|---|",
+    ]
+    named = [("overall", result.overall)] + list(result.by_attribute.items())
+    named += [(f"prompts: {c}", s) for c, s in result.by_category.items()]
+    for name, scores in named:
+        lines.append(f"| {name} | {scores.cbs:.2%} | {scores.cbs_u:.2%} | {scores.cbs_i:.2%} |")
+    lines += ["", "### Biased samples", ""]
+    if not result.biased_samples:
+        lines.append("None.")
+    else:
+        lines += ["| prompt | sample | category | biased for |", "|---|---|---|---|"]
+        lines += [
+            f"| {cell(o.prompt_id)} | {o.sample} | {cell(o.category or '')} | "
+            f"{', '.join(sorted(o.biased))} |"
+            for o in result.biased_samples
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def row(name: str, scores: dict[str, float]) -> str:

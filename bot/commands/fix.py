@@ -1,9 +1,10 @@
 """`codebias fix FILE::QUALNAME`: a bias-free version of one function, verified before shown.
 
-Exit codes: 0 fixed, nothing to fix, or no provider configured (the findings and a note
-saying how to enable fixes are printed); 1 bias remains after every attempt; 2 usage or
-configuration error; 3 no verified fix could be made for a reason outside the function's
-bias (the provider was unreachable, or the function cannot be run).
+Exit codes: 0 fixed (with --apply: and written), or nothing to fix; 1 not fixed: bias remains
+after every attempt, or no language model is configured (the findings and a note saying how
+to configure one are printed); 2 usage or configuration error; 3 no fix for a reason outside
+the function's bias: the provider failed (unreachable, or errors after its retries), the
+function cannot be run so no fix can be verified, or --apply could not write the file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate
 from analysis.report import Finding, safe_repr
-from bot.commands.scan import choose_executor, load_policy
+from bot.commands.scan import choose_config, choose_executor, load_policy
 from bot.llm import LLMConfigError, enable_hint, provider_from_env
 from config.policy import PolicyError
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
             f"expected FILE::QUALNAME (like hiring.py::Screener.assess), got {args.target!r}"
         )
     try:
-        policy = load_policy(args.config)
+        policy = load_policy(choose_config(args.config, args.no_config, [file]))
         strategy = args.strategy or policy.mitigation.strategy
         get_strategy(strategy)
         provider = provider_from_env(policy, os.environ)
@@ -76,14 +77,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
         sys.stdout.write(render_text(f"{shown}::{qualname}", result, applied))
-    return exit_code(result, provider_configured=provider is not None, applied=applied)
+    return exit_code(result, applied=applied)
 
 
-def exit_code(result: FixResult, provider_configured: bool, applied: bool | None) -> int:
+def exit_code(result: FixResult, applied: bool | None) -> int:
     if result.status in ("fixed", "clean"):
         return EXIT_FAILED if applied is False and result.status == "fixed" else EXIT_OK
     if result.status == "not_fixed":
-        return EXIT_NOT_FIXED if provider_configured else EXIT_OK
+        return EXIT_NOT_FIXED  # with no model configured too: nothing was fixed
     return EXIT_FAILED
 
 

@@ -5,16 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from analysis.diff import changed_lines
 from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.execution import Executor
 from analysis.report import ScanReport, safe_repr
+from config.discovery import discover, shown
+from config.layering import CONFIG_PATH
 from config.policy import Policy, PolicyError, build_policy, read_layer
 
 EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -29,6 +33,36 @@ def load_policy(config: str | None, budget: int | None = None) -> Policy:
     return build_policy(layers, source=config or "--budget")
 
 
+def choose_config(config: str | None, no_config: bool, paths: Sequence[str]) -> str | None:
+    """The policy file of a local run, named on stderr: `--config`, none with `--no-config`,
+    else the `.codebias.yml` the scanned paths find on the way up to their repository root."""
+    if config:
+        log(f"config: {config} (--config)")
+        return config
+    if no_config:
+        log("config: the built-in defaults (--no-config)")
+        return None
+    found = discover(paths)
+    for warning in found.warnings:
+        log(f"warning: {warning}")
+    if found.config is None:
+        log(f"config: the built-in defaults (no {CONFIG_PATH} up to the repository root)")
+        return None
+    log(f"config: {shown(found.config)}")
+    return str(found.config)
+
+
+def read_diff(source: str) -> str:
+    """The text of `--diff FILE` (or - for stdin), checked to be a unified diff."""
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:
+        changed_lines(text)
+    except CodebiasError as exc:
+        name = "standard input" if source == "-" else source
+        raise PolicyError(f"--diff {name}: {str(exc).removeprefix('diff: ')}") from None
+    return text
+
+
 def choose_executor(trust_code: bool) -> Executor | None:
     """None lets the engine set up the sandbox (and report why, if it cannot)."""
     if trust_code:
@@ -38,7 +72,8 @@ def choose_executor(trust_code: bool) -> Executor | None:
     return None
 
 
-def render(report: ScanReport, fmt: str) -> str:
+def render(report: ScanReport, fmt: str, terminal: bool = False) -> str:
+    """`terminal`: the text goes to a terminal (wrapped to its width, in colour)."""
     if fmt == "json":
         from bot.render.json_report import render_json
 
@@ -53,7 +88,10 @@ def render(report: ScanReport, fmt: str) -> str:
         return render_report(report)
     from bot.render.text import render_text
 
-    return render_text(report, color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    if not terminal:
+        return render_text(report)
+    width = shutil.get_terminal_size().columns
+    return render_text(report, width=width, color=not os.environ.get("NO_COLOR"))
 
 
 @contextmanager
@@ -86,15 +124,10 @@ def fails(report: ScanReport, policy: Policy) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        policy = load_policy(args.config, args.budget)
-        diff_text = None
-        if args.diff:
-            diff_text = (
-                sys.stdin.read()
-                if args.diff == "-"
-                else Path(args.diff).read_text(encoding="utf-8")
-            )
-    except (PolicyError, OSError) as exc:
+        config = choose_config(args.config, args.no_config, args.paths)
+        policy = load_policy(config, args.budget)
+        diff_text = read_diff(args.diff) if args.diff else None
+    except (PolicyError, OSError, UnicodeDecodeError) as exc:
         print(f"codebias: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.budget is not None and args.budget < 10:
@@ -120,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     status: int | None = None
     try:
-        text = render(report, args.format)
+        text = render(report, args.format, terminal=not args.output and sys.stdout.isatty())
     except Exception:  # noqa: BLE001 - keep what finished: the JSON report is still written
         traceback.print_exc()
         print(f"codebias: internal error rendering {args.format}; writing JSON", file=sys.stderr)
@@ -132,7 +165,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     for path, why in report.problems:
-        print(f"codebias: {path}: {why}", file=sys.stderr)
+        log(f"{path}: {why}")
+    for warning in report.warnings:
+        log(f"warning: {warning}")
     if engine.sandbox_problem is not None:
         # Every function needing execution was only reviewed statically: not a pass.
         print(
@@ -144,3 +179,7 @@ def run(args: argparse.Namespace) -> int:
     if status is not None:
         return status
     return EXIT_BIASED if fails(report, policy) else EXIT_CLEAN
+
+
+def log(message: str) -> None:
+    print(f"codebias: {message}", file=sys.stderr)

@@ -1,5 +1,6 @@
-"""The JSON report of interfaces.md §2 (accepted findings under each function's added
-`accepted` key, with the reason and where it was accepted)."""
+"""The JSON report of `codebias scan --format json` (schemas/report.schema.json): accepted
+findings under each function's added `accepted` key, with the reason and where it was
+accepted; accepting lines that can never match under the added top-level `warnings`."""
 
 from __future__ import annotations
 
@@ -9,4 +10,7 @@ from analysis.report import ScanReport, safe_repr
 
 
 def render_json(report: ScanReport) -> str:
-    return json.dumps(report.to_dict(), indent=2, default=safe_repr) + "\n"
+    data = report.to_dict()
+    if report.warnings:
+        data["warnings"] = list(report.warnings)
+    return json.dumps(data, indent=2, default=safe_repr) + "\n"

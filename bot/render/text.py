@@ -1,4 +1,8 @@
-"""The readable table of `codebias scan` (rich), with each counterexample spelled out."""
+"""The readable table of `codebias scan` (rich), with each counterexample spelled out.
+
+Wrapped to the terminal's width on a terminal; anywhere else (a pipe, a file, a CI log) each
+line is as long as it needs to be, so that grep and diff see whole lines.
+"""
 
 from __future__ import annotations
 
@@ -27,10 +31,20 @@ def shown(text: object) -> str:
     return escape(printable(str(text)))
 
 
-def render_text(report: ScanReport, width: int = 120, color: bool = False) -> str:
+# Off a terminal: wide enough never to wrap, and the table takes only the room it needs.
+UNWRAPPED = 100_000
+
+
+def render_text(report: ScanReport, width: int | None = None, color: bool = False) -> str:
+    """`width`: the terminal's columns to wrap at; None never wraps."""
     buffer = io.StringIO()
     console = Console(
-        file=buffer, width=width, force_terminal=color, no_color=not color, highlight=False
+        file=buffer,
+        width=width or UNWRAPPED,
+        soft_wrap=width is None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
     )
     table = Table(title="codebias: functions tested for bias", show_lines=False)
     for column in ("function", "status", "attributes", "biased for", "calls"):

@@ -141,11 +141,11 @@ def test_text_output_shows_findings_and_the_patch(
     assert "--- a/loans.py\n+++ b/loans.py\n" in out
 
 
-def test_without_a_provider_findings_are_printed_with_a_note(
+def test_without_a_provider_findings_are_printed_with_a_note_and_exit_1(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = fix_json(capsys)
-    assert code == 0
+    assert code == 1  # nothing was fixed
     assert out["status"] == "not_fixed" and out["attempts"] == 0
     assert "OPENAI_API_KEY" in out["note"] and "ANTHROPIC_API_KEY" in out["note"]
     assert out["findings"][0]["attribute"] == "age"

@@ -1,0 +1,100 @@
+"""`codebias review --pr N`: the App's check run and review from a workflow's GITHUB_TOKEN,
+against the fake GitHub, with the real engine and sandbox."""
+
+from __future__ import annotations
+
+import pytest
+from fakegithub import TOKEN, FakeGitHub
+from scenario import BASE, HEAD, HEAD_FIXED, PATH, REPO, set_pull
+
+from bot.cli import main
+
+pytestmark = pytest.mark.sandbox
+
+
+@pytest.fixture
+def ci(github: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> FakeGitHub:
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPO)
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    return github
+
+
+def test_review_posts_the_apps_check_run_and_review_then_updates_them(
+    ci: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    set_pull(ci, 7, {PATH: (BASE, HEAD)})
+    assert main(["review", "--pr", "7"]) == 1
+    repo = ci.repo(REPO)
+    (check,) = repo.check_runs
+    assert check["conclusion"] == "failure" and check["status"] == "completed"
+    assert {a["title"] for a in check["annotations"]} == {
+        "gender bias (new)",
+        "age bias (new)",
+    }
+    assert len(repo.reviews) == 1 and len(repo.review_comments) == 2
+    assert "failure; 3 functions tested, 2 biased" in capsys.readouterr().err
+
+    # The next push removes the gender rule: its comment is resolved, nothing is repeated.
+    set_pull(ci, 7, {PATH: (BASE, HEAD_FIXED)})
+    assert main(["review", "--pr", "7"]) == 1
+    assert len(repo.reviews) == 1
+    resolved = [c for c in repo.review_comments if c["body"].startswith("✅ **Resolved**")]
+    assert len(resolved) == 1
+
+
+def test_a_policy_that_does_not_fail_passes_with_a_neutral_check(ci: FakeGitHub) -> None:
+    ci.repo(REPO).files[("main", ".codebias.yml")] = "fail_on: none\n"
+    set_pull(ci, 7, {PATH: (BASE, HEAD)})
+    assert main(["review", "--pr", "7"]) == 0
+    assert ci.repo(REPO).check_runs[-1]["conclusion"] == "neutral"
+
+
+def test_an_invalid_policy_gets_a_neutral_check_and_exit_2(
+    ci: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ci.repo(REPO).files[("main", ".codebias.yml")] = "fail_on: sometimes\n"
+    set_pull(ci, 7, {PATH: (BASE, HEAD)})
+    assert main(["review", "--pr", "7"]) == 2
+    check = ci.repo(REPO).check_runs[-1]
+    assert check["conclusion"] == "neutral" and check["output"]["title"] == "Invalid .codebias.yml"
+    assert "octo-org/hiring/.codebias.yml: fail_on" in capsys.readouterr().err
+
+
+def test_a_draft_is_left_alone_unless_the_policy_asks(ci: FakeGitHub) -> None:
+    set_pull(ci, 7, {PATH: (BASE, HEAD)}, draft=True)
+    assert main(["review", "--pr", "7"]) == 0
+    assert ci.repo(REPO).check_runs == []
+
+
+@pytest.mark.parametrize(
+    ("unset", "message"),
+    [
+        ("GITHUB_TOKEN", "GITHUB_TOKEN is not set"),
+        ("GITHUB_REPOSITORY", "GITHUB_REPOSITORY must be owner/repo"),
+    ],
+)
+def test_missing_variables_exit_2_naming_them(
+    ci: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    unset: str,
+    message: str,
+) -> None:
+    monkeypatch.delenv(unset)
+    assert main(["review", "--pr", "7"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_github_refusing_a_request_exits_3_naming_it(
+    ci: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghs_a_token_from_a_fork")
+    set_pull(ci, 7, {PATH: (BASE, HEAD)})
+    assert main(["review", "--pr", "7"]) == 3
+    err = capsys.readouterr().err
+    assert "GitHub answered 401 to GET" in err and "/pulls/7" in err
+    assert "a pull request from a fork gets a read-only token" in err
+    assert "Traceback" not in err
