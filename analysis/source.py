@@ -3,11 +3,12 @@
 Files from a repository are parsed as they are. Answers from a language model are read as a
 person reads them (`recover_module`): the code is found among prose and fences
 (answer_layout.py), and a line that does not parse is read the one way a person would read it
-(line_repairs.py): a def name written as a path, a docstring cut at one end, a def glued onto a
-docstring line, a bracket typed twice. Those readings keep what the code does, so the answer
-is tested as the model wrote it. A line nothing can read is dropped and its lines are
-`touched`: the engine does not run a function that lost code. Recovery never adds or removes
-a line, so the line numbers reported are the answer's own, and every repair is listed.
+(line_repairs.py, docstring_repairs.py): a def name written as a path, a docstring cut at one
+end, a def glued onto a docstring line, a bracket typed twice. Those readings keep what the
+code does, so the answer is tested as the model wrote it. A line nothing can read is dropped
+and its lines are `touched`: the engine does not run a function that lost code. Recovery
+never adds or removes a line, so the line numbers reported are the answer's own, and every
+repair is listed.
 """
 
 from __future__ import annotations
@@ -21,8 +22,27 @@ from pathlib import Path
 from typing import Literal
 
 from analysis.answer_layout import lay_out
+from analysis.docstring_repairs import (
+    glued_def,
+    swallows_def,
+    unclosed_docstring,
+    unopened_docstring,
+)
 from analysis.errors import SourceError
-from analysis.line_repairs import KINDS, ParseError, Repair, indent_of, read_line, swallows_def
+from analysis.line_repairs import (
+    KINDS,
+    Locator,
+    ParseError,
+    Repair,
+    def_name,
+    indent_of,
+    missing_colon,
+    odd_whitespace,
+    prose_lines,
+    python2_print,
+    stutter,
+    typographic_quotes,
+)
 
 __all__ = [
     "KINDS",
@@ -40,9 +60,23 @@ __all__ = [
 
 FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[ \t]*$", re.MULTILINE)
 DEF_ANYWHERE = re.compile(r"(?:^|[\s:;>`\"'])(?:async\s+)?def\s", re.MULTILINE)
-# The parser gave up on the whole text (nesting too deep to even read): nothing to mend.
 EMPTY_BLOCK = re.compile(r"^expected an indented block after .* on line (\d+)$")
+# The parser gave up on the whole text (nesting too deep to even read): nothing to mend.
 HOPELESS = ParseError(0, 0, "the text cannot be parsed at all")
+
+# In the order they are tried; each targets its own error messages or line shapes.
+REPAIRS = (
+    odd_whitespace,
+    typographic_quotes,
+    def_name,
+    unclosed_docstring,  # before glued defs: an unclosed docstring misplaces later errors
+    unopened_docstring,
+    glued_def,
+    stutter,
+    python2_print,
+    missing_colon,
+    prose_lines,
+)
 
 Recovery = Literal["as_written", "recovered", "partly_recovered", "unreadable"]
 
@@ -237,6 +271,36 @@ def swallowing_docstring(tree: ast.Module, lines: list[str]) -> ParseError | Non
             opener, closer = first.lineno - 1, (first.end_lineno or first.lineno) - 1
             if swallows_def(lines, opener, closer):
                 return ParseError(first.lineno, 0, "a docstring holds a def less indented")
+    return None
+
+
+def read_line(
+    lines: list[str], error: ParseError, locate: Locator, done: set[frozenset[tuple[int, str]]]
+) -> Repair | None:
+    """Apply the repair that reads the line at `error` and gets the parser furthest past it
+    (the first kind of repair that gets past it at all wins). `done` holds the changes made
+    so far, none of which is made twice (two readings must not undo each other forever)."""
+    for repair in REPAIRS:
+        best: tuple[tuple[int, int], list[str], Repair, frozenset[tuple[int, str]]] | None = None
+        for change, what in repair(lines, error):
+            key = frozenset(change.items())
+            if key in done:
+                continue
+            trial = list(lines)
+            for index, text in change.items():
+                trial[index] = text
+            after = locate(trial)
+            reached = (len(lines) + 1, 0) if after is None else after.position
+            if after is not None and after.line < error.line and after.line - 1 not in change:
+                # An error that was there before, in lines left alone, which the tokenizer's
+                # complaint about this line hid: this line is read, that one comes next.
+                reached = (error.line, error.column + 1)
+            if reached > error.position and (best is None or reached > best[0]):
+                best = (reached, trial, what, key)
+        if best is not None:
+            lines[:] = best[1]
+            done.add(best[3])
+            return best[2]
     return None
 
 
