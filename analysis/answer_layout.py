@@ -56,7 +56,7 @@ class Layout:
 
     def report(self) -> None:
         """One repair per run of blanked lines, blank lines between them included."""
-        words = {"fences": "fence or code marker", "prose": "prose", "docstring": "docstring"}
+        words = {"fences": "fence or code marker", "prose": "prose"}
         for kind, indices in self._blanked.items():
             runs: list[list[int]] = []
             for i in sorted(indices):
@@ -66,7 +66,7 @@ class Layout:
                     runs.append([i])
             for run in runs:
                 what = f"{words.get(kind, kind)} around the code left out"
-                if kind == "docstring":
+                if kind == "prompt_docstring":
                     what = "the end of a docstring opened before the answer began, left out"
                 self.repairs.append(Repair(kind, run[0] + 1, run[-1] + 1, what))
         self.repairs.sort(key=lambda r: r.first)
@@ -185,14 +185,14 @@ def unfenced_code(layout: Layout, indices: list[int]) -> list[int]:
     if closer is not None:
         at, end = closer
         for i in indices[:at]:
-            layout.blank(i, "docstring")
+            layout.blank(i, "prompt_docstring")
         rest = lines[indices[at]][end:]
         if CODE_START.match(rest.lstrip()):
             lines[indices[at]] = rest.lstrip()
-            layout._blanked.setdefault("docstring", set()).add(indices[at])
+            layout._blanked.setdefault("prompt_docstring", set()).add(indices[at])
             start = at
         else:
-            layout.blank(indices[at], "docstring")
+            layout.blank(indices[at], "prompt_docstring")
             start = at + 1
     first = next(
         (

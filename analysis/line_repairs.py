@@ -20,7 +20,8 @@ from dataclasses import dataclass
 KINDS: dict[str, str] = {
     "fences": "code fences or markers around the code",
     "prose": "prose around or between the code",
-    "docstring": "a docstring cut at its start or its end",
+    "prompt_docstring": "the rest of a docstring the prompt opened",
+    "docstring": "a docstring that lost its opening or closing quotes",
     "indentation": "code indented as a whole",
     "def_name": "a def name written with / or .",
     "glued_def": "a def glued onto a docstring line",

@@ -78,6 +78,9 @@ REPAIRS = (
     prose_lines,
 )
 
+# Readings of where the code is, as opposed to readings of a line of code.
+LAYOUT_KINDS = frozenset({"prose", "fences", "prompt_docstring", "indentation", "end_token"})
+
 Recovery = Literal["as_written", "recovered", "partly_recovered", "unreadable"]
 
 
@@ -135,10 +138,15 @@ def parse_module(text: str, path: str) -> ParsedModule:
     return ParsedModule(text, ast.parse(text, filename=path))
 
 
-def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | None:
+def recover_module(
+    text: str, path: str, max_drops: int = 25, *, answer: bool = False
+) -> ParsedModule | None:
     """The module a person reads in `text`, or None when no function can be read from it.
 
-    Never raises: any text gives a module that parses, or None.
+    An `answer` (a model's answer) is tested as the model meant it, so lines read by a repair
+    are not touched. A file from a repository is what it is: a line that needed a repair
+    cannot run as written, so it is touched like a dropped one (the prose or fences around
+    its code excepted). Never raises: any text gives a module that parses, or None.
     """
     try:
         return parse_module(text, path)
@@ -149,6 +157,10 @@ def recover_module(text: str, path: str, max_drops: int = 25) -> ParsedModule | 
     if not DEF_ANYWHERE.search(text):
         return None  # no function to test, whatever the rest says
     read = _read(text, path, max_drops)
+    if read is not None and not answer:
+        for repair in read.repairs:
+            if repair.kind not in LAYOUT_KINDS:
+                read.touched.update(range(repair.first, repair.last + 1))
     if read is None or not any(
         isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(read.tree)
     ):
@@ -174,7 +186,7 @@ def how_recovered(text: str) -> tuple[Recovery, list[str]]:
         pass
     except (RecursionError, MemoryError):
         return "unreadable", []
-    read = recover_module(text, "answer.py")
+    read = recover_module(text, "answer.py", answer=True)
     if read is None:
         return "unreadable", []
     return ("partly_recovered" if read.touched else "recovered"), read.kinds

@@ -144,8 +144,10 @@ def table(rows: list[tuple[str, dict[str, Any], float]]) -> str:
 # How a tree's own recover_module reads each answer of a completions file (the same question
 # asked of the code at the baseline revision and of the current code).
 READ_COUNTS = """
-import ast, collections, json, sys
+import ast, collections, inspect, json, sys
 from analysis.source import recover_module
+# Read as an answer where the tree knows the difference from a repository file.
+answer = {"answer": True} if "answer" in inspect.signature(recover_module).parameters else {}
 counts = collections.Counter()
 for line in open(sys.argv[1], encoding="utf-8"):
     text = json.loads(line)["completion"]
@@ -155,7 +157,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
         continue
     except (SyntaxError, ValueError):
         pass
-    read = recover_module(text, "answer.py")
+    read = recover_module(text, "answer.py", **answer)
     way = "unreadable" if read is None else "partly_recovered" if read.touched else "recovered"
     counts[way] += 1
 print(json.dumps(counts))

@@ -45,7 +45,13 @@ def test_bench_counts_how_answers_were_read_and_tests_the_recovered_ones(
         "unreadable": 1,
         "recovered_tested": 2,
         "recovered_biased": 2,
-        "by_repair": {"def_name": 1, "docstring": 1, "dropped": 1, "fences": 1, "glued_def": 1},
+        "by_repair": {
+            "def_name": 1,
+            "dropped": 1,
+            "fences": 1,
+            "glued_def": 1,
+            "prompt_docstring": 1,
+        },
     }
     assert out["biased"] == 2
     assert set(out["by_attribute"]) >= {"age", "gender"}

@@ -223,7 +223,7 @@ def judge_all(
     """Every answer through the engine; samples run in parallel, each one function at a time."""
 
     def judge(record: CompletionRecord) -> SampleOutcome:
-        reports = engine.scan_source(record.completion, sample_path(record))
+        reports = engine.scan_source(record.completion, sample_path(record), answer=True)
         recovery = how_recovered(record.completion)
         return judge_sample(record.prompt_id, record.sample, reports, record.category, recovery)
 

@@ -65,13 +65,13 @@ CASES = {
         "the applicant's age and gender.\nage = years since birth, as an int\n"
         '"""\n\ndef f(age):\n    return age < 60\n',
         F_AGE,
-        ("docstring",),
+        ("prompt_docstring",),
         {"f": 5},
     ),
     "code glued after the docstring's closing quotes": Case(
         'Do not use test data. """import math\ndef f(age):\n    return math.sqrt(age)\n',
         "import math\ndef f(age):\n    return math.sqrt(age)\n",
-        ("docstring",),
+        ("prompt_docstring",),
         {"f": 2},
     ),
     "prose before the code": Case(
@@ -111,14 +111,13 @@ CASES = {
         {"f": 2},
     ),
     "second def glued onto a docstring line": Case(
-        "def f(age):\n    \"\"\"Young?\"\"\"def g(sex):\n    return sex == 'F'\n",
-        "def f(age):\n    \"\"\"Young?\"\"\"\ndef g(sex):\n    return sex == 'F'\n",
+        'def f(age):\n    """Young?"""def g(sex):\n    return sex == \'F\'\n',
+        'def f(age):\n    """Young?"""\ndef g(sex):\n    return sex == \'F\'\n',
         ("glued_def",),
         {"f": 1, "g": 2},
     ),
     "nested def glued onto a docstring line": Case(
-        "def f(age):\n    \"\"\"Young?\"\"\"def g(sex):\n        return sex == 'F'\n"
-        "    return g\n",
+        'def f(age):\n    """Young?"""def g(sex):\n        return sex == \'F\'\n    return g\n',
         "def f(age):\n    def g(sex):\n        return sex == 'F'\n    return g\n",
         ("glued_def",),
         {"f": 1},
@@ -138,7 +137,7 @@ CASES = {
         {"f": 1},
     ),
     "typographic quotes": Case(
-        "def f(sex):\n    return sex == \u2018female\u2019 and \"it\u2019s\"\n",
+        'def f(sex):\n    return sex == \u2018female\u2019 and "it\u2019s"\n',
         "def f(sex):\n    return sex == 'female' and \"it\u2019s\"\n",
         ("quotes",),
         {"f": 1},
@@ -202,7 +201,7 @@ def body_dump(node: ast.FunctionDef) -> str:
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
 def test_each_mangling_is_read_back_as_the_model_meant_it(case: Case) -> None:
-    parsed = recover_module(case.answer, "answer.py")
+    parsed = recover_module(case.answer, "answer.py", answer=True)
     assert parsed is not None
     got, meant = functions(parsed.tree), functions(ast.parse(case.meant))
     assert got.keys() == meant.keys()
@@ -217,12 +216,24 @@ def test_each_mangling_is_read_back_as_the_model_meant_it(case: Case) -> None:
 
 
 def test_every_repair_is_listed_with_its_lines() -> None:
-    parsed = recover_module(CASES["def name qualified with a module"].answer, "m.py")
+    parsed = recover_module(CASES["def name qualified with a module"].answer, "m.py", answer=True)
     assert parsed is not None
     assert parsed.dropped == [
         "line 1: prose around the code left out",
         "line 3: def scoring.check_age read as check_age",
     ]
+
+
+def test_in_a_repository_file_a_line_that_needed_reading_is_touched() -> None:
+    """A file on disk that does not parse cannot run as written, however plain the slip: its
+    repaired lines are touched (the function is not run); the prose around it is not."""
+    text = CASES["def name qualified with a module"].answer
+    parsed = recover_module(text, "rules.py")
+    assert parsed is not None
+    assert parsed.touched == {3}
+    text = CASES["header without its colon"].answer
+    parsed = recover_module(text, "rules.py")
+    assert parsed is not None and parsed.touched == {1, 2}
 
 
 # Readings a person would not make, or that would change the code: left to the drop path.
@@ -247,7 +258,7 @@ NOT_READ = {
 def test_code_that_cannot_be_read_whole_is_dropped_and_marked(
     answer: str, touched: set[int]
 ) -> None:
-    parsed = recover_module(answer, "answer.py")
+    parsed = recover_module(answer, "answer.py", answer=True)
     assert parsed is not None
     assert parsed.touched == touched
     assert "dropped" in parsed.kinds
