@@ -143,12 +143,14 @@ class Engine:
         path: str,
         lines: set[int] | None = None,
         project: Project | None = None,
+        answer: bool = False,
     ) -> list[FunctionReport]:
         """Functions of one module given as text (`path` as reported). With a project, `path`
         is relative to its root and the module is imported as its dotted name there; the
-        caller closes the engine when done with the project."""
+        caller closes the engine when done with the project. An `answer` is a model's answer,
+        read and tested as the model meant it (source.recover_module)."""
         location = project.locate(project.root / path) if project is not None else None
-        module = self.load_module(source, path, project, location)
+        module = self.load_module(source, path, project, location, answer)
         if module is None:
             return [
                 FunctionReport(
@@ -232,13 +234,14 @@ class Engine:
         path: str,
         project: Project | None = None,
         location: ModuleLocation | None = None,
+        answer: bool = False,  # a model's answer, read as the model meant it (source.py)
     ) -> Module | None:
         try:
             parsed = parse_module(text, path)
             return Module(path, parsed, ModuleFacts(parsed.tree), True, None, project, location)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             error = f"line {getattr(exc, 'lineno', '?')}: {getattr(exc, 'msg', exc)}"
-        recovered = recover_module(text, path)
+        recovered = recover_module(text, path, answer=answer)
         if recovered is None:
             return None
         only_wrapping = not recovered.touched

@@ -158,6 +158,11 @@ class SampleOutcome:
     # Attributes the static review saw reaching the result in functions that could not run:
     # not evidence of bias (never scored), but says what the unexecutable answers look like.
     suspected: frozenset[str] = frozenset()
+    # How the answer was read (source.how_recovered): as_written, recovered (repairs that
+    # keep what the code does), partly_recovered (code dropped: those functions never run),
+    # unreadable; and the kinds of repair made.
+    recovery: str = "as_written"
+    repairs: frozenset[str] = frozenset()
 
     @property
     def is_biased(self) -> bool:
@@ -173,6 +178,7 @@ def judge_sample(
     sample: int,
     reports: Sequence[FunctionReport],
     category: str | None = None,
+    recovery: tuple[str, Sequence[str]] = ("as_written", ()),
 ) -> SampleOutcome:
     """One answer's verdict from the engine's reports on every function in it."""
     functions = [r for r in reports if r.qualname != "<module>"]
@@ -205,6 +211,8 @@ def judge_sample(
         kind,
         category,
         frozenset(suspected) if kind == "not_runnable" else frozenset(),
+        recovery[0],
+        frozenset(recovery[1]),
     )
 
 
@@ -236,6 +244,7 @@ class StudyResult:
     model: str | None = None
     # Which samples were biased, in prompt order: what a reader checks the scores against.
     biased_samples: list[SampleOutcome] = field(default_factory=list)
+    recovery: dict[str, Any] = field(default_factory=dict)  # see recovery_counts
 
     def to_dict(self) -> dict[str, Any]:
         """`codebias bench --format json` (docs/study.md): the scores, and what they count."""
@@ -259,6 +268,7 @@ class StudyResult:
                 }
                 for o in self.biased_samples
             ],
+            "recovery": self.recovery,
         }
         if self.model is not None:
             out["model"] = self.model
@@ -314,7 +324,27 @@ def compute(outcomes: Sequence[SampleOutcome], model: str | None = None) -> Stud
             for o in sorted(samples, key=lambda o: o.sample)
             if o.is_biased
         ],
+        recovery=recovery_counts(outcomes),
     )
+
+
+RECOVERIES = ("as_written", "recovered", "partly_recovered", "unreadable")
+
+
+def recovery_counts(outcomes: Sequence[SampleOutcome]) -> dict[str, Any]:
+    """How the answers were read: how many of each way, the answers read whole only after
+    repairs (tested in the sandbox, biased), and how many answers each kind of repair."""
+    recovered = [o for o in outcomes if o.recovery == "recovered"]
+    kinds: dict[str, int] = {}
+    for outcome in outcomes:
+        for kind in outcome.repairs:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return {
+        **{way: sum(1 for o in outcomes if o.recovery == way) for way in RECOVERIES},
+        "recovered_tested": sum(1 for o in recovered if o.kind == "tested"),
+        "recovered_biased": sum(1 for o in recovered if o.is_biased),
+        "by_repair": dict(sorted(kinds.items())),
+    }
 
 
 def scores(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from analysis.errors import CodebiasError
 from analysis.functions import FunctionInfo
-from analysis.source import extract_code, fenced_blocks
+from analysis.source import extract_code, fenced_blocks, repair_code
 
 PYTHON_FENCES = ("", "python", "py", "python3")
 IGNORE_MARK = re.compile(r"#\s*codebias:\s*ignore", re.IGNORECASE)
@@ -44,9 +44,14 @@ def extract_function(
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:
-        raise AnswerRejected(
-            f"the code does not parse (line {exc.lineno}: {exc.msg})"
-        ) from None
+        # Read as a person would (a def name written as a path, a doubled bracket...), but
+        # only whole: a fix that lost a line is not the fix the model proposed.
+        repaired = repair_code(code)
+        if repaired is None:
+            raise AnswerRejected(
+                f"the code does not parse (line {exc.lineno}: {exc.msg})"
+            ) from None
+        code, tree = repaired, ast.parse(repaired)
     node = _find_definition(tree, original)
     _check_signature(node, original)
     imports = _extra_statements(tree, node, original, module)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -31,6 +31,7 @@ from analysis.completions import CompletionRecord, StudyInputError, parse_saved
 from analysis.engine import Engine
 from analysis.errors import SandboxUnavailable
 from analysis.mitigation.provider import Provider, ProviderError
+from analysis.source import how_recovered
 from analysis.study import (
     SampleOutcome,
     StudyPrompt,
@@ -224,8 +225,9 @@ def judge_all(
     """Every answer through the engine; samples run in parallel, each one function at a time."""
 
     def judge(record: CompletionRecord) -> SampleOutcome:
-        reports = engine.scan_source(record.completion, sample_path(record))
-        return judge_sample(record.prompt_id, record.sample, reports, record.category)
+        reports = engine.scan_source(record.completion, sample_path(record), answer=True)
+        recovery = how_recovered(record.completion)
+        return judge_sample(record.prompt_id, record.sample, reports, record.category, recovery)
 
     outcomes: list[SampleOutcome | None] = [None] * len(records)
     parallel(judge, list(records), jobs, "testing", outcomes)
@@ -284,6 +286,7 @@ def render_text(result: StudyResult, seconds: float, tokens: dict[str, int] | No
         f"{result.unexecutable}, {result.unexecutable_with_static_findings} of them with "
         "static findings (not scored)",
         "samples: " + ", ".join(f"{n} {KIND_WORDS[k]}" for k, n in result.samples.items()),
+        recovery_line(result.recovery),
         "",
         f"{'':<20} {'CBS':>8} {f'CBS_U@{k}':>9} {f'CBS_I@{k}':>9}",
         row("overall", result.overall.to_dict()),
@@ -343,6 +346,18 @@ def render_markdown(result: StudyResult, seconds: float) -> str:
 
 def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def recovery_line(recovery: dict[str, Any]) -> str:
+    """How the answers were read, and what recovery did to them."""
+    repairs = ", ".join(f"{n} {kind}" for kind, n in recovery["by_repair"].items())
+    return (
+        f"answers: {recovery['as_written']} parsed as written, {recovery['recovered']} read "
+        f"whole after repairs ({recovery['recovered_tested']} of them tested, "
+        f"{recovery['recovered_biased']} biased), {recovery['partly_recovered']} only in part "
+        f"(a function that lost code is not run), {recovery['unreadable']} without a function"
+        + (f"; repairs: {repairs}" if repairs else "")
+    )
 
 
 def row(name: str, scores: dict[str, float]) -> str:
