@@ -53,7 +53,10 @@ def run(proof: dict[str, Any]) -> dict[str, Any]:
 def main() -> int:
     sys.path.insert(0, sys.argv[1])
     proofs = json.load(sys.stdin)
-    json.dump([run(proof) for proof in proofs], sys.stdout)
+    answer = sys.stdout
+    sys.stdout = sys.stderr  # what the package prints must not corrupt the answer
+    results = [run(proof) for proof in proofs]
+    json.dump(results, answer)
     return 0
 
 
