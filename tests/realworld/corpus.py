@@ -55,6 +55,14 @@ class Package:
     import_name: str
     why: str
     speed: bool = False
+    # What pip installs for the "with dependencies" venv: the pinned release by default; the
+    # declared dependencies alone for an sdist that no longer builds (pygrowup's setup.py
+    # imports its own package, which needs six, before six can be installed).
+    requirements: tuple[str, ...] = ()
+
+    @property
+    def pip_requirements(self) -> tuple[str, ...]:
+        return self.requirements or (f"{self.name}=={self.version}",)
 
     @property
     def key(self) -> str:
@@ -99,6 +107,7 @@ def load_manifest(path: Path = MANIFEST) -> list[Package]:
                 kind=str(raw["kind"]), split=split, import_root=str(raw["import_root"]),
                 import_name=str(raw["import_name"]), why=" ".join(str(raw["why"]).split()),
                 speed=bool(raw.get("speed", False)),
+                requirements=tuple(str(r) for r in raw.get("requirements") or ()),
             )
         )
     names = [p.name for p in out]

@@ -68,7 +68,7 @@ def ensure_with_deps(
     package: Package, cache: Path, codebias_root: Path, base_python: str = sys.executable
 ) -> Path:
     """The package's venv interpreter: the package from PyPI with its deps, then codebias."""
-    pin = f"{package.name}=={package.version}"
-    spec = f"{pin}\ncodebias={codebias_root.resolve()}\n"
-    installs = [[pin], ["-e", str(codebias_root.resolve())]]
+    wanted = list(package.pip_requirements)
+    spec = f"{' '.join(wanted)}\ncodebias={codebias_root.resolve()}\n"
+    installs = [wanted, ["-e", str(codebias_root.resolve())]]
     return _build(package.venv(cache), spec, installs, base_python)
