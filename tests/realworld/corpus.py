@@ -138,7 +138,9 @@ class Label:
 def parse_label(text: str, where: str) -> tuple[str, frozenset[str]]:
     match = _LABEL.match(text.strip())
     if not match:
-        raise CorpusError(f"{where}: cannot read label {text!r} (biased[a, b] | clean | not-a-person)")
+        raise CorpusError(
+            f"{where}: cannot read label {text!r} (biased[a, b] | clean | not-a-person)"
+        )
     verdict, listed = match["verdict"], match["attrs"]
     attrs = frozenset(a.strip() for a in (listed or "").split(",") if a.strip())
     if verdict == "biased" and not attrs:

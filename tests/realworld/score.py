@@ -58,8 +58,8 @@ class Score:
     proved: list[str] = field(default_factory=list)  # pairs with status biased + dynamic finding
     detected: list[str] = field(default_factory=list)  # pairs with any finding (dynamic or static)
     missed: list[str] = field(default_factory=list)  # labelled pairs not detected, with why
-    true_alarms: int = 0  # biased findings that a label says biased for that attribute
-    false_alarms: list[str] = field(default_factory=list)  # biased findings against the labels
+    true_alarms: int = 0  # proved (function, attribute) pairs that a label says biased
+    false_alarms: list[str] = field(default_factory=list)  # proved pairs against the labels
     not_reported: list[str] = field(default_factory=list)  # labelled functions absent
 
     @property
@@ -93,12 +93,16 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
     labelled = {label.function: label for label in labels}
     for key, fn in by_key.items():
         label = labelled.get(key)
-        for finding in fn.get("findings", []):
-            if fn["status"] != "biased" or "example" not in finding:
-                continue
-            attribute = finding["attribute"]
+        # Counted per (function, attribute) pair, as tests/corpus/measure.py counts: two
+        # parameters carrying the same attribute make one finding here.
+        proved_here = {
+            f["attribute"] for f in fn.get("findings", [])
+            if fn["status"] == "biased" and "example" in f
+        }
+        for attribute in sorted(proved_here):
             pair = f"{key} [{attribute}]"
-            if not general and label and label.verdict == "biased" and attribute in label.attributes:
+            says_biased = label is not None and label.verdict == "biased"
+            if not general and says_biased and label and attribute in label.attributes:
                 out.true_alarms += 1
             else:
                 why = "unlabelled" if label is None else f"labelled {label.verdict}"
@@ -125,7 +129,9 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
                 out.detected.append(pair)
             if not (fn["status"] == "biased" and dynamic):
                 tested = attribute in (fn.get("attributes_tested") or [])
-                why = fn["status"] if tested else f"{fn['status']}, {attribute} not among its inputs"
+                why = fn["status"]
+                if not tested:
+                    why += f", {attribute} not among its inputs"
                 reason = fn.get("reason")
                 out.missed.append(f"{pair}: {why}" + (f" ({reason[:90]})" if reason else ""))
     return out

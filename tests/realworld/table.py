@@ -56,7 +56,8 @@ def _reasons(counter: Counter[str], limit: int = 4) -> str:
 
 def package_rows(runs: list[Run]) -> list[str]:
     rows = [
-        "| package | kind | functions | tested | unverified (by reason) | biased | seconds | functions/s | crash |",
+        "| package | kind | functions | tested | unverified (by reason) | biased | seconds "
+        "| functions/s | crash |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
@@ -86,9 +87,10 @@ def label_rows(runs: list[Run]) -> list[str]:
         if s is None or (s.labelled_pairs == 0 and s.biased_findings == 0):
             continue
         rows.append(
-            f"| {run.package.key} | {run.package.split or run.package.kind} | {s.labelled_pairs} | "
-            f"{ratio(len(s.proved), s.labelled_pairs)} | {ratio(len(s.detected), s.labelled_pairs)} | "
-            f"{s.biased_findings} | {len(s.false_alarms)} |"
+            f"| {run.package.key} | {run.package.split or run.package.kind} "
+            f"| {s.labelled_pairs} | {ratio(len(s.proved), s.labelled_pairs)} "
+            f"| {ratio(len(s.detected), s.labelled_pairs)} "
+            f"| {s.biased_findings} | {len(s.false_alarms)} |"
         )
     return rows
 
@@ -110,10 +112,10 @@ def summary_lines(runs: list[Run]) -> list[str]:
                  f"({every.true_alarms} true / {every.false_alarms} false biased findings)")
     lines.append(f"- biased functions in the general libraries: {every.general_biased}")
     lines.append(f"- crashes: {every.crashes}")
-    speed = [r for r in runs if r.package.speed and r.score is not None]
-    for run in speed:
-        lines.append(f"- speed target ({run.package.key}, {run.score.functions if run.score else 0} "
-                     f"functions): {run.seconds:.1f} s (target < 60 s)")
+    for run in runs:
+        if run.package.speed and run.score is not None:
+            lines.append(f"- speed target ({run.package.key}, {run.score.functions} functions): "
+                         f"{run.seconds:.1f} s (target < 60 s)")
     return lines
 
 
