@@ -79,7 +79,8 @@ def package_rows(runs: list[Run]) -> list[str]:
 
 def label_rows(runs: list[Run]) -> list[str]:
     rows = [
-        "| package | split | biased pairs | proved | detected | biased findings | false alarms |",
+        "| package | split | labelled biased pairs | proved | detected | biased pairs found "
+        "| false alarms |",
         "|---|---|---|---|---|---|---|",
     ]
     for run in runs:
@@ -109,7 +110,8 @@ def summary_lines(runs: list[Run]) -> list[str]:
     every = totals(runs)
     precision = f"{every.precision:.3f}" if every.precision is not None else "n/a (no finding)"
     lines.append(f"- precision over every package: {precision} "
-                 f"({every.true_alarms} true / {every.false_alarms} false biased findings)")
+                 f"({every.true_alarms} true / {every.false_alarms} false biased "
+                 "(function, attribute) pairs)")
     lines.append(f"- biased functions in the general libraries: {every.general_biased}")
     lines.append(f"- crashes: {every.crashes}")
     for run in runs:
