@@ -155,13 +155,19 @@ def parse_label(text: str, where: str) -> tuple[str, frozenset[str]]:
     return verdict, attrs
 
 
-def load_labels(package: str, folder: Path = LABELS) -> list[Label]:
+def _package_file(folder: Path, package: str) -> tuple[Path, dict[str, Any]]:
+    """A package's labels or proofs file, parsed; an absent file reads as empty."""
     path = folder / f"{package}.yml"
     if not path.exists():
-        return []
+        return path, {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if data.get("package") != package:
         raise CorpusError(f"{path.name}: `package:` must be {package!r}")
+    return path, data
+
+
+def load_labels(package: str, folder: Path = LABELS) -> list[Label]:
+    path, data = _package_file(folder, package)
     out: list[Label] = []
     seen: set[str] = set()
     for i, raw in enumerate(data.get("labels") or []):
@@ -199,12 +205,7 @@ class Proof:
 
 def load_proofs(package: str, folder: Path = PROOFS, *, recorded: bool = True) -> list[Proof]:
     """The package's proofs; recorded=False accepts outputs not yet recorded (for --record)."""
-    path = folder / f"{package}.yml"
-    if not path.exists():
-        return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if data.get("package") != package:
-        raise CorpusError(f"{path.name}: `package:` must be {package!r}")
+    path, data = _package_file(folder, package)
     out: list[Proof] = []
     for i, raw in enumerate(data.get("proofs") or []):
         where = f"{path.name}: proof #{i + 1}"

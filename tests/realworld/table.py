@@ -54,12 +54,13 @@ def _reasons(counter: Counter[str], limit: int = 4) -> str:
     return "; ".join(parts) + (f"; other {rest}" if rest else "")
 
 
+def _header(*cells: str) -> list[str]:
+    return ["| " + " | ".join(cells) + " |", "|" + "---|" * len(cells)]
+
+
 def package_rows(runs: list[Run]) -> list[str]:
-    rows = [
-        "| package | kind | functions | tested | unverified (by reason) | biased | seconds "
-        "| functions/s | crash |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    rows = _header("package", "kind", "functions", "tested", "unverified (by reason)", "biased",
+                   "seconds", "functions/s", "crash")
     for run in runs:
         s = run.score
         kind = run.package.kind + (f" ({run.package.split})" if run.package.split else "")
@@ -78,11 +79,8 @@ def package_rows(runs: list[Run]) -> list[str]:
 
 
 def label_rows(runs: list[Run]) -> list[str]:
-    rows = [
-        "| package | split | labelled biased pairs | proved | detected | biased pairs found "
-        "| false alarms |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    rows = _header("package", "split", "labelled biased pairs", "proved", "detected",
+                   "biased pairs found", "false alarms")
     for run in runs:
         s = run.score
         if s is None or (s.labelled_pairs == 0 and s.biased_findings == 0):
