@@ -40,6 +40,11 @@ def module_of(reason: str | None) -> str | None:
     return found.group(1).split(".")[0] if found else None
 
 
+def is_dynamic(finding: dict[str, Any]) -> bool:
+    """A finding proved by a counterexample (reports may or may not carry `method`)."""
+    return finding.get("method", "dynamic") == "dynamic" and "example" in finding
+
+
 def function_key(report_function: dict[str, Any]) -> str:
     path = str(report_function["path"]).removeprefix("./")
     return f"{path}::{report_function['qualname']}"
@@ -97,7 +102,7 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
         # parameters carrying the same attribute make one finding here.
         proved_here = {
             f["attribute"] for f in fn.get("findings", [])
-            if fn["status"] == "biased" and "example" in f
+            if fn["status"] == "biased" and is_dynamic(f)
         }
         for attribute in sorted(proved_here):
             pair = f"{key} [{attribute}]"
@@ -122,7 +127,7 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
                 out.missed.append(f"{pair}: not in the report")
                 continue
             found = [f for f in fn.get("findings", []) if f["attribute"] == attribute]
-            dynamic = [f for f in found if "example" in f]
+            dynamic = [f for f in found if is_dynamic(f)]
             if fn["status"] == "biased" and dynamic:
                 out.proved.append(pair)
             if found:

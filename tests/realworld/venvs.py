@@ -8,11 +8,13 @@
 
 codebias is installed INTO THE VENV ONLY (never the global interpreter, whose editable install
 other checkouts rely on). Each venv carries a marker of what it holds, so a second run reuses
-it, a changed pin rebuilds it, and a changed codebias root only reinstalls codebias.
+it, a changed pin rebuilds it, and a changed codebias root or pyproject.toml only reinstalls
+codebias.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import sys
@@ -66,7 +68,10 @@ def _base(venv: Path, first: str, installs: list[str], base_python: str) -> None
 
 
 def _with_codebias(venv: Path, codebias_root: Path) -> None:
-    line = f"codebias={codebias_root.resolve()}"
+    # The editable install follows the source, not its dependencies: a pyproject.toml that
+    # gained a dependency (as main's did, pathspec) must reinstall, hence its hash in the marker.
+    digest = hashlib.sha256((codebias_root / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    line = f"codebias={codebias_root.resolve()} pyproject={digest}"
     held = _held(venv)
     if line in held:
         return
