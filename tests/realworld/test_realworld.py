@@ -1,0 +1,177 @@
+"""The real-world corpus: its files are well-formed, and codebias scans it without a crash.
+
+The measurement (marked `realworld`) fetches the pinned sdists from PyPI into the cache and runs
+`codebias scan` on each package from a venv holding codebias alone ("bare": as the App sees a
+repository). The "with dependencies" mode builds one venv per package (several minutes the
+first time) and runs only when CODEBIAS_REALWORLD_MODES includes "deps". The floors below are
+the baseline figures: raise them as the engine improves (issues 9 and 10 set the targets).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from corpus import (
+    DEFAULT_CATEGORIES,
+    CorpusError,
+    check_proofs_cover_labels,
+    load_labels,
+    load_manifest,
+    load_proofs,
+    parse_label,
+)
+from score import reason_group, score
+from table import totals
+
+
+def _measure_module() -> object:
+    """measure.py under a name of its own: tests/corpus has a measure.py too, and both are
+    imported by bare name from folders put on sys.path, so the first would shadow the other."""
+    spec = importlib.util.spec_from_file_location(
+        "realworld_measure", Path(__file__).with_name("measure.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["realworld_measure"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_measure = _measure_module()
+ROOT = _measure.ROOT  # type: ignore[attr-defined]
+crash_reason = _measure.crash_reason  # type: ignore[attr-defined]
+measure = _measure.measure  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Floors:
+    proved: float  # share of labelled biased (function, attribute) pairs with status biased
+    detected: float  # share with any finding (dynamic or static)
+    precision: float  # biased findings labelled biased for that attribute / all biased findings
+
+
+# Baseline, engine at 07164ff (see tests/realworld/README.md). Targets of issues 9 and 10:
+# bare proved >= 0.60, detected >= 0.90; deps proved >= 0.90; precision >= 0.95.
+FLOORS = {
+    "bare": Floors(proved=0.206, detected=0.701, precision=0.782),  # 18/87, 61/87, 18/23
+    "deps": Floors(proved=0.218, detected=0.701, precision=0.760),  # 19/87, 61/87, 19/25
+}
+# Biased functions allowed in the general libraries (the target is zero; at baseline a cloud
+# region in boto's route53 and werkzeug's Age header (bare), plus its redirect Location (deps),
+# are proved "biased").
+GENERAL_BIASED_CEILING = {"bare": 2, "deps": 3}
+
+
+# -- the files -------------------------------------------------------------------------------
+
+
+def test_manifest_is_well_formed() -> None:
+    packages = load_manifest()
+    person = [p for p in packages if p.kind == "person"]
+    general = [p for p in packages if p.kind == "general"]
+    assert len(person) >= 3 and len(general) >= 3
+    assert {p.split for p in person} == {"dev", "holdout"}
+    assert any(p.speed for p in general), "one general library is the speed target"
+    for package in packages:
+        assert package.url.startswith("https://files.pythonhosted.org/"), package.name
+        assert package.url.endswith(package.sdist), package.name
+
+
+def test_labels_and_proofs_are_well_formed() -> None:
+    problems: list[str] = []
+    for package in load_manifest():
+        labels = load_labels(package.name)  # raises CorpusError on a malformed entry
+        proofs = load_proofs(package.name)
+        if package.kind == "person":
+            assert labels, f"{package.name}: a person package needs labels"
+        else:
+            assert all(label.verdict != "biased" for label in labels), package.name
+        problems += check_proofs_cover_labels(labels, proofs)
+    assert not problems, "\n".join(problems)
+
+
+def test_label_grammar_rejects_what_it_cannot_read() -> None:
+    assert parse_label("biased[age, gender]", "x") == ("biased", frozenset({"age", "gender"}))
+    for bad in ("biased", "biased[]", "clean[age]", "biased[religion]", "unsure"):
+        with pytest.raises(CorpusError):
+            parse_label(bad, "x")
+    assert set(DEFAULT_CATEGORIES) == {"age", "gender", "race", "region", "education", "occupation"}
+
+
+# -- the scoring -----------------------------------------------------------------------------
+
+
+def _fn(key: str, status: str, findings: list[dict[str, object]], reason: str | None = None,
+        tested: list[str] | None = None) -> dict[str, object]:
+    path, qualname = key.split("::")
+    return {"path": path, "qualname": qualname, "status": status, "findings": findings,
+            "reason": reason, "attributes_tested": tested or []}
+
+
+def test_score_counts_proved_detected_and_false_alarms() -> None:
+    from corpus import Label
+
+    def label(fn: str, verdict: str, attrs: set[str]) -> Label:
+        return Label("p", fn, verdict, frozenset(attrs), frozenset(), "", "")
+
+    labels = [label("a.py::f", "biased", {"age", "gender"}), label("a.py::g", "clean", set()),
+              label("a.py::h", "biased", {"race"})]
+    example = {"inputs": {}, "values": [1, 2], "outputs": ["a", "b"]}
+    dynamic = {"attribute": "age", "example": example}
+    report = {"functions": [
+        _fn("./a.py::f", "biased", [dynamic, dynamic, {"attribute": "gender"}], tested=["age"]),
+        _fn("a.py::g", "biased", [dynamic], tested=["age"]),
+        _fn("a.py::h", "unverified", [], "cannot run: ImportError: attempted relative import"),
+    ]}
+    s = score(report, labels, general=False)
+    assert s.labelled_pairs == 3
+    assert s.proved == ["a.py::f [age]"]
+    assert s.detected == ["a.py::f [age]", "a.py::f [gender]"]
+    assert s.true_alarms == 1 and s.false_alarms == ["a.py::g [age] (labelled clean)"]
+    assert s.unverified == {"unverified: relative import": 1}
+    general = score(report, [], general=True)
+    assert general.true_alarms == 0 and len(general.false_alarms) == 2
+
+
+def test_crash_reasons() -> None:
+    biased = {"functions": [{"status": "biased"}]}
+    assert crash_reason(0, "", {"functions": []}) is None
+    assert crash_reason(1, "", biased) is None
+    assert crash_reason(1, "", {"functions": []}) is not None  # exit 1 without bias
+    assert crash_reason(3, "", biased) is not None
+    assert crash_reason(2, "no sandbox", None) is not None
+    assert crash_reason(0, "Traceback (most recent call last):\nKeyError: 1", biased) is not None
+    assert reason_group("cannot run: ModuleNotFoundError: No module named 'scipy'") == (
+        "missing module"
+    )
+
+
+# -- the measurement -------------------------------------------------------------------------
+
+
+def _modes() -> list[str]:
+    return [m for m in os.environ.get("CODEBIAS_REALWORLD_MODES", "bare").split(",") if m]
+
+
+@pytest.mark.realworld
+@pytest.mark.sandbox
+@pytest.mark.parametrize("mode", _modes())
+def test_scans_the_corpus_without_a_crash(mode: str, corpus_cache: Path) -> None:
+    runs = measure(load_manifest(), [mode], corpus_cache, ROOT, os.environ.get(
+        "CODEBIAS_REALWORLD_PYTHON", "python3"))
+    crashes = [f"{r.package.key}: {r.crash}" for r in runs if r.crash]
+    assert not crashes, "\n".join(crashes)
+    floors = FLOORS[mode]
+    person = totals([r for r in runs if r.package.kind == "person"])
+    every = totals(runs)
+    assert person.pairs > 0
+    assert person.proved / person.pairs >= floors.proved
+    assert person.detected / person.pairs >= floors.detected
+    if every.precision is not None:
+        assert every.precision >= floors.precision
+    assert every.general_biased <= GENERAL_BIASED_CEILING[mode]
