@@ -77,7 +77,8 @@ def test_scan_refuses_a_hostile_config_with_exit_2_and_a_message(
     result = scan_with_config(tmp_path, content)
     assert result.returncode == 2, result.stderr[-1000:]
     assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("codebias: error: ") and message in result.stderr
+    error = result.stderr.splitlines()[-1]  # after "codebias: config: <file>" says which was read
+    assert error.startswith("codebias: error: ") and message in error
     assert ".codebias.yml" in result.stderr  # names the file
     assert result.stdout == ""  # nothing half-written
 
