@@ -28,8 +28,9 @@ from analysis.errors import (
     SourceError,
 )
 from analysis.execution import Call, Executor, Limits, Target
-from analysis.functions import FunctionInfo, find_function, list_functions
+from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
+from analysis.imports import ImportedNames
 from analysis.inputs import InputModel, plain_value
 from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
 from analysis.report import Example, Finding, FunctionReport, ScanReport
@@ -87,6 +88,7 @@ class Engine:
         # Projects shown to sandboxes (read-only copies), kept until close().
         self._shares = ExitStack()
         self._shared: dict[FsPath, str] = {}
+        self._imports: dict[FsPath, ImportedNames] = {}
         self.acceptance = Acceptance(policy)
 
     def close(self) -> None:
@@ -214,9 +216,7 @@ class Engine:
         for g in range(len(groups)):
             chunk = slice(g * len(base), (g + 1) * len(base))
             pairs = [
-                (a, b)
-                for a, b in zip(outcomes[0][chunk], outcomes[1][chunk], strict=True)
-                if a.ok
+                (a, b) for a, b in zip(outcomes[0][chunk], outcomes[1][chunk], strict=True) if a.ok
             ]
             if pairs:
                 shares.append(sum(1 for a, b in pairs if b.ok and a.same(b)) / len(pairs))
@@ -238,7 +238,13 @@ class Engine:
     ) -> Module | None:
         try:
             parsed = parse_module(text, path)
-            return Module(path, parsed, ModuleFacts(parsed.tree), True, None, project, location)
+            imported = (
+                self.imported_names(project).of(parsed.tree, location)
+                if project is not None and location is not None
+                else None
+            )
+            facts = ModuleFacts(parsed.tree, imported)
+            return Module(path, parsed, facts, True, None, project, location)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             error = f"line {getattr(exc, 'lineno', '?')}: {getattr(exc, 'msg', exc)}"
         recovered = recover_module(text, path, answer=answer)
@@ -269,8 +275,9 @@ class Engine:
         what the policy selects.
 
         A folder's project is the repository it lies in (the nearest parent holding .git),
-        else the folder itself; `paths:` patterns apply to paths relative to it, as the App
-        sees them. A file named on its own belongs to its repository, or to its package.
+        else the folder above its top package when it is one, else the folder itself; `paths:`
+        patterns apply to paths relative to it, as the App sees them. A file named on its own
+        belongs to its repository, or to its package.
         """
         found: list[tuple[str, Project | None]] = []
         for given in paths:
@@ -279,7 +286,7 @@ class Engine:
                 home = repository_root(root.parent) or package_root(root)
                 found.append((given, self.project(home) if home is not None else None))
             elif root.is_dir():
-                base = repository_root(root) or root.resolve()
+                base = repository_root(root) or package_root(root / "__init__.py") or root.resolve()
                 project = self.project(base)
                 for file in sorted(root.rglob("*.py")):
                     rel = file.relative_to(root)
@@ -300,6 +307,10 @@ class Engine:
                 f"project's dependencies, or run codebias from its environment)"
             )
         return project
+
+    def imported_names(self, project: Project) -> ImportedNames:
+        with self._lock:
+            return self._imports.setdefault(project.root, ImportedNames(project))
 
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
         done = 0
@@ -339,7 +350,9 @@ class Engine:
     def target(self, info: FunctionInfo, module: Module, source: str | None = None) -> Target:
         """How to load `info` in a child: `source` (the module's own by default) run as the
         module it is in its project, when it has one."""
-        qualname = info.qualname + (".fget" if "property" in info.decorators else "")
+        qualname = attribute_path(info.qualname) + (
+            ".fget" if "property" in info.decorators else ""
+        )
         source = module.parsed.source if source is None else source
         stub = self.policy.python.stub
         project, location = module.project, module.location
@@ -406,9 +419,7 @@ class Engine:
         budget = self.policy.budget
         deadline = time.monotonic() + budget.seconds_per_function
         try:
-            session = executor.open(
-                self.target(info, module), self.limits
-            )
+            session = executor.open(self.target(info, module), self.limits)
         except (OSError, ExecutionError) as exc:
             self.static_review(info, model, report, f"could not start the function: {exc}")
             return

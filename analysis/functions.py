@@ -70,6 +70,17 @@ def find_function(tree: ast.Module, qualname: str) -> FunctionInfo | None:
     return next((info for info in list_functions(tree) if info.qualname == qualname), None)
 
 
+def attribute_path(qualname: str) -> str:
+    """The attributes that reach a function from its module: `Measurement.__ages` is stored
+    as `Measurement._Measurement__ages`, as Python mangles private names in a class body."""
+    parts = qualname.split(".")
+    for i in range(1, len(parts)):
+        name, owner = parts[i], parts[i - 1].lstrip("_")
+        if name.startswith("__") and not name.endswith("__") and owner:
+            parts[i] = f"_{owner}{name}"
+    return ".".join(parts)
+
+
 def record_class_kind(cls: ast.ClassDef) -> str | None:
     """'dataclass', 'namedtuple', 'pydantic', 'typeddict' or 'enum' when `cls` declares fields."""
     for dec in cls.decorator_list:

@@ -14,13 +14,17 @@ the `Hint` of every name); `analysis.harvest.Harvester` reads one function into 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analysis.functions import record_class_kind
 from analysis.harvest import Harvester
 from analysis.values import MISSING, EnumMember
+
+if TYPE_CHECKING:
+    from analysis.imports import Exports
 
 
 @dataclass
@@ -68,7 +72,9 @@ def kind_of(value: Any) -> str:
 class ModuleFacts:
     """Everything the engine learns from a module's syntax, computed once per module."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, imported: Exports | None = None, harvest: bool = True):
+        """`imported`: what the module takes from its project (analysis.imports); without
+        `harvest`, only the module's constants are worked out."""
         self.tree = tree
         self.classes: dict[str, ast.ClassDef] = {}
         self.class_names: dict[int, str] = qualified_class_names(tree)
@@ -79,6 +85,14 @@ class ModuleFacts:
         every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.constants: dict[str, Any] = {}
         self.enums: dict[str, list[str]] = {}
+        if imported is not None:
+            # Defined here or imported, a name means the same; the module's own win.
+            self.constants.update(imported.constants)
+            for name, cls in imported.classes.items():
+                self.classes[name] = cls
+                self.class_names.setdefault(id(cls), name)
+                if record_class_kind(cls) == "enum":
+                    self.enums[name] = enum_members(cls)
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 self.classes.setdefault(node.name, node)
@@ -92,6 +106,9 @@ class ModuleFacts:
                 self.functions[stmt.name] = stmt
         for fn in every_function:
             self.functions.setdefault(fn.name, fn)
+        if imported is not None:
+            for name, fn in imported.functions.items():
+                self.functions.setdefault(name, fn)
         for stmt in tree.body:
             for name, value in literal_assignments(stmt, self):
                 self.constants[name] = value
@@ -113,6 +130,8 @@ class ModuleFacts:
                         if value is not MISSING:
                             self.constants.setdefault(f"self.{target.attr}", value)
         self.hints: dict[str, Hint] = {}
+        if not harvest:
+            return
         links: list[tuple[str, str]] = []
         for fn in every_function:
             try:
@@ -150,6 +169,8 @@ class ModuleFacts:
                 if isinstance(inner, (int, float)) and not isinstance(inner, bool)
                 else MISSING
             )
+        if isinstance(node, ast.BinOp):
+            return fold(node.op, self._const(node.left, local), self._const(node.right, local))
         if isinstance(node, ast.Name):
             if local and node.id in local:
                 return local[node.id]
@@ -173,6 +194,27 @@ class ModuleFacts:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("set", "frozenset", "tuple", "list") and len(node.args) == 1:
                 return self._const(node.args[0], local)
+        return MISSING
+
+
+ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+}  # fmt: skip
+
+
+def fold(op: ast.operator, left: Any, right: Any) -> Any:
+    """`(23 * 7 - 40 * 7) / 365.25` as the number it is; MISSING for anything else (no `**`,
+    no strings: a constant too big to hold is not worth knowing)."""
+    numbers = all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15
+        for v in (left, right)
+    )
+    if not numbers or type(op) not in ARITHMETIC:
+        return MISSING
+    try:
+        return ARITHMETIC[type(op)](left, right)
+    except ArithmeticError:
         return MISSING
 
 

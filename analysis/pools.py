@@ -23,6 +23,12 @@ DEFAULTS_BY_KIND: dict[str, list[Any]] = {
     "truthy": [True, False],
     "list": [[], [1, 10], ["a", "b"]],
     "dict": [{}],
+    # An annotated `date`: today's and two ordinary days, so that `(today - born).days` works.
+    "dateobj": [
+        DateValue(datetime.date.today().isoformat()),
+        DateValue("2020-01-15"),
+        DateValue("1990-07-01"),
+    ],
 }
 
 
@@ -64,6 +70,8 @@ def value_pool(
             pool.append([needle])
     if form in ("date", "isodate"):
         pool = [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
+    elif category is None and "dateobj" in kinds:
+        pool = [v for v in pool if isinstance(v, DateValue)]  # annotated `date`: nothing else
     from_code = len(dedupe(pool))
     if category is not None:
         cat_values = [as_form(v, form) for v in policy.protected[category].values]
@@ -147,7 +155,7 @@ def fits(value: Any, kinds: set[str]) -> bool:
 
 
 def kind_defaults(kinds: set[str]) -> list[Any]:
-    for kind in ("float", "int", "num", "bool", "str", "list", "dict", "truthy"):
+    for kind in ("dateobj", "float", "int", "num", "bool", "str", "list", "dict", "truthy"):
         if kind in kinds:
             return list(DEFAULTS_BY_KIND[kind])
     return list(UNKNOWN_DEFAULTS)

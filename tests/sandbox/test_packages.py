@@ -197,3 +197,58 @@ def fare(city, age):
 """
     found = scan(executor, write(tmp_path / "lit", {"lit.py": source}))
     assert verdict(found["lit.py::fare"]) == ("biased", ["age", "region"])
+
+
+GROWTH = {
+    "growth/__init__.py": "",
+    "growth/constants/__init__.py": "from .ages import *\nMALE = 'male'\nFEMALE = 'female'\n",
+    "growth/constants/ages.py": "LOWER = ((23 * 7) - (40 * 7)) / 365.25\nUPPER = 20.0\n",
+    "growth/models.py": "class Child:\n    def __init__(self, sex, age):\n"
+    "        self.sex = sex\n        self.age = age\n",
+    "growth/helpers.py": "def is_boy(child):\n    return child.sex == 'male'\n",
+    "growth/rules.py": """\
+from datetime import date
+
+from .constants import *
+from .helpers import is_boy
+from .models import Child
+
+
+def reference(age: float, sex: str, method: str) -> str:
+    if age < LOWER or age > UPPER:
+        raise ValueError("no reference data at this age")
+    if method not in ("height", "weight"):
+        raise ValueError(method)
+    if sex == MALE and age > 17.5:
+        return "boys-late"
+    return "general"
+
+
+def band(child: Child) -> str:
+    return "b" if is_boy(child) else "g"
+
+
+def days_old(birth_date: date, observation_date: date) -> bool:
+    return (observation_date - birth_date).days > 65 * 365
+
+
+class Measurement:
+    def __init__(self, sex: str) -> None:
+        self.sex = sex
+
+    def __band(self, age):
+        return 1 if age > 16 else 2
+""",
+}
+
+
+def test_constants_helpers_and_private_methods_come_from_the_project(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # Ages of children live in another module (23 weeks of gestation to 20 years): drawn from
+    # adults' ages, every call would be refused and nothing proved.
+    reports = scan(executor, write(tmp_path / "repo", dict(GROWTH)))
+    assert verdict(reports["rules.py::reference"]) == ("biased", ["age", "gender"])
+    assert verdict(reports["rules.py::band"]) == ("biased", ["gender"])  # helper in helpers.py
+    assert verdict(reports["rules.py::days_old"]) == ("biased", ["age"])  # dates, both of them
+    assert verdict(reports["rules.py::Measurement.__band"]) == ("biased", ["age"])  # mangled

@@ -1,0 +1,86 @@
+"""What a module takes from its project: constants (through star imports, aliases, re-exports
+and arithmetic), record classes and helpers, read from source without importing anything."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from analysis.hints import ModuleFacts
+from analysis.imports import ImportedNames
+from analysis.project import Project
+
+FILES = {
+    "care/__init__.py": "",
+    "care/constants/__init__.py": (
+        "from .ages import *\nfrom .codes import MALE as BOY\n__all__ = ['LOWER', 'UPPER', 'BOY']\n"
+    ),
+    "care/constants/ages.py": (
+        "WEEKS = 7\nLOWER = ((23 * WEEKS) - (40 * WEEKS)) / 365.25\nUPPER = 20.0\n_PRIVATE = 1\n"
+    ),
+    "care/constants/codes.py": "MALE = 'male'\nFEMALE = 'female'\n",
+    "care/models.py": (
+        "import enum\nfrom dataclasses import dataclass\n\n"
+        "class Sex(enum.Enum):\n    MALE = 'm'\n    FEMALE = 'f'\n\n"
+        "@dataclass\nclass Child:\n    age: float\n    sex: Sex\n"
+    ),
+    "care/helpers.py": "def is_boy(child):\n    return child.sex == 'male'\n",
+    "care/cycle_a.py": "from .cycle_b import B\nA = 1\n",
+    "care/cycle_b.py": "from .cycle_a import A\nB = 2\n",
+    "care/rules.py": """\
+from .constants import *
+from . import constants
+from .constants import codes as c
+import care.constants.codes
+from .models import Child, Sex as Gender
+from .helpers import is_boy
+from .cycle_a import A
+from numpy import pi
+""",
+}
+
+
+def imported(tmp_path: Path) -> tuple[ModuleFacts, ImportedNames]:
+    for rel, text in FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    project = Project.discover(tmp_path)
+    location = project.locate(tmp_path / "care/rules.py")
+    assert location is not None and location.name == "care.rules"
+    names = ImportedNames(project)
+    tree = ast.parse(FILES["care/rules.py"])
+    return ModuleFacts(tree, names.of(tree, location)), names
+
+
+def test_constants_come_through_star_imports_all_and_arithmetic(tmp_path: Path) -> None:
+    facts, _ = imported(tmp_path)
+    assert facts.constants["LOWER"] == (23 * 7 - 40 * 7) / 365.25
+    assert facts.constants["UPPER"] == 20.0 and facts.constants["BOY"] == "male"
+    assert "WEEKS" not in facts.constants  # left out of __all__
+    assert "_PRIVATE" not in facts.constants
+
+
+def test_module_aliases_reach_their_constants(tmp_path: Path) -> None:
+    facts, _ = imported(tmp_path)
+    assert facts.constants["constants.UPPER"] == 20.0  # from . import constants
+    assert facts.constants["c.FEMALE"] == "female"  # from .constants import codes as c
+
+
+def test_classes_enums_and_helpers_are_known_under_the_local_name(tmp_path: Path) -> None:
+    facts, _ = imported(tmp_path)
+    assert facts.classes["Child"].name == "Child"
+    assert facts.enums["Gender"] == ["MALE", "FEMALE"]
+    assert facts.functions["is_boy"].name == "is_boy"
+
+
+def test_cycles_end_and_names_outside_the_project_are_unknown(tmp_path: Path) -> None:
+    facts, names = imported(tmp_path)
+    assert facts.constants["A"] == 1
+    assert "pi" not in facts.constants  # numpy is not the project's: never read
+    assert names._exports("care.cycle_b", ("",), 0) is not None
+
+
+def test_folding_refuses_what_is_not_plain_arithmetic() -> None:
+    facts = ModuleFacts(ast.parse("A = 2 ** 10000\nB = 'x' * 5\nC = 1 / 0\nD = 10 // 3 + 0.5\n"))
+    assert "A" not in facts.constants and "B" not in facts.constants
+    assert "C" not in facts.constants and facts.constants["D"] == 3.5
