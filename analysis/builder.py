@@ -15,10 +15,19 @@ from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display
 from analysis.pools import age_form, typical_index, value_pool
 from analysis.values import MISSING, EnumMember
-from config.policy import Policy
+from config.policy import Policy, name_tokens
 
 # Attributes that values themselves have: reading them does not make a record.
 VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
+# What a method's first parameter is called when it is the instance. Any other name is a
+# function kept in a class and called through it: `formula(person, period, parameters)` of a
+# tax-benefit `Variable`.
+INSTANCE_NAMES = frozenset({"self", "cls", "mcs", "klass", "this"})
+LIST_ANNOTATIONS = frozenset(
+    {"list", "List", "Sequence", "Iterable", "Iterator", "Collection", "tuple", "Tuple", "set",
+     "Set", "frozenset", "FrozenSet", "MutableSequence", "AbstractSet"}
+)  # fmt: skip
+FLAG_PREFIXES = frozenset({"is", "has", "was", "are"})
 
 
 MAX_DEPTH = 3
@@ -38,7 +47,12 @@ class InputBuilder:
         leaves: list[Leaf] = []
         params: list[Param] = []
         decorators = info.decorators
-        if info.owner is not None and "staticmethod" not in decorators and positional:
+        if (
+            info.owner is not None
+            and "staticmethod" not in decorators
+            and positional
+            and positional[0].arg in INSTANCE_NAMES
+        ):
             first, positional = positional[0], positional[1:]
             if "classmethod" not in decorators:
                 # A method gets a real instance of its class, built from the fields or
@@ -126,6 +140,14 @@ class InputBuilder:
         depth: int,
         base: Matcher | None = None,
     ) -> Node:
+        item_class = self.annotated_item_class(annotation)
+        if item_class is not None and depth < MAX_DEPTH:
+            # `list[Applicant]`: items are instances of a class of the project.
+            list_item: InputPath = (*path, ("index", 0))
+            item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
+            if item.kind != "leaf":
+                return Node("list", item=item)
+            leaves.remove(item.leaf)  # type: ignore[arg-type]
         cls = self.annotated_class(annotation)
         if cls is not None and depth < MAX_DEPTH:
             kind = record_class_kind(cls)
@@ -191,6 +213,22 @@ class InputBuilder:
                 return self.annotated_class(annotation.slice)
         return None
 
+    def annotated_item_class(self, annotation: ast.expr | None) -> ast.expr | None:
+        """`Applicant` of `list[Applicant]` (or Sequence, Iterable, set...) when it names a
+        class of the project."""
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        base = annotation.value
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+        if name == "Optional":
+            return self.annotated_item_class(annotation.slice)
+        if name not in LIST_ANNOTATIONS:
+            return None
+        inner = annotation.slice
+        if isinstance(inner, ast.Tuple) and inner.elts:  # tuple[Applicant, ...]
+            inner = inner.elts[0]
+        return inner if self.annotated_class(inner) is not None else None
+
     def name_hint(self, name: str, category: str | None) -> Hint:
         """What the module says of `name`, and of every name of its category (`sex` in a
         helper, `gender` here share values); computed once per module, never mutated."""
@@ -228,6 +266,10 @@ class InputBuilder:
         if annotation is not None:
             own.add(annotation_kind(annotation) or "")
         form = age_form(name, own) if category == "age" else None
+        if category is not None and is_flag(name, own):
+            # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
+            # words (a non-empty string is always truthy).
+            choices, hint = [True, False], Hint(kinds={"bool"})
         # The same name in many functions gets the same pool: computed once per module.
         key = (
             "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
@@ -248,3 +290,12 @@ class InputBuilder:
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
+
+
+def is_flag(name: str, kinds: set[str]) -> bool:
+    """Whether a protected input is a yes/no flag: annotated `bool`, or named `is_male`,
+    `isBlack`, `has_...` and only ever tested for truth."""
+    if "bool" in kinds:
+        return True
+    tokens = name_tokens(name)
+    return bool(tokens) and tokens[0] in FLAG_PREFIXES and kinds <= {"truthy", "bool", ""}

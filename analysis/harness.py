@@ -52,7 +52,13 @@ class CallTimeout(BaseException):
 
 
 class Record(dict):
-    """A person or object as code receives it: answers r["age"], r.get("age") and r.age."""
+    """A person or object as code receives it: answers r["age"], r.get("age"), r.age and, as
+    an accessor, r("age", period); a call that names no field gives the record itself."""
+
+    def __call__(self, *args, **kwargs):
+        if args and isinstance(args[0], str) and args[0] in self:
+            return self[args[0]]
+        return self
 
     def __getattr__(self, name):
         try:

@@ -62,7 +62,8 @@ class Leaf:
 
 @dataclass
 class Node:
-    """The shape of one argument: a leaf, a record, an instance of a module class, or a list."""
+    """The shape of one argument: a leaf, a record, an instance of a module class, or a list
+    (of two items: the one whose leaves are tried, and a fixed peer)."""
 
     kind: str  # leaf | record | new | list
     leaf: Leaf | None = None
@@ -91,6 +92,16 @@ class InputModel:
     @property
     def others(self) -> list[Leaf]:
         return [leaf for leaf in self.leaves if not leaf.protected]
+
+    def peer_masks(self) -> tuple[Any, ...]:
+        """Protected values of the fixed peers in lists, encoded: echoed like the value being
+        varied, they are masked with it, so that `[me, peer]` returned whole is no finding."""
+        peers = [
+            leaf.pool[leaf.typical % len(leaf.pool)]
+            for leaf in self.protected
+            if leaf.pool and any(step == "index" for step, _ in leaf.path)
+        ]
+        return tuple(encode_value(v) for v in peers)
 
     def assemble(self, values: dict[InputPath, Any]) -> tuple[list[Any], dict[str, Any]]:
         """Harness-encoded (args, kwargs) for one value per leaf."""
@@ -145,7 +156,7 @@ def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
         return encode_value(values[node.leaf.path])
     if node.kind == "list":
         assert node.item is not None
-        return [encode_node(node.item, values)]
+        return [encode_node(node.item, values), encode_node(node.item, peer_values(node.item))]
     fields = {name: encode_node(sub, values) for name, sub in node.fields.items()}
     if node.kind == "new":
         return {"__cb__": "new", "class": node.cls, "kwargs": fields}
@@ -174,8 +185,27 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
         return plain_value(values[node.leaf.path])
     if node.kind == "list":
         assert node.item is not None
-        return [plain_node(node.item, values)]
+        return [plain_node(node.item, values), plain_node(node.item, peer_values(node.item))]
     return {name: plain_node(sub, values) for name, sub in node.fields.items()}
+
+
+def peer_values(item: Node) -> dict[InputPath, Any]:
+    """The fixed second item of a list: a ranking, a best-of or a group rule needs someone to
+    compare with. Protected fields rest on their typical value; the others take another value
+    than the tested item's typical one, so the two are told apart (`best.name`)."""
+    values: dict[InputPath, Any] = {}
+    for leaf in leaves_of(item):
+        index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
+        values[leaf.path] = leaf.pool[index % len(leaf.pool)]
+    return values
+
+
+def leaves_of(node: Node) -> list[Leaf]:
+    if node.kind == "leaf":
+        assert node.leaf is not None
+        return [node.leaf]
+    nodes = [node.item] if node.item is not None else list(node.fields.values())
+    return [leaf for sub in nodes if sub is not None for leaf in leaves_of(sub)]
 
 
 def display(path: InputPath) -> str:

@@ -117,10 +117,11 @@ class Search:
         # With our own contexts, a base on which every call fails is replaced by the first
         # context that works, and the variations start again around that one.
         self.may_recenter = stream is None
+        self.peer_masks = model.peer_masks()
 
     def call(self, ctx: dict[InputPath, Any], leaf: Leaf, value: Any, seed: int) -> Call:
         args, kwargs = self.model.assemble({**ctx, leaf.path: value})
-        return Call(tuple(args), kwargs, seed, (encode_value(value),))
+        return Call(tuple(args), kwargs, seed, (encode_value(value), *self.peer_masks))
 
     def run(self) -> SearchResult:
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
