@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from analysis.functions import all_args
+from analysis.functions import call_bindings, called_function
 from analysis.hints import ModuleFacts
 
 Matcher = Callable[[ast.AST], bool]
@@ -118,14 +118,15 @@ def record_accesses(
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            callee = facts.functions.get(node.func.id)
-            if callee is not None and callee is not fn and helper_depth > 0:
-                for param, arg in call_bindings(callee, node):
-                    if matcher(arg):
-                        found = record_accesses(callee, param, facts, None, helper_depth - 1)
-                        for sub, where in found.items():
-                            fields.setdefault(sub, where)
+        called = called_function(node, facts.functions) if isinstance(node, ast.Call) else None
+        if called is None or called[0] is fn or helper_depth == 0:
+            continue
+        callee, bound = called
+        for param, arg in call_bindings(callee, node, bound):  # type: ignore[arg-type]
+            if matcher(arg):
+                found = record_accesses(callee, param, facts, None, helper_depth - 1)
+                for sub, where in found.items():
+                    fields.setdefault(sub, where)
     if base is None:
         facts.memo[key] = dict(fields)
     return fields
@@ -212,15 +213,6 @@ def item_of(names: set[str]) -> Matcher:
         return not (isinstance(index, ast.Constant) and isinstance(index.value, str))
 
     return matches
-
-
-def call_bindings(
-    callee: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call
-) -> list[tuple[str, ast.expr]]:
-    params = [a.arg for a in all_args(callee)]
-    pairs = list(zip(params, call.args, strict=False))
-    pairs += [(k.arg, k.value) for k in call.keywords if k.arg]
-    return pairs
 
 
 def is_name(node: ast.AST, names: set[str]) -> bool:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TypeAlias
 
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+FunctionNode: TypeAlias = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True)
@@ -111,3 +112,29 @@ def is_classvar(annotation: ast.expr) -> bool:
 def all_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
     a = fn.args
     return [*a.posonlyargs, *a.args, *a.kwonlyargs]
+
+
+def called_function(
+    call: ast.Call, functions: dict[str, FunctionNode]
+) -> tuple[FunctionNode, bool] | None:
+    """The function of the module (or project) a call runs, and whether it is a method called
+    on `self`/`cls` (its first parameter is then bound): `helper(x)` or `self._score(x)`."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in functions:
+        return functions[func.id], False
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls")
+        and func.attr in functions
+    ):
+        return functions[func.attr], True
+    return None
+
+
+def call_bindings(callee: FunctionNode, call: ast.Call, bound: bool) -> list[tuple[str, ast.expr]]:
+    """(parameter, argument) pairs of a call, by position and by keyword."""
+    params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][int(bound) :]
+    pairs = list(zip(params, call.args, strict=False))
+    pairs += [(k.arg, k.value) for k in call.keywords if k.arg]
+    return pairs

@@ -93,6 +93,7 @@ class Harness:
         if "async" in msg["source"]:
             import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
         baseline = set(sys.modules)
+        roots = [p for p in msg.get("paths", []) if isinstance(p, str)]
         while True:
             try:
                 with self.alarm(float(msg.get("load_timeout", 10.0))):
@@ -104,9 +105,12 @@ class Harness:
             except ModuleNotFoundError as exc:
                 if not STUBS.adopt(exc.name):
                     return {"loaded": False, "error": describe(exc)}
-                # Forget what the failed attempt imported, then try again with the stub.
+                # Forget what the failed attempt imported of the project, then try again with
+                # the stub. Other modules loaded whole and stay: numpy's C core cannot load
+                # twice in one process.
                 for name in set(sys.modules) - baseline:
-                    del sys.modules[name]
+                    if of_project(sys.modules[name], roots):
+                        del sys.modules[name]
             except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
                 return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
@@ -391,6 +395,14 @@ class StubBase:
 
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def of_project(module, roots):
+    """Whether a module is the target or one of the project's own (not a dependency)."""
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str) or file.startswith("<"):
+        return True
+    return any(file.startswith(root.rstrip("/") + "/") for root in roots if root)
 
 
 def describe(exc):

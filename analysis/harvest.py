@@ -7,7 +7,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from analysis.annotations import annotation_kind
-from analysis.functions import all_args
+from analysis.functions import FunctionNode, all_args, call_bindings, called_function
 from analysis.values import MISSING, as_int, is_number
 
 if TYPE_CHECKING:
@@ -293,15 +293,12 @@ class Harvester:
             elif func.id in NUMERIC_WRAPPERS and node.args:
                 for name in self.subjects(node.args[0]):
                     self.facts.hint(name).kinds.add("num")
-            callee = self.facts.functions.get(func.id)
-            if callee is not None:
-                self.link(callee, node)
+        helper = called_function(node, self.facts.functions)
+        if helper is not None:
+            self.link(*helper, node)
 
-    def link(self, callee: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> None:
-        params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)]
-        pairs = list(zip(params, call.args, strict=False))
-        pairs += [(k.arg, k.value) for k in call.keywords if k.arg]
-        for param, arg in pairs:
+    def link(self, callee: FunctionNode, bound: bool, call: ast.Call) -> None:
+        for param, arg in call_bindings(callee, call, bound):
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))

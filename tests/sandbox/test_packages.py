@@ -252,3 +252,19 @@ def test_constants_helpers_and_private_methods_come_from_the_project(
     assert verdict(reports["rules.py::band"]) == ("biased", ["gender"])  # helper in helpers.py
     assert verdict(reports["rules.py::days_old"]) == ("biased", ["age"])  # dates, both of them
     assert verdict(reports["rules.py::Measurement.__band"]) == ("biased", ["age"])  # mangled
+
+
+def test_a_stubbed_import_after_a_compiled_dependency_keeps_the_dependency(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # Retrying the load with a stub must not re-import what already loaded whole: a compiled
+    # core (pydantic's, numpy's) refuses to initialise twice in one process.
+    files = {
+        "app/__init__.py": "",
+        "app/pricing.py": (
+            "import numpy\nimport vendor_telemetry\n\n\n"
+            "def premium(age):\n    return 2 if age > 60 else 1\n"
+        ),
+    }
+    reports = scan(executor, write(tmp_path / "repo", files))
+    assert verdict(reports["pricing.py::premium"]) == ("biased", ["age"])
