@@ -16,6 +16,7 @@ import ast
 import asyncio
 import copy
 import enum
+import importlib
 import inspect
 import random
 import re
@@ -222,7 +223,7 @@ def run_corpus_file(path: Path) -> dict[str, Any]:
             dotted = ".".join(path.relative_to(package_root).with_suffix("").parts)
             if str(package_root) not in sys.path:
                 sys.path.insert(0, str(package_root))
-            return runpy.run_module(dotted, run_name=dotted)
+            return vars(importlib.import_module(dotted))
         except ModuleNotFoundError as exc:
             if not exc.name or exc.name in stand_ins or len(stand_ins) > 5:
                 raise
