@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 CORPUS = Path(__file__).resolve().parent
-SPLITS = ("train", "validation", "holdout")
+SPLITS = ("train", "validation", "holdout", "shapes", "shapes_holdout")
 STATUSES = ("biased", "clean", "unverified", "skipped")
 
 _LINE = re.compile(r"^\s*#\s*expect:\s*(?P<body>.*?)\s*$")
@@ -30,8 +30,8 @@ class LabelError(ValueError):
 
 @dataclass(frozen=True)
 class Label:
-    split: str  # train | validation | holdout
-    file: str  # relative to the split folder, e.g. "hiring.py"
+    split: str  # one of SPLITS
+    file: str  # relative to the split folder, e.g. "hiring.py" or "fleetcover/quote.py"
     qualname: str
     line: int  # the def line (1-based); 0 for sidecar labels
     status: str
@@ -118,17 +118,19 @@ def labels_in_sidecar(sidecar: Path, split: str, file: str) -> list[Label]:
 
 
 def corpus_files(split: str) -> list[Path]:
-    return sorted(p for p in (CORPUS / split).glob("*.py") if p.is_file())
+    # Packages (a folder with __init__.py) hold modules that import each other.
+    return sorted(p for p in (CORPUS / split).rglob("*.py") if p.is_file())
 
 
 def load_labels(split: str) -> list[Label]:
     out: list[Label] = []
     for path in corpus_files(split):
+        file = path.relative_to(CORPUS / split).as_posix()
         sidecar = path.with_name(path.name + ".labels.yml")
         if sidecar.exists():
-            out.extend(labels_in_sidecar(sidecar, split, path.name))
+            out.extend(labels_in_sidecar(sidecar, split, file))
         else:
-            out.extend(labels_in_source(path.read_text(encoding="utf-8"), split, path.name))
+            out.extend(labels_in_source(path.read_text(encoding="utf-8"), split, file))
     return out
 
 

@@ -1,6 +1,7 @@
 """Precision and recall of the engine on the labelled corpus, per split.
 
-    python tests/corpus/measure.py [--split train|validation|holdout|all] [--jobs N] [--verbose]
+    python tests/corpus/measure.py [--split train|validation|holdout|shapes|shapes_holdout|all]
+        [--jobs N] [--verbose]
 
 Counts are per (function, attribute) pair: a biased label names the pairs that must carry a
 dynamic finding, an unverified label the pairs that must carry a static one. A function
@@ -40,9 +41,19 @@ def make_engine(jobs: int = 1, executor: str = "default") -> Engine:
 
 
 def scan_file(engine: Engine, label: Label) -> dict[str, FunctionReport]:
-    """Every function the engine reports for the label's file, by qualname."""
+    """Every function the engine reports for the label's file, by qualname.
+
+    A module inside a package of the split (`shapes/fleetcover/quote.py`) is scanned as
+    `codebias scan` would scan it in a repository: the split folder is the project root, so
+    the module's relative and absolute imports of its siblings resolve."""
     source = label.path.read_text(encoding="utf-8")
-    reports = engine.scan_source(source, f"{label.split}/{label.file}")
+    if "/" in label.file:
+        from analysis.project import Project
+
+        project = Project.discover(label.path.parents[label.file.count("/")])
+        reports = engine.scan_source(source, label.file, project=project)
+    else:
+        reports = engine.scan_source(source, f"{label.split}/{label.file}")
     return {report.qualname: report for report in reports}
 
 
