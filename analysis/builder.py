@@ -9,13 +9,13 @@ from dataclasses import replace
 from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
-from analysis.fieldreads import Matcher, element_accesses, record_accesses
+from analysis.fieldreads import Matcher, element_accesses, frame_columns, is_frame, record_accesses
 from analysis.functions import FunctionInfo, is_classvar, record_class_kind
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display
 from analysis.pools import age_form, typical_index, value_pool
 from analysis.values import MISSING, EnumMember
-from config.policy import Policy, name_tokens
+from config.policy import FLAG_PREFIXES, Policy, name_tokens
 
 # Attributes that values themselves have: reading them does not make a record.
 VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
@@ -27,7 +27,6 @@ LIST_ANNOTATIONS = frozenset(
     {"list", "List", "Sequence", "Iterable", "Iterator", "Collection", "tuple", "Tuple", "set",
      "Set", "frozenset", "FrozenSet", "MutableSequence", "AbstractSet"}
 )  # fmt: skip
-FLAG_PREFIXES = frozenset({"is", "has", "was", "are"})
 
 
 MAX_DEPTH = 3
@@ -160,6 +159,20 @@ class InputBuilder:
             if kind in ("dataclass", "namedtuple", "pydantic", "typeddict"):
                 node_kind = "record" if kind == "typeddict" else "new"
                 return self.class_fields(cls, path, leaves, depth, node_kind)
+        if (
+            depth < MAX_DEPTH
+            and base is None
+            and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and is_frame(fn, name, annotation)
+        ):
+            columns = frame_columns(fn, name, self.facts)
+            if columns:
+                row: InputPath = (*path, ("index", 0))
+                columns_shape = {
+                    col: self.shape(fn, col, None, MISSING, (*row, ("key", col)), leaves, depth + 1)
+                    for col in columns
+                }
+                return Node("frame", item=Node("record", fields=columns_shape))
         if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             accessed = record_accesses(fn, name, self.facts, base)
             if set(accessed) <= VALUE_ATTRIBUTES and self.policy.canonical_category(name):
@@ -178,22 +191,27 @@ class InputBuilder:
                         matcher if where is fn else None,
                     )
                 return Node("record", fields=fields)
-            element = element_accesses(fn, name, self.facts) if base is None else {}
-            if element:
-                fields = {}
-                item_path: InputPath = (*path, ("index", 0))
-                for fname, (where, matcher, style) in element.items():
-                    fields[fname] = self.shape(
-                        where,
-                        fname,
-                        None,
-                        MISSING,
-                        (*item_path, (style, fname)),
-                        leaves,
-                        depth + 1,
-                        matcher,
-                    )
-                return Node("list", item=Node("record", fields=fields))
+            for kind in ("list", "mapping"):
+                element = (
+                    element_accesses(fn, name, self.facts, kind == "mapping")
+                    if base is None
+                    else {}
+                )
+                if element:
+                    fields = {}
+                    item_path: InputPath = (*path, ("index", 0))
+                    for fname, (where, matcher, style) in element.items():
+                        fields[fname] = self.shape(
+                            where,
+                            fname,
+                            None,
+                            MISSING,
+                            (*item_path, (style, fname)),
+                            leaves,
+                            depth + 1,
+                            matcher,
+                        )
+                    return Node(kind, item=Node("record", fields=fields))
         return self.leaf(name, path, leaves, [], annotation, default)
 
     def annotated_class(self, annotation: ast.expr | None) -> ast.ClassDef | None:

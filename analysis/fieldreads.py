@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from analysis.functions import call_bindings, called_function
+from analysis.functions import FunctionNode, call_bindings, called_function
 from analysis.hints import ModuleFacts
 
 Matcher = Callable[[ast.AST], bool]
@@ -133,30 +133,84 @@ def record_accesses(
 
 
 def element_accesses(
-    fn: ast.AST, name: str, facts: ModuleFacts
+    fn: ast.AST, name: str, facts: ModuleFacts, mapping: bool = False
 ) -> dict[str, tuple[ast.AST, Matcher, str]]:
-    """Fields read from the items of a list parameter: `for c in name: c["age"]`, a lambda
-    given the list (`sorted(name, key=lambda c: c["age"])`, `filter(lambda c: ..., name)`,
-    `name.sort(key=...)`), and items taken by index (`name[0].age`)."""
-    key = ("items", id(fn), name)
+    """Fields read from the items of a list parameter: `for c in name: c["age"]`, a key
+    function given the list (`sorted(name, key=lambda c: c["age"])`, `key=adjusted`,
+    `filter(lambda c: ..., name)`, `name.sort(key=...)`), items taken by index (`name[0].age`)
+    or picked out (`best = max(name, key=...)`; `best["name"]`).
+
+    With `mapping`, the values of a dict parameter instead: `for k, v in name.items()`,
+    `for v in name.values()`."""
+    key = ("items", id(fn), name, mapping)
     if key in facts.memo:
         return dict(facts.memo[key])
     names = list_aliases(fn, name)
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    items: set[str] = set()  # local names bound to one item
     for node in ast.walk(fn):
-        if isinstance(node, (ast.For, ast.comprehension)) and is_name(node.iter, names):
-            if isinstance(node.target, ast.Name):
+        if isinstance(node, (ast.For, ast.comprehension)):
+            target = item_target(node.iter, node.target, names, mapping)
+            if target is not None:
                 scope = node if isinstance(node, ast.For) else fn
-                fields.update(record_accesses(scope, node.target.id, facts))
-        elif isinstance(node, ast.Call) and given_the_list(node, names):
+                fields.update(record_accesses(scope, target, facts))
+        elif not mapping and isinstance(node, ast.Call) and given_the_list(node, names):
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 if isinstance(arg, ast.Lambda) and arg.args.args:
                     fields.update(record_accesses(arg, arg.args.args[0].arg, facts))
-    indexed = record_accesses(fn, name, facts, base=item_of(names))
-    for field_name, where in indexed.items():
-        fields.setdefault(field_name, where)
+                elif isinstance(arg, ast.Name) and arg.id in facts.functions:
+                    helper = facts.functions[arg.id]
+                    params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+                    if params:
+                        fields.update(record_accesses(helper, params[0], facts))
+        elif not mapping and isinstance(node, ast.Assign) and picks_one(node.value, names):
+            items |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    if not mapping:
+        for item in sorted(items):
+            for field_name, where in record_accesses(fn, item, facts).items():
+                fields.setdefault(field_name, where)
+        indexed = record_accesses(fn, name, facts, base=item_of(names))
+        for field_name, where in indexed.items():
+            fields.setdefault(field_name, where)
     facts.memo[key] = dict(fields)
     return fields
+
+
+def item_target(iterated: ast.expr, target: ast.expr, names: set[str], mapping: bool) -> str | None:
+    """The loop variable that holds one item: `for c in name` (a list), `for k, v in
+    name.items()` or `for v in name.values()` (a mapping)."""
+    if not mapping:
+        if isinstance(iterated, ast.Call) and getattr(iterated.func, "id", "") == "enumerate":
+            if iterated.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                iterated, target = iterated.args[0], target.elts[1]  # for i, c in enumerate(name)
+        if is_name(iterated, names) or holds_items(iterated, names):
+            return target.id if isinstance(target, ast.Name) else None
+        return None
+    if not (
+        isinstance(iterated, ast.Call)
+        and isinstance(iterated.func, ast.Attribute)
+        and is_name(iterated.func.value, names)
+    ):
+        return None
+    method = iterated.func.attr
+    if method == "values" and isinstance(target, ast.Name):
+        return target.id
+    if method == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        value = target.elts[1]
+        return value.id if isinstance(value, ast.Name) else None
+    return None
+
+
+# Calls that pick one of the people: `best = max(candidates, key=...)`.
+PICK_ONE = frozenset({"max", "min", "next", "choice"})
+
+
+def picks_one(value: ast.expr, names: set[str]) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return called in PICK_ONE and any(is_name(a, names) for a in value.args)
 
 
 # Calls that give back the same people, reordered or filtered: `ranked = sorted(candidates)`.
@@ -217,3 +271,57 @@ def item_of(names: set[str]) -> Matcher:
 
 def is_name(node: ast.AST, names: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.id in names
+
+
+# What a pandas DataFrame answers besides its columns.
+FRAME_API = frozenset(
+    {"loc", "iloc", "at", "iat", "shape", "columns", "index", "values", "empty", "T", "dtypes",
+     "size", "ndim", "str", "dt"}
+)  # fmt: skip
+FRAME_METHODS = frozenset(
+    {"loc", "iloc", "groupby", "query", "assign", "merge", "iterrows", "itertuples", "apply",
+     "pivot_table", "value_counts", "to_dict", "drop", "dropna", "fillna"}
+)  # fmt: skip
+FRAME_NAMES = frozenset({"df", "frame", "dataframe", "data_frame", "table"})
+
+
+def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
+    """Whether a parameter is a pandas DataFrame: annotated so, named so (`df`, `people_df`),
+    or used through the DataFrame API (`name.loc[...]`, `name.groupby(...)`)."""
+    if annotation is not None and "DataFrame" in ast.unparse(annotation):
+        return True
+    lowered = name.lower()
+    if lowered in FRAME_NAMES or lowered.endswith("_df"):
+        return True
+    return any(
+        isinstance(node, ast.Attribute)
+        and is_name(node.value, {name})
+        and node.attr in FRAME_METHODS
+        for node in ast.walk(fn)
+    )
+
+
+def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
+    """The columns a function reads from a DataFrame: `df["AGEP"]`, `df.AGEP`,
+    `df.loc[mask, "SERIALNO"]`, `df[["SEX", "PINCP"]]`."""
+    columns = [f for f in record_accesses(fn, name, facts) if f not in FRAME_API]
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Subscript):
+            continue
+        owner = node.value
+        if (
+            isinstance(owner, ast.Attribute)
+            and owner.attr == "loc"
+            and is_name(owner.value, {name})
+        ):
+            picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
+        elif is_name(owner, {name}) and isinstance(node.slice, ast.List):
+            picked = node.slice
+        elif isinstance(owner, ast.Subscript) and is_name(owner.value, {name}):
+            picked = node.slice  # df[df["AGEP"] >= 65]["SERIALNO"]: a column of the rows kept
+        else:
+            continue
+        for elt in picked.elts if isinstance(picked, ast.List) else [picked]:
+            if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
+                columns.append(elt.value)
+    return list(dict.fromkeys(columns))

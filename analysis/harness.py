@@ -189,6 +189,10 @@ class Harness:
                     import asyncio  # imported lazily: most modules never need it
 
                     result = asyncio.run(result)
+                if isinstance(result, types.AsyncGeneratorType):
+                    import asyncio
+
+                    result = asyncio.run(collect(result))
                 if isinstance(result, types.GeneratorType):
                     result = [
                         item for _, item in zip(range(MAX_GENERATOR_ITEMS), result, strict=False)
@@ -232,6 +236,14 @@ class Harness:
             return {k: self.decode(v) for k, v in value.items()}
         if tag == "record":
             return Record({k: self.decode(v) for k, v in value["fields"].items()})
+        if tag == "frame":
+            columns = {k: [self.decode(v) for v in vs] for k, vs in value["columns"].items()}
+            try:
+                import pandas
+            except ImportError:  # no pandas here: the rows as records
+                rows = zip(*columns.values(), strict=True)
+                return [Record(zip(columns, row, strict=True)) for row in rows]
+            return pandas.DataFrame(columns)
         if tag == "tuple":
             return tuple(self.decode(v) for v in value["items"])
         if tag == "float":
@@ -397,6 +409,16 @@ class StubBase:
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+async def collect(agen):
+    """The items of an async generator, at most MAX_GENERATOR_ITEMS."""
+    items = []
+    async for item in agen:
+        items.append(item)
+        if len(items) >= MAX_GENERATOR_ITEMS:
+            break
+    return items
+
+
 def of_project(module, roots):
     """Whether a module is the target or one of the project's own (not a dependency)."""
     file = getattr(module, "__file__", None)
@@ -454,6 +476,15 @@ def canonical(obj, masks, depth=0):
         return ("[%s]" if isinstance(obj, list) else "(%s)") % inner
     if isinstance(obj, (set, frozenset)):
         return "{" + ", ".join(sorted(canonical(v, masks, depth + 1) for v in obj)) + "}"
+    module = type(obj).__module__.split(".")[0]
+    if module in ("numpy", "pandas"):
+        # Arrays, frames and their scalars as plain data: compared, and masked, by value.
+        try:
+            plain = obj.tolist() if hasattr(obj, "tolist") else obj.to_dict()
+        except Exception:  # noqa: BLE001 - an object of theirs without a plain form
+            plain = None
+        if plain is not None and plain is not obj:
+            return canonical(plain, masks, depth + 1)
     if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
         return f"{type(obj).__name__}({canonical(vars(obj), masks, depth + 1)})"
     try:

@@ -112,6 +112,9 @@ class ModuleFacts:
         for stmt in tree.body:
             for name, value in literal_assignments(stmt, self):
                 self.constants[name] = value
+        if imported is not None:
+            for name, value in imported.context.items():
+                self.constants.setdefault(name, value)
         for cls in self.classes.values():
             for stmt in cls.body:
                 for name, value in literal_assignments(stmt, self):
@@ -133,6 +136,11 @@ class ModuleFacts:
         if not harvest:
             return
         links: list[tuple[str, str]] = []
+        if imported is not None:
+            # Helpers from other modules: what they compare with is what the callers' inputs
+            # need (`territory_factor(driver)` in rating.py).
+            own = {id(f) for f in every_function}
+            every_function += [f for f in imported.functions.values() if id(f) not in own]
         for fn in every_function:
             try:
                 Harvester(self, fn, links).run()

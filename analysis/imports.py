@@ -33,6 +33,8 @@ class Exports:
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     public: list[str] | None = None  # `__all__`, when it is a literal
+    # Constants of the modules imported functions come from: what their comparisons name.
+    context: dict[str, Any] = field(default_factory=dict)
 
     def update(self, other: Exports, names: dict[str, str] | None = None) -> None:
         """Take `other`'s names: all of its public ones (a star import), or `names`
@@ -55,6 +57,8 @@ class Exports:
                         self.constants[ours + key[len(theirs) :]] = value
             if theirs in other.functions:
                 self.functions[ours] = other.functions[theirs]
+                for key, value in [*other.constants.items(), *other.context.items()]:
+                    self.context.setdefault(key, value)
 
     def prefixed(self, other: Exports, alias: str) -> None:
         """`import pkg.codes as codes`: `codes.MALE` is reached through the alias."""

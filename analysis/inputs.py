@@ -65,7 +65,7 @@ class Node:
     """The shape of one argument: a leaf, a record, an instance of a module class, or a list
     (of two items: the one whose leaves are tried, and a fixed peer)."""
 
-    kind: str  # leaf | record | new | list
+    kind: str  # leaf | record | new | list | mapping (a dict of records by id) | frame
     leaf: Leaf | None = None
     fields: dict[str, Node] = field(default_factory=dict)
     cls: str | None = None
@@ -154,9 +154,13 @@ def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
     if node.kind == "leaf":
         assert node.leaf is not None
         return encode_value(values[node.leaf.path])
-    if node.kind == "list":
+    if node.kind in ("list", "mapping", "frame"):
         assert node.item is not None
-        return [encode_node(node.item, values), encode_node(node.item, peer_values(node.item))]
+        pair = [encode_node(node.item, values), encode_node(node.item, peer_values(node.item))]
+        if node.kind == "frame":  # a table of the two rows, a column per field read
+            columns = {k: [row["fields"][k] for row in pair] for k in node.item.fields}
+            return {"__cb__": "frame", "columns": columns}
+        return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
     fields = {name: encode_node(sub, values) for name, sub in node.fields.items()}
     if node.kind == "new":
         return {"__cb__": "new", "class": node.cls, "kwargs": fields}
@@ -183,10 +187,17 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
     if node.kind == "leaf":
         assert node.leaf is not None
         return plain_value(values[node.leaf.path])
-    if node.kind == "list":
+    if node.kind in ("list", "mapping", "frame"):
         assert node.item is not None
-        return [plain_node(node.item, values), plain_node(node.item, peer_values(node.item))]
+        pair = [plain_node(node.item, values), plain_node(node.item, peer_values(node.item))]
+        if node.kind == "frame":
+            return {k: [row[k] for row in pair] for k in node.item.fields}
+        return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
     return {name: plain_node(sub, values) for name, sub in node.fields.items()}
+
+
+# The keys of a dict of people: the one tried, and the peer.
+MAPPING_KEYS = ("id-1", "id-2")
 
 
 def peer_values(item: Node) -> dict[InputPath, Any]:

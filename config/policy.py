@@ -145,7 +145,17 @@ class Policy(Strict):
                 ),
                 None,
             )
+            if cache[name] is None and len(tokens) > 1 and tokens[0] in FLAG_PREFIXES:
+                cache[name] = self.category_of_value(tokens[1:])
         return cache[name]
+
+    def category_of_value(self, tokens: tuple[str, ...]) -> str | None:
+        """A flag named by a value of a category: `isBlack`, `is_hispanic` -> race."""
+        for category in self.enabled_categories:
+            for value in self.protected[category].values:
+                if isinstance(value, str) and name_tokens(value) == tokens:
+                    return category
+        return None
 
     def _excluded(self, tokens: tuple[str, ...], category: str) -> bool:
         return any(
@@ -155,6 +165,10 @@ class Policy(Strict):
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+# How a yes/no flag is named: `is_female`, `hasDisability`.
+FLAG_PREFIXES = frozenset({"is", "has", "was", "are"})
 
 
 def name_tokens(name: str) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ def outreach_list(df: pd.DataFrame) -> list[str]:
     return list(chosen)
 
 
-# expect: unverified[age]
+# expect: biased[age]
 def age_bands(df: pd.DataFrame) -> list[str]:
     bands = pd.cut(df["AGEP"], bins=[0, 25, 65, 120], labels=["young", "adult", "senior"])
     return [str(b) for b in bands]

@@ -12,6 +12,6 @@ def raise_pool(staff: pd.DataFrame) -> list[str]:
     return picked.tolist()
 
 
-# expect: unverified[age]
+# expect: biased[age]
 def tenure_buckets(staff: pd.DataFrame) -> list[str]:
     return [str(b) for b in pd.qcut(staff["age"], q=2, labels=["junior", "senior"])]
