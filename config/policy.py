@@ -34,6 +34,10 @@ class Category(Strict):
     maximum: float | None = None
     # Names that carry a synonym but mean something else: `job_status`, `max_age`, `ip_address`.
     exclude: tuple[str, ...] = ()
+    # Values every real person of the category may have: a call that raises for one of them
+    # while another returns refuses that person (a finding of kind `refuses`). Numbers stand
+    # for the range from the least to the greatest listed. Empty: no refusal is a finding.
+    realistic: tuple[Any, ...] = ()
 
 
 class Paths(Strict):

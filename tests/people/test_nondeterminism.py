@@ -14,7 +14,7 @@ pytestmark = pytest.mark.sandbox
 
 ENGINE = Engine(default_policy())
 
-MODULE = '''
+MODULE = """
 import random
 import time
 import uuid
@@ -49,7 +49,7 @@ def noisy_but_fair(age):
 
 def coin(gender):
     return (random.Random().random() < 0.5, random.Random().random() < 0.5)
-'''
+"""
 
 
 def judge(qualname: str) -> FunctionReport:

@@ -15,7 +15,7 @@ from config.policy import Policy, build_policy, default_policy
 
 ENGINE = Engine(default_policy())
 
-INFRASTRUCTURE = '''
+INFRASTRUCTURE = """
 from datetime import timedelta
 
 
@@ -70,9 +70,9 @@ def set_headers(response, age, location):
 
 def file_is_stale(path, age):
     return age > 3600
-'''
+"""
 
-PEOPLE = '''
+PEOPLE = """
 def premium(age, region):
     rate = 100 + (50 if age > 60 else 0)
     return rate * (1.2 if region == "urban" else 1.0)
@@ -98,9 +98,9 @@ def triage(patient):
 
 def greet(name, gender, age):
     return f"Dear {name}" if age > 30 else f"Hi {name}"
-'''
+"""
 
-ECHOES = '''
+ECHOES = """
 def sex_label(row):
     return str(row["sex"]).strip().lower()
 
@@ -111,7 +111,7 @@ def shout(gender):
 
 def titled(gender, name):
     return {"name": name, "gender": gender.title()}
-'''
+"""
 
 
 def categories_of(source: str, qualname: str, policy: Policy | None = None) -> list[str]:

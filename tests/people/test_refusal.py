@@ -13,7 +13,7 @@ pytestmark = pytest.mark.sandbox
 
 ENGINE = Engine(default_policy())
 
-MODULE = '''
+MODULE = """
 FACTORS = {"male": 1.0, "female": 1.0}
 
 
@@ -49,7 +49,7 @@ def adults_only(name, age):
 
 def always_fails(gender):
     raise RuntimeError("not implemented for " + str(gender))
-'''
+"""
 
 
 def judge(qualname: str) -> FunctionReport:

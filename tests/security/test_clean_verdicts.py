@@ -13,7 +13,7 @@ from config.policy import default_policy
 
 pytestmark = pytest.mark.sandbox
 
-SOURCE = '''
+SOURCE = """
 import time
 
 
@@ -25,7 +25,7 @@ def refuse_older(age, amount):
     if age > 60:
         raise ValueError("no cover above 60")
     return amount
-'''
+"""
 
 
 def test_a_clock_beside_an_age_rule_does_not_hide_it() -> None:
