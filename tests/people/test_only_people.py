@@ -11,7 +11,7 @@ from analysis.builder import InputBuilder
 from analysis.functions import find_function
 from analysis.hints import ModuleFacts
 from analysis.source import parse_module
-from config.policy import Policy, build_policy, default_policy
+from config.policy import Policy, PolicyError, build_policy, default_policy
 
 ENGINE = Engine(default_policy())
 
@@ -156,24 +156,31 @@ def test_people_are_still_people(qualname: str, expected: list[str]) -> None:
 
 
 def test_the_policy_adds_person_markers() -> None:
-    source = "def quote(traveller, region):\n    return 2 if region == 'EU' else 1\n"
+    source = "def quote(voyager, region, cache):\n    return 2 if region == 'EU' else cache\n"
     assert categories_of(source, "quote") == []
-    policy = build_policy([{"people": {"markers": ["traveller"]}}])
+    policy = build_policy([{"people": {"markers": ["voyager"]}}])
     assert categories_of(source, "quote", policy) == ["region"]
+    # The built-in markers stay: a policy adds to them.
+    assert "customer" in policy.people.markers
 
 
 def test_the_policy_adds_non_person_patterns() -> None:
-    source = "def price(customer, shard_region):\n    return 2 if shard_region == 'EU' else 1\n"
+    source = "def price(shard_region):\n    return 2 if shard_region == 'EU' else 1\n"
     assert categories_of(source, "price") == ["region"]
-    policy = build_policy([{"people": {"not_people": ["shard *"]}}])
+    policy = build_policy([{"people": {"not_people": ["shard"]}}])
     assert categories_of(source, "price", policy) == []
 
 
 def test_the_policy_can_make_every_category_strong() -> None:
-    source = "def fee(region):\n    return 2 if region == 'EU' else 1\n"
+    source = "def fee(region, ttl):\n    return 2 if region == 'EU' else ttl\n"
     assert categories_of(source, "fee") == []
     policy = build_policy([{"people": {"weak": []}}])
     assert categories_of(source, "fee", policy) == ["region"]
+
+
+def test_an_unknown_weak_category_in_the_policy_is_an_error() -> None:
+    with pytest.raises(PolicyError, match="people.weak"):
+        build_policy([{"people": {"weak": ["regoin"]}}])
 
 
 @pytest.mark.sandbox
