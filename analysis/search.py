@@ -24,6 +24,7 @@ from typing import Any, Literal
 from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
 from analysis.refusal import is_realistic, refusal_error
+from analysis.report import REFUSAL_PREFIX
 from analysis.stability import stable_difference, varying_paths
 from config.policy import Policy
 
@@ -295,7 +296,11 @@ class Search:
         if not all(o.ok for o in again_good) or any(refusal_error(o) != error for o in again_bad):
             return False
         self.result.witnesses[leaf.display] = Witness(
-            leaf, ctx, (good, bad), (good_out.shown(), f"raises {bad_out.error}"), "refuses"
+            leaf,
+            ctx,
+            (good, bad),
+            (good_out.shown(), f"{REFUSAL_PREFIX}{bad_out.error}"),
+            "refuses",
         )
         return True
 
