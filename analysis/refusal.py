@@ -44,8 +44,14 @@ def is_realistic(value: Any, category: str, spec: Category, pool: list[Any]) -> 
         numbers = [float(v) for v in listed if is_number(v)]
         return bool(numbers) and min(numbers) <= float(value) <= max(numbers)
     if isinstance(value, str):
-        return value in {str(v) for v in listed if isinstance(v, str)}
+        # Any case: code that compares with "phd" still refuses a person with a PhD.
+        return value.casefold() in {v.casefold() for v in listed if isinstance(v, str)}
     return False
+
+
+def listed_spelling(value: Any, spec: Category) -> bool:
+    """Whether a string is spelt exactly as the policy lists it ("female", not "Female")."""
+    return isinstance(value, str) and value in {v for v in spec.realistic if isinstance(v, str)}
 
 
 def as_age(value: Any) -> Any:

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
-from analysis.refusal import is_realistic, refusal_error
+from analysis.refusal import is_realistic, listed_spelling, refusal_error
 from analysis.report import REFUSAL_PREFIX
 from analysis.stability import stable_difference, varying_paths
 from config.policy import Policy
@@ -282,8 +282,15 @@ class Search:
             return is_realistic(value, leaf.category, spec, leaf.pool)
 
         fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
+        # Raising for "Male" while "male" returns asks for a spelling: that is validation,
+        # unless the value raised is spelt as the policy lists it.
+        spelt = {str(v).casefold() for v, _ in fine}
         refused = [
-            (v, o) for v, o in zip(values, outs, strict=True) if refusal_error(o) and real(v)
+            (v, o)
+            for v, o in zip(values, outs, strict=True)
+            if refusal_error(o)
+            and real(v)
+            and (str(v).casefold() not in spelt or listed_spelling(v, spec))
         ]
         if not fine or not refused:
             return False
