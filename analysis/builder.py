@@ -13,6 +13,7 @@ from analysis.fieldreads import Matcher, element_accesses, frame_columns, is_fra
 from analysis.functions import FunctionInfo, is_classvar, record_class_kind
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display
+from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
 from analysis.values import MISSING, EnumMember
 from config.policy import FLAG_PREFIXES, Policy, name_tokens
@@ -81,7 +82,7 @@ class InputBuilder:
             )
             if spread.kind == "record":
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
-        return InputModel(params, leaves)
+        return only_people(InputModel(params, leaves), info, self.policy)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
         path: InputPath = (("param", self_name),)

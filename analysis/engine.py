@@ -427,7 +427,14 @@ class Engine:
             if session.load_error:
                 self.static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
-            search = Search(model, session, targets, budget.executions_per_function, deadline)
+            search = Search(
+                model,
+                session,
+                targets,
+                budget.executions_per_function,
+                deadline,
+                policy=self.policy,
+            )
             try:
                 result = search.run()
             except SessionDied as exc:
@@ -449,6 +456,7 @@ class Engine:
                         inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
                     ),
                     line=reach.line if reach else info.line,
+                    kind=witness.kind,
                 )
             )
         if report.status == "error":

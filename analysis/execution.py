@@ -50,6 +50,9 @@ class Call:
     seed: int = 0
     # Values whose echoes in the output are masked: the protected value being varied.
     mask: tuple[Any, ...] = ()
+    # Ask for the output part by part too (Outcome.parts): for outputs some parts of which
+    # do not re-run stably.
+    parts: bool = False
 
     def wire(self) -> dict[str, Any]:
         return {
@@ -57,6 +60,7 @@ class Call:
             "kwargs": dict(self.kwargs),
             "seed": self.seed,
             "mask": list(self.mask),
+            "parts": self.parts,
         }
 
 
@@ -66,6 +70,8 @@ class Outcome:
 
     `value` is the canonical text of the result, `masked` the same with the protected value's
     echoes masked; `stdout`/`stdout_masked` what it printed. `error` is set when it raised.
+    `parts`, when the call asked for them, are (path, text, masked text) of the result's items,
+    values and attributes: `[0]`, `['ok']`, `.approved`.
     """
 
     ok: bool
@@ -75,6 +81,7 @@ class Outcome:
     stdout_masked: str = ""
     error: str = ""
     needs: tuple[str, ...] = ()  # stubbed modules the call used: it proves nothing
+    parts: tuple[tuple[str, str, str], ...] = ()
 
     @classmethod
     def from_wire(cls, data: Any) -> Outcome:
@@ -86,7 +93,14 @@ class Outcome:
             def text(key: str) -> str:
                 return str(data.get(key, ""))[:4000]
 
-            return cls(True, text("repr"), text("masked"), text("stdout"), text("stdout_masked"))
+            return cls(
+                True,
+                text("repr"),
+                text("masked"),
+                text("stdout"),
+                text("stdout_masked"),
+                parts=wire_parts(data.get("parts")),
+            )
         needs = data.get("needs")
         return cls(
             False,
@@ -106,6 +120,21 @@ class Outcome:
             return True
         return self.stdout == other.stdout or self.stdout_masked == other.stdout_masked
 
+    def same_except(self, other: Outcome, unstable: frozenset[str]) -> bool:
+        """The same output in every part that is not `unstable` (paths, "" the whole)."""
+        if "" not in unstable or not self.parts or not other.parts:
+            return self.same(other)
+        mine, theirs = self.part_map, other.part_map
+        if mine.keys() - unstable != theirs.keys() - unstable:
+            return False
+        return all(
+            mine[p][0] == theirs[p][0] or mine[p][1] == theirs[p][1] for p in mine.keys() - unstable
+        )
+
+    @property
+    def part_map(self) -> dict[str, tuple[str, str]]:
+        return {path: (text, masked) for path, text, masked in self.parts}
+
     def shown(self) -> str:
         """The output as a report shows it: the value, and what was printed when it is None."""
         text = self.value
@@ -117,6 +146,17 @@ class Outcome:
     def texts(self) -> tuple[str, str]:
         """Every unmasked text the output shows: its value and what it printed."""
         return self.value, self.stdout
+
+
+def wire_parts(data: Any) -> tuple[tuple[str, str, str], ...]:
+    """The (path, text, masked) parts of an outcome, as far as they are well-typed."""
+    if not isinstance(data, list):
+        return ()
+    return tuple(
+        (str(p[0])[:200], str(p[1])[:500], str(p[2])[:500])
+        for p in data[:64]
+        if isinstance(p, list) and len(p) == 3
+    )
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,19 @@ Protocol (parent -> child, one JSON object per line):
   {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
    "load_timeout": float, "module": str | null, "package": bool, "paths": [str], "cwd": str | null,
    "stub": [str], "stub_missing": bool}
-  {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...]}]}
+  {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
+                            "parts": bool}]}
 Replies (child -> parent, one line each):
   {"loaded": true, "stubbed": [str]} | {"loaded": false, "error": str}
-  {"outcomes": [{"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str}
+  {"outcomes": [{"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
+                 "parts": [[path, repr, masked]...]}
                 | {"ok": false, "error": str, "needs": [str]}]}
   "masked"/"stdout_masked" replace values equal to the call's `mask` values (the protected value
-  being varied) by a placeholder, so a function that only echoes its input back is not biased.
+  being varied) by a placeholder, so a function that only echoes its input back is not biased;
+  a string equal to a mask value up to case and surrounding whitespace is an echo too
+  (`str(row["sex"]).strip().lower()`). With "parts", the output is also given part by part
+  (tuple and list items, dict values, object attributes, to a small depth) so that the parent
+  can compare the parts that re-run stably when others (a clock, a uuid) do not.
 With "module", the source is executed as that module of its package (found on "paths"), so that
 relative imports, siblings and the package's __init__ work as in the project's own tests.
 A module that cannot be imported (or one listed in "stub") is replaced by a recording stub; a
@@ -45,6 +51,9 @@ MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
 MASK = "<protected>"
 MAX_STUBBED = 25  # modules stubbed while loading one target, at most
+MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
+MAX_PART = 160  # characters of one part's text
+PART_DEPTH = 3
 
 
 class CallTimeout(BaseException):
@@ -199,6 +208,7 @@ class Harness:
                     ]
                 text = canonical(result, [])
                 masked = canonical(result, masks) if masks else text
+                pieces = output_parts(result, masks) if call.get("parts") else []
         except CallTimeout:
             return {"ok": False, "error": f"TimeoutError: call exceeded {self.call_timeout:.1f}s"}
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are outcomes too
@@ -217,6 +227,7 @@ class Harness:
             "masked": masked[:MAX_REPR],
             "stdout": printed,
             "stdout_masked": mask_text(printed, masks),
+            "parts": pieces,
         }
 
     def resolve(self, dotted):
@@ -435,18 +446,50 @@ def mask_text(text, masks):
     for m in masks:
         if isinstance(m, bool) or m is None:
             continue
-        token = str(m)
+        token = str(m).strip()
         if token:
             # Masking too much is harmless (outputs also compare unmasked); too little is not.
-            text = re.sub(rf"(?<![\w.]){re.escape(token)}(?![\w])", MASK, text)
+            # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
+            pattern = rf"(?<![\w.]){re.escape(token)}(?![\w])"
+            text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
     return text
 
 
 def is_masked(obj, masks):
     for m in masks:
-        if type(obj) is type(m) and obj == m and not isinstance(m, bool):
+        if isinstance(m, bool):
+            continue
+        if type(obj) is type(m) and obj == m:
             return True
+        # A normalised echo: `str(value).strip().lower()`, `.upper()`, `.title()`.
+        if isinstance(obj, str) and isinstance(m, str) and m.strip():
+            if obj.strip().casefold() == m.strip().casefold():
+                return True
     return False
+
+
+def output_parts(obj, masks):
+    """[path, text, masked text] of each part of an output, breadth first, bounded."""
+    out = []
+    queue = [("", obj, 0)]
+    while queue and len(out) < MAX_PARTS:
+        path, value, depth = queue.pop(0)
+        if path:
+            out.append([path, canonical(value, [])[:MAX_PART], canonical(value, masks)[:MAX_PART]])
+        if depth >= PART_DEPTH:
+            continue
+        if isinstance(value, dict):
+            children = sorted(
+                ((f"[{canonical(k, [])[:40]}]", v) for k, v in value.items()), key=lambda kv: kv[0]
+            )
+        elif isinstance(value, (list, tuple)):
+            children = [(f"[{i}]", v) for i, v in enumerate(value)]
+        elif hasattr(value, "__dict__") and type(value).__repr__ is object.__repr__:
+            children = sorted((f".{k}", v) for k, v in vars(value).items())
+        else:
+            continue
+        queue += [(path + name, v, depth + 1) for name, v in children[:MAX_PARTS]]
+    return out
 
 
 def canonical(obj, masks, depth=0):

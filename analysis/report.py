@@ -16,6 +16,8 @@ Method = Literal["dynamic", "static"]
 Kind = Literal["output", "refuses"]
 
 REPORT_VERSION = 1
+# How the refused side of a refusal's example reads: "raises ValueError: unsupported gender".
+REFUSAL_PREFIX = "raises "
 
 
 def safe_repr(value: Any) -> str:
@@ -24,6 +26,8 @@ def safe_repr(value: Any) -> str:
         return repr(value)
     except Exception as exc:  # noqa: BLE001 - any failure of foreign code is just text here
         return f"<unrepresentable {type(value).__name__}: {type(exc).__name__}>"
+
+
 # Statuses that come from running the function (a verdict, not a guess).
 RUN_STATUSES = frozenset({"biased", "clean"})
 
@@ -80,6 +84,33 @@ class Finding:
 
     def moved(self, shift: int) -> Finding:
         return replace(self, line=None if self.line is None else self.line + shift)
+
+    @property
+    def refused_side(self) -> int | None:
+        """For a refusal, which side of the example raised (0 or 1)."""
+        if self.kind != "refuses" or self.example is None:
+            return None
+        for side, output in enumerate(self.example.outputs[:2]):
+            if output.startswith(REFUSAL_PREFIX):
+                return side
+        return None
+
+    @property
+    def refused(self) -> tuple[Any, str] | None:
+        """For a refusal, the value refused and the exception type it raised."""
+        side = self.refused_side
+        if side is None or self.example is None or len(self.example.values) <= side:
+            return None
+        output = self.example.outputs[side]
+        return self.example.values[side], output.removeprefix(REFUSAL_PREFIX).split(":")[0]
+
+    @property
+    def refusal_text(self) -> str | None:
+        """ "refuses gender='non-binary': ValueError", for a refusal."""
+        refused = self.refused
+        if refused is None:
+            return None
+        return f"refuses {self.parameter}={safe_repr(refused[0])}: {refused[1]}"
 
 
 @dataclass

@@ -5,7 +5,10 @@ pairs). Contexts come in a fixed order: a base assignment, then one-factor-at-a-
 variations (each other input through its pool, which reaches every branch a single input
 guards), then seeded random combinations (for bias that shows only with other inputs).
 A leaf stops at its first confirmed witness; a witness is confirmed by running both sides
-again, so nondeterministic output is never taken for bias. A call that raises is not a witness.
+again, so nondeterministic output is never taken for bias. When some parts of an output do not
+re-run stably (a clock beside a decision), the parts that do are compared on their own
+(stability.py). A call that raises is a witness only as a refusal: a realistic value raised
+while another realistic value returned, both again on a re-run (refusal.py).
 """
 
 from __future__ import annotations
@@ -16,13 +19,20 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
+from analysis.refusal import is_realistic, listed_spelling, refusal_error
+from analysis.report import REFUSAL_PREFIX
+from analysis.stability import stable_difference, varying_paths
+from config.policy import Policy
 
 RANDOM_CONTEXTS = 32
 CONFIRM_RUNS = 2
+# More runs of each side when parts of the output vary: a part that looks stable over this
+# many runs of an unseeded coin flip would be a 1-in-64 accident on each side.
+STABLE_RUNS = 5
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
 
 
@@ -40,6 +50,7 @@ class Witness:
     context: dict[InputPath, Any]
     values: tuple[Any, Any]
     outputs: tuple[str, str]
+    kind: Literal["output", "refuses"] = "output"
 
 
 @dataclass
@@ -105,7 +116,11 @@ class Search:
         max_executions: int,
         deadline: float,
         stream: Iterator[dict[InputPath, Any]] | None = None,
+        policy: Policy | None = None,  # its `realistic:` values make refusals findings
     ) -> None:
+        self.policy = policy
+        # Paths of output parts seen to vary between runs of the same call, per leaf.
+        self.unstable: dict[str, frozenset[str]] = {}
         self.model = model
         self.session = session
         self.targets = targets
@@ -119,9 +134,12 @@ class Search:
         self.may_recenter = stream is None
         self.peer_masks = model.peer_masks()
 
-    def call(self, ctx: dict[InputPath, Any], leaf: Leaf, value: Any, seed: int) -> Call:
+    def call(
+        self, ctx: dict[InputPath, Any], leaf: Leaf, value: Any, seed: int, parts: bool = False
+    ) -> Call:
         args, kwargs = self.model.assemble({**ctx, leaf.path: value})
-        return Call(tuple(args), kwargs, seed, (encode_value(value), *self.peer_masks))
+        parts = parts or leaf.display in self.unstable
+        return Call(tuple(args), kwargs, seed, (encode_value(value), *self.peer_masks), parts)
 
     def run(self) -> SearchResult:
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
@@ -192,7 +210,8 @@ class Search:
                 self.result.errors[o.error.split(":")[0]] += 1
                 self.result.needs.update(o.needs)
         clash = colliding(leaf, ctx, values)
-        for a, b in candidate_pairs(ok):
+        unstable = self.unstable.get(leaf.display, frozenset())
+        for a, b in candidate_pairs(ok, unstable):
             if clash:
                 texts = [*a.outcome.texts, *b.outcome.texts]
                 if ambiguous(a.value, clash, texts) or ambiguous(b.value, clash, texts):
@@ -203,26 +222,92 @@ class Search:
             if verdict is None:
                 self.noisy_counts[leaf.display] += 1
                 return False
-        return False
+        return self.refusal(leaf, ctx, index, values, outs)
+
+    def runs(
+        self, ctx: dict[InputPath, Any], leaf: Leaf, index: int, a: Any, b: Any, times: int
+    ) -> tuple[list[Outcome], list[Outcome]]:
+        """Both sides again, `times` each, with their outputs part by part."""
+        calls = []
+        for _ in range(times):
+            calls += [
+                self.call(ctx, leaf, a, index, parts=True),
+                self.call(ctx, leaf, b, index, parts=True),
+            ]
+        outs = self.session.run(calls)
+        self.result.executions += len(calls)
+        return outs[0::2], outs[1::2]
 
     def confirm(
         self, leaf: Leaf, ctx: dict[InputPath, Any], index: int, a: Trial, b: Trial
     ) -> bool | None:
         """Run both sides again: True if the difference is stable, None if output is unstable."""
-        calls = []
-        for _ in range(CONFIRM_RUNS):
-            calls += [self.call(ctx, leaf, a.value, index), self.call(ctx, leaf, b.value, index)]
-        outs = self.session.run(calls)
-        self.result.executions += len(calls)
-        again_a, again_b = outs[0::2], outs[1::2]
+        again_a, again_b = self.runs(ctx, leaf, index, a.value, b.value, CONFIRM_RUNS)
         if not all(o.ok for o in again_a + again_b):
             return None
-        if not all(o.same(a.outcome) for o in again_a) or not all(
-            o.same(b.outcome) for o in again_b
-        ):
+        if all(o.same(a.outcome) for o in again_a) and all(o.same(b.outcome) for o in again_b):
+            self.result.witnesses[leaf.display] = Witness(
+                leaf, ctx, (a.value, b.value), (a.outcome.shown(), b.outcome.shown())
+            )
+            return True
+        # Some part varies between runs with the same seed: learn which, with more runs,
+        # and compare the parts that stay put.
+        more_a, more_b = self.runs(ctx, leaf, index, a.value, b.value, STABLE_RUNS)
+        if not all(o.ok for o in more_a + more_b):
             return None
+        side_a, side_b = [*again_a, *more_a], [*again_b, *more_b]
+        unstable = varying_paths(side_a) | varying_paths(side_b)
+        self.unstable[leaf.display] = self.unstable.get(leaf.display, frozenset()) | unstable
+        found = stable_difference(side_a, side_b, self.unstable[leaf.display])
+        if found is None:
+            return None
+        self.result.witnesses[leaf.display] = Witness(leaf, ctx, (a.value, b.value), found)
+        return True
+
+    def refusal(
+        self,
+        leaf: Leaf,
+        ctx: dict[InputPath, Any],
+        index: int,
+        values: list[Any],
+        outs: list[Outcome],
+    ) -> bool:
+        """A realistic value that raised beside one that returned, both so again on a re-run."""
+        spec = self.policy.protected.get(leaf.category or "") if self.policy else None
+        if spec is None or leaf.category is None or not spec.realistic:
+            return False
+
+        def real(value: Any) -> bool:
+            assert spec is not None and leaf.category is not None
+            return is_realistic(value, leaf.category, spec, leaf.pool)
+
+        fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
+        # Raising for "Male" while "male" returns asks for a spelling: that is validation,
+        # unless the value raised is spelt as the policy lists it.
+        spelt = {str(v).casefold() for v, _ in fine}
+        refused = [
+            (v, o)
+            for v, o in zip(values, outs, strict=True)
+            if refusal_error(o)
+            and real(v)
+            and (str(v).casefold() not in spelt or listed_spelling(v, spec))
+        ]
+        if not fine or not refused:
+            return False
+        base = typical(leaf)
+        good, good_out = next(((v, o) for v, o in fine if v == base), fine[0])
+        # A different value reads better than a different spelling of the same one.
+        bad, bad_out = sorted(refused, key=lambda p: str(p[0]).lower() == str(good).lower())[0]
+        error = refusal_error(bad_out)
+        again_good, again_bad = self.runs(ctx, leaf, index, good, bad, CONFIRM_RUNS)
+        if not all(o.ok for o in again_good) or any(refusal_error(o) != error for o in again_bad):
+            return False
         self.result.witnesses[leaf.display] = Witness(
-            leaf, ctx, (a.value, b.value), (a.outcome.shown(), b.outcome.shown())
+            leaf,
+            ctx,
+            (good, bad),
+            (good_out.shown(), f"{REFUSAL_PREFIX}{bad_out.error}"),
+            "refuses",
         )
         return True
 
@@ -257,18 +342,23 @@ def spellings(value: Any) -> set[str]:
     return set()
 
 
-def candidate_pairs(ok: list[Trial]) -> Iterator[tuple[Trial, Trial]]:
-    """Pairs of values with different outputs, clearest first: numeric neighbours, then any."""
+def candidate_pairs(
+    ok: list[Trial], unstable: frozenset[str] = frozenset()
+) -> Iterator[tuple[Trial, Trial]]:
+    """Pairs of values with different outputs, clearest first: numeric neighbours, then any.
+
+    Parts of outputs known to vary between runs (`unstable`) are left out of the comparison.
+    """
     if len(ok) < 2:
         return
+
+    def differ(x: Trial, y: Trial) -> bool:
+        return not x.outcome.same_except(y.outcome, unstable)
+
     numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]
     if len(numeric) == len(ok):
         ordered = sorted(ok, key=lambda t: t.value)
-        adjacent = [
-            (x, y)
-            for x, y in zip(ordered, ordered[1:], strict=False)
-            if not x.outcome.same(y.outcome)
-        ]
+        adjacent = [(x, y) for x, y in zip(ordered, ordered[1:], strict=False) if differ(x, y)]
         adjacent.sort(key=lambda pair: abs(pair[1].value - pair[0].value))
         yield from adjacent[:3]
         return
@@ -277,13 +367,13 @@ def candidate_pairs(ok: list[Trial]) -> Iterator[tuple[Trial, Trial]]:
     # A different value reads better than a different spelling of the same one.
     others = sorted(ok[1:], key=lambda t: str(t.value).lower() == str(first.value).lower())
     for other in others:
-        if not first.outcome.same(other.outcome):
+        if differ(first, other):
             yield first, other
             yielded += 1
             if yielded >= 3:
                 return
     if yielded == 0:
         for x, y in zip(ok, ok[1:], strict=False):
-            if not x.outcome.same(y.outcome):
+            if differ(x, y):
                 yield x, y
                 return

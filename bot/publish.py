@@ -98,6 +98,12 @@ def build_annotations(outcome: ReviewOutcome) -> list[Json]:
                     f"{finding.parameter} reaches a decision in {report.qualname}, which could "
                     f"not run ({report.reason or 'no reason given'})"
                 )
+            elif finding.refusal_text is not None:
+                title = f"{finding.attribute} bias: {finding.refusal_text} ({age})"
+                message = (
+                    f"{report.qualname} raises for one value of {finding.parameter} "
+                    "and returns for another"
+                )
             else:
                 title = f"{finding.attribute} bias ({age})"
                 message = (
@@ -327,4 +333,3 @@ class Publisher:
             ):
                 return True
         return False
-

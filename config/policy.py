@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import pathspec
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from config.errors import PolicyError as PolicyError  # re-exported: callers know it from here
 
@@ -34,6 +34,10 @@ class Category(Strict):
     maximum: float | None = None
     # Names that carry a synonym but mean something else: `job_status`, `max_age`, `ip_address`.
     exclude: tuple[str, ...] = ()
+    # Values every real person of the category may have: a call that raises for one of them
+    # while another returns refuses that person (a finding of kind `refuses`). Numbers stand
+    # for the range from the least to the greatest listed. Empty: no refusal is a finding.
+    realistic: tuple[Any, ...] = ()
 
 
 class Paths(Strict):
@@ -69,6 +73,18 @@ class Python(Strict):
     require: tuple[str, ...] = ()  # modules that must be importable, or the scan stops
 
 
+class People(Strict):
+    """Where weak categories count (analysis/people.py): only in a person context."""
+
+    # Categories whose names are as often infrastructure as people (a cloud region, an
+    # HTTP Age header): protected only where the code is about a person.
+    weak: tuple[str, ...] = ("age", "region", "nationality")
+    # Words that name a person (`applicant`, `customer`): matched on name tokens.
+    markers: tuple[str, ...] = ()
+    # Phrases that name infrastructure (`header`, `ttl`, `policy age`): matched on name tokens.
+    not_people: tuple[str, ...] = ()
+
+
 class Allow(Strict):
     # "module.qualname", "qualname", "path/file.py::qualname" or a glob (analysis.acceptance)
     function: str
@@ -102,6 +118,17 @@ class Policy(Strict):
     budget: Budget = Budget()
     mitigation: Mitigation = Mitigation()
     python: Python = Python()
+    people: People = People()
+
+    @model_validator(mode="after")
+    def weak_categories_exist(self) -> Policy:
+        unknown = [c for c in self.people.weak if c not in self.protected]
+        if unknown:
+            raise ValueError(
+                f"people.weak names no protected category: {', '.join(unknown)} "
+                f"(known: {', '.join(self.protected)})"
+            )
+        return self
 
     def in_scope(self, path: str) -> bool:
         """Whether a repository-relative Python file is tested (`paths:`, see `Paths`)."""
@@ -137,13 +164,17 @@ class Policy(Strict):
         if name not in cache:
             tokens = name_tokens(name)
             exact = [c for c in self.enabled_categories if tokens == name_tokens(c)]
-            cache[name] = exact[0] if exact else next(
-                (
-                    c
-                    for want, c in self._phrases
-                    if contains_run(tokens, want) and not self._excluded(tokens, c)
-                ),
-                None,
+            cache[name] = (
+                exact[0]
+                if exact
+                else next(
+                    (
+                        c
+                        for want, c in self._phrases
+                        if contains_run(tokens, want) and not self._excluded(tokens, c)
+                    ),
+                    None,
+                )
             )
             if cache[name] is None and len(tokens) > 1 and tokens[0] in FLAG_PREFIXES:
                 cache[name] = self.category_of_value(tokens[1:])
@@ -159,8 +190,7 @@ class Policy(Strict):
 
     def _excluded(self, tokens: tuple[str, ...], category: str) -> bool:
         return any(
-            contains_run(tokens, name_tokens(phrase))
-            for phrase in self.protected[category].exclude
+            contains_run(tokens, name_tokens(phrase)) for phrase in self.protected[category].exclude
         )
 
 
@@ -266,11 +296,29 @@ def parse_layer(text: str, source: str) -> dict[str, Any]:
     return data
 
 
+# Lists a layer adds to rather than replaces: a repository names its own people and its own
+# infrastructure without repeating the built-in words.
+ADDITIVE = (("people", "markers"), ("people", "not_people"))
+
+
+def add_lists(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """`over` with each ADDITIVE list extended by what `base` already had."""
+    out = dict(over)
+    for section, key in ADDITIVE:
+        mine, theirs = over.get(section), base.get(section)
+        if not isinstance(mine, Mapping) or not isinstance(theirs, Mapping):
+            continue
+        added, kept = mine.get(key), theirs.get(key)
+        if isinstance(added, list) and isinstance(kept, list):
+            out[section] = {**mine, key: kept + [v for v in added if v not in kept]}
+    return out
+
+
 def build_policy(layers: Iterable[Mapping[str, Any]] = (), source: str = "policy") -> Policy:
     """Defaults, then each layer in order, merged and validated."""
     merged = default_layer()
     for layer in layers:
-        merged = deep_merge(merged, layer)
+        merged = deep_merge(merged, add_lists(merged, layer))
     try:
         return Policy.model_validate(merged)
     except ValidationError as exc:

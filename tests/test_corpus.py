@@ -43,6 +43,7 @@ from measure import make_engine, problems, scan_file  # noqa: E402
 
 if TYPE_CHECKING:
     from analysis import Engine, FunctionReport
+    from analysis.report import Finding
 
 TRAIN = load_labels("train")
 VALIDATION = load_labels("validation")
@@ -236,6 +237,9 @@ def replay(label: Label) -> None:
         if finding.method != "dynamic" or example is None or len(example.values) != 2:
             continue
         sides = [with_value(example.inputs, finding.parameter, v) for v in example.values]
+        if finding.kind == "refuses":
+            replay_refusal(label, function, sides, finding, module)
+            continue
         try:
             # Same seed on both sides, as the definition asks; a few seeds, since the
             # engine's own seed is not part of the example.
@@ -246,6 +250,24 @@ def replay(label: Label) -> None:
         except Exception as exc:  # noqa: BLE001 - inputs that need objects the harness builds
             pytest.skip(f"replay needs inputs the example cannot carry: {exc!r}")
         assert differs, f"{label.id}: {finding.attribute} example does not reproduce: {example}"
+
+
+def replay_refusal(
+    label: Label,
+    function: object,
+    sides: list[dict[str, object]],
+    finding: Finding,
+    module: dict[str, object],
+) -> None:
+    """A refusal reproduces when its refused side raises the same exception type and the
+    other side returns."""
+    refused = finding.refused
+    side = finding.refused_side
+    assert refused is not None and side is not None, finding
+    call(function, sides[1 - side], 0, module)
+    with pytest.raises(Exception) as raised:  # noqa: PT011 - the type is checked by name
+        call(function, sides[side], 0, module)
+    assert type(raised.value).__name__ == refused[1], f"{label.id}: {finding}"
 
 
 def replayable(labels: list[Label]) -> list[Label]:

@@ -3,11 +3,13 @@
 Each example picks which protected attributes drive the output (none, one or two of the six
 categories, under one of their synonyms), the construct each one drives it through
 (comparison, chained comparison, `in` set, table `.get`, `match`, arithmetic, a helper
-function, string normalisation, a combination with another input), how the person reaches
-the function (parameters, record keys, `.get`, attributes of a dataclass) and decoy protected
-inputs that are received but do not matter. The verdict must name exactly the drivers.
-Every driver adds its own non-zero amount to the score, so changing one driver alone always
-changes the output in some context, and changing a decoy never does.
+function, string normalisation, a combination with another input, or a refusal: raising
+for one realistic value), how the person reaches the function (parameters, record keys,
+`.get`, attributes of a dataclass), decoy protected inputs that are received but do not
+matter, and whether the score comes back alone or stamped with the clock, `(score,
+time.time())`. The verdict must name exactly the drivers. Every driver adds its own non-zero
+amount to the score (or refuses one value), so changing one driver alone always changes the
+output in some context, and changing a decoy never does; the clock never makes a finding.
 """
 
 from __future__ import annotations
@@ -54,7 +56,11 @@ CONSTRUCTS = (
     "helper",
     "normalised",
     "combination",
+    "refuse",
 )
+# Categories whose template values are all realistic (the policy's `realistic:`), so that
+# raising for one of them refuses a person; the others refuse nobody and compare instead.
+REFUSABLE = frozenset({"age", "gender", "race", "occupation"})
 ACCESS = ("param", "key", "get", "dataclass")
 
 ENGINE = Engine(default_policy())
@@ -81,6 +87,7 @@ class Case:
     access: str
     drivers: tuple[Use, ...]
     decoys: tuple[Use, ...]
+    stamped: bool = False  # returns (score, time.time()): a clock beside the decision
 
     @property
     def uses(self) -> tuple[Use, ...]:
@@ -91,6 +98,8 @@ class Case:
 def uses(draw: st.DrawFn, category: str, weight: int) -> Use:
     name = draw(st.sampled_from(SYNONYMS[category]))
     construct = draw(st.sampled_from(CONSTRUCTS))
+    if construct == "refuse" and category not in REFUSABLE:
+        construct = "compare"
     value: int | str
     extra: int | str
     if category == "age":
@@ -110,7 +119,7 @@ def cases(draw: st.DrawFn, min_drivers: int = 0) -> Case:
     n_decoys = draw(st.integers(min_value=0 if n_drivers else 1, max_value=2))
     drivers = tuple(draw(uses(cat, weight=3 * (i + 1))) for i, cat in enumerate(chosen[:n_drivers]))
     decoys = tuple(draw(uses(cat, weight=0)) for cat in chosen[n_drivers : n_drivers + n_decoys])
-    return Case(draw(st.sampled_from(ACCESS)), drivers, decoys)
+    return Case(draw(st.sampled_from(ACCESS)), drivers, decoys, draw(st.booleans()))
 
 
 def reference(case: Case, use: Use) -> str:
@@ -173,6 +182,11 @@ def term(use: Use, ref: str, index: int) -> tuple[list[str], list[str]]:
         if age:
             return [], [f"if int({ref}) >= {v}:", f"    score += {w}"]
         return [], [f"if str({ref}).strip().lower() == {str(v).lower()!r}:", f"    score += {w}"]
+    if c == "refuse":
+        # Above 18 at least, so that some adult is served: refusing every adult alike
+        # treats no realistic value differently from another.
+        cond = f"{ref} >= {max(int(v), 25)}" if age else f"{ref} == {lit}"
+        return [], [f"if {cond}:", f"    raise ValueError('not served: ' + str({ref}))"]
     # combination: only when another input is large enough
     cond = f"{ref} >= {v}" if age else f"{ref} == {lit}"
     return [], [f"if children >= 3 and {cond}:", f"    score += {w}"]
@@ -207,8 +221,11 @@ def render(case: Case) -> str:
             "",
             *module,
         ]
+    if case.stamped:
+        module = ["import time", "", *module]
     lines = [*module, "", "", f"def scored({', '.join(params)}):"]
-    lines += [f"    {line}" for line in body] + ["    return score", ""]
+    result = "(score, time.time())" if case.stamped else "score"
+    lines += [f"    {line}" for line in body] + [f"    return {result}", ""]
     return "\n".join(lines)
 
 
@@ -235,6 +252,8 @@ def test_generated_function_is_biased_for_exactly_its_driving_attributes(case: C
             assert finding.example is not None
             assert finding.example.values[0] != finding.example.values[1]
             assert finding.example.outputs[0] != finding.example.outputs[1]
+        refusing = {u.category for u in case.drivers if u.construct == "refuse"}
+        assert {f.attribute for f in report.findings if f.kind == "refuses"} == refusing
     else:
         assert report.status == "clean"
         assert report.findings == []
@@ -269,6 +288,11 @@ def test_templates_render_python_that_really_has_the_bias(construct: str, catego
     if category == "age" and construct == "arithmetic":
         hit = 60
     kwargs = {"base": 100, "children": 3} if construct == "combination" else {"base": 100}
+    if construct == "refuse":
+        scored(**kwargs, **{use.name: miss})
+        with pytest.raises(ValueError, match="not served"):
+            scored(**kwargs, **{use.name: hit})
+        return
     assert scored(**kwargs, **{use.name: hit}) != scored(**kwargs, **{use.name: miss})
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from analysis.errors import ExecutionError, SandboxUnavailable
-from analysis.mitigation.answer import AnswerRejected, Candidate, extract_function
+from analysis.mitigation.answer import AnswerRejected, extract_function
 from analysis.mitigation.prompts import (
     feedback_message,
     get_strategy,
@@ -21,7 +21,6 @@ from analysis.mitigation.splice import (
     function_source,
     replacement_text,
     splice,
-    strict_variant,
     unified_patch,
 )
 from analysis.report import Finding, FunctionReport
@@ -199,13 +198,10 @@ def mitigate(
             messages.append(rejection_message(qualname, attempt.reason))
             continue
 
-        # Re-test the variant in which raising is an output too (see strict_variant).
-        strict = strict_variant(candidate.function_source)
-        tested = (
-            splice(source, info, Candidate(strict, candidate.imports)) if strict else patched
-        )
+        # A version that raises for some realistic people instead of deciding against them
+        # refuses them: the engine reports that (kind `refuses`) as it does in a scan.
         try:
-            retest = engine.scan_function(tested, path, qualname)
+            retest = engine.scan_function(patched, path, qualname)
         except SandboxUnavailable:
             raise
         except ExecutionError as exc:

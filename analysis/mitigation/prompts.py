@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from analysis.errors import CodebiasError
 from analysis.mitigation.provider import Message
-from analysis.report import Finding, safe_repr
+from analysis.report import REFUSAL_PREFIX, Finding, safe_repr
 
 Base = Literal["zero-shot", "one-shot", "few-shot", "cot1", "cot2"]
 BASES: tuple[Base, ...] = ("zero-shot", "one-shot", "few-shot", "cot1", "cot2")
@@ -196,7 +196,10 @@ def initial_messages(
     name = qualname.rsplit(".", 1)[-1]
     parts = [
         TASK.format(
-            qualname=qualname, path=path, attributes=names, function=function_source.rstrip(),
+            qualname=qualname,
+            path=path,
+            attributes=names,
+            function=function_source.rstrip(),
             name=name,
         )
     ]
@@ -242,7 +245,8 @@ def render_case(finding: Finding) -> str:
             attribute=finding.attribute, parameter=finding.parameter, where=where
         )
     pairs = [
-        f"{finding.attribute} = {_value(value)} gives {output}"
+        f"{finding.attribute} = {_value(value)} "
+        + (output if output.startswith(REFUSAL_PREFIX) else f"gives {output}")
         for value, output in zip(example.values, example.outputs, strict=False)
     ]
     return CASE.format(

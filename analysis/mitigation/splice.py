@@ -35,64 +35,6 @@ def splice(source: str, info: FunctionInfo, candidate: Candidate) -> str:
     return text
 
 
-RAISED = "<raised {}>"
-
-
-def strict_variant(function_text: str) -> str | None:
-    """The function with its body wrapped so that an exception becomes an output.
-
-    The engine does not count a call that raises as a witness, which is right for finding
-    bias in code as written, but would let a "fix" turn `return False` for older applicants
-    into `raise ValueError`. Re-testing this variant makes such a difference visible as an
-    output (`'<raised ValueError>'`). The def line is kept as written, so `codebias: ignore`
-    comments and decorators still apply. None when the function cannot be wrapped (a body on
-    the def line, or a generator).
-    """
-    tree = ast.parse(function_text)
-    node = tree.body[0]
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    if _is_generator(node) or node.body[0].lineno == node.lineno:
-        return None
-    lines = function_text.splitlines()
-    start = node.body[0].lineno
-    if node.body[0].col_offset == 0:
-        return None
-    body_indent = " " * node.body[0].col_offset
-    inside = _string_continuation_lines(function_text)
-    head = lines[: start - 1]
-    body = [
-        line if (number in inside or not line.strip()) else "    " + line
-        for number, line in enumerate(lines[start - 1 :], start=start)
-    ]
-    name = "_codebias_exc"
-    wrapped = [
-        *head,
-        f"{body_indent}try:",
-        *body,
-        f"{body_indent}except Exception as {name}:",
-        f"{body_indent}    return {RAISED!r}.format(type({name}).__name__)",
-    ]
-    text = "\n".join(wrapped) + "\n"
-    try:
-        ast.parse(text)
-    except SyntaxError:
-        return None
-    return text
-
-
-def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, (ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue  # their yields are their own
-        stack.extend(ast.iter_child_nodes(current))
-    return False
-
-
 def replacement_text(source: str, info: FunctionInfo, candidate: Candidate) -> str:
     """The lines that take the place of `info.first_line`..`info.end_line` (a suggestion)."""
     indent = _indent_of(source.splitlines()[info.first_line - 1])

@@ -71,6 +71,14 @@ def finding_block(finding: Finding, new: bool | None) -> str:
             f"**{finding.attribute}** (static finding){tag}: `{finding.parameter}` reaches a "
             f"decision{where}; the function could not run, so nothing was proven."
         )
+    refused = finding.refused
+    if refused is not None:
+        head = (
+            f"**{finding.attribute}**{tag}: {code_span(finding.parameter)} = "
+            f"{code_span(safe_repr(refused[0]))} is refused (raises {code_span(refused[1])}) "
+            f"where another value returns{where}."
+        )
+        return f"{head}\n\n{example_table(finding)}"
     head = (
         f"**{finding.attribute}**{tag}: changing only `{finding.parameter}` "
         f"changes the result{where}."

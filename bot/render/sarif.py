@@ -34,6 +34,15 @@ def message(fn: FunctionReport, finding: Finding) -> str:
         )
     subject = f"`{fn.qualname}` treats people differently by {attribute}"
     ex = finding.example
+    side = finding.refused_side
+    if side is not None and len(ex.values) == 2 and len(ex.outputs) == 2:
+        other = 1 - side
+        return (
+            f"`{fn.qualname}` refuses people by {attribute}: with "
+            f"{json.dumps(ex.inputs, default=safe_repr)}, {finding.parameter} = "
+            f"{safe_repr(ex.values[side])} {ex.outputs[side]}, while "
+            f"{safe_repr(ex.values[other])} returns {ex.outputs[other]}."
+        )
     return (
         f"{subject}: with {json.dumps(ex.inputs, default=safe_repr)}, changing {finding.parameter} "
         f"from {safe_repr(ex.values[0])} to {safe_repr(ex.values[1])} changes the result from "

@@ -62,9 +62,11 @@ def render_text(report: ScanReport, width: int | None = None, color: bool = Fals
     for fn in report.functions:
         for finding in fn.findings:
             where = f"{shown(fn.path)}:{finding.line or fn.line}"
+            refusal = finding.refusal_text
             console.print(
                 f"[bold]{where}[/] {fn.qualname}: "
                 f"[red]{finding.attribute}[/] via {shown(finding.parameter)}"
+                + (f": [red]{shown(refusal)}[/]" if refusal else "")
             )
             if finding.example is not None:
                 ex = finding.example

@@ -244,8 +244,11 @@ def test_fix_that_raises_instead_of_refusing_is_still_biased(
     assert result.status == "fixed" and result.attempts == 2
     assert result.history[0].outcome == "biased"
     assert result.new_function_source == GOOD
-    # The model is shown that its version raises for some ages and not for others.
-    assert "<raised ValueError>" in openai_server.last_user_message(1)
+    # The model is shown that its version refuses some ages (kind `refuses`, as in a scan).
+    assert "raises ValueError: applicant too old" in openai_server.last_user_message(1)
+    retest = engine.scan_function(SOURCE.replace("return False", 'raise ValueError("x")'),
+                                  PATH, "approve")  # fmt: skip
+    assert retest.findings[0].kind == "refuses"
 
 
 def test_fix_carries_a_suggestion_for_the_functions_lines(

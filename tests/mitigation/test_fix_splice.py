@@ -13,7 +13,6 @@ from analysis.mitigation.splice import (
     find_function,
     function_source,
     splice,
-    strict_variant,
     unified_patch,
 )
 
@@ -122,36 +121,3 @@ def test_patch_applies_with_git(tmp_path: Path, final_newline: bool) -> None:
 
 def test_no_change_gives_an_empty_patch() -> None:
     assert unified_patch(MODULE, MODULE, "x.py") == ""
-
-
-def test_strict_variant_turns_exceptions_into_outputs_and_keeps_the_def_line() -> None:
-    text = (
-        "@staticmethod\n"
-        "def approve(age, income):  # codebias: ignore[region] reviewed\n"
-        "    if age > 60:\n"
-        '        raise ValueError("too old")\n'
-        "    return income > 3\n"
-    )
-    strict = strict_variant(text)
-    assert strict is not None
-    assert strict.startswith(
-        "@staticmethod\ndef approve(age, income):  # codebias: ignore[region] reviewed\n    try:\n"
-    )
-    assert "            raise ValueError" in strict
-    node = ast.parse(strict).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    handler = node.body[0]
-    assert isinstance(handler, ast.Try)
-    assert ast.unparse(handler.handlers[0].type) == "Exception"  # a call timeout still escapes
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "def f(age): return age\n",
-        "def f(ages):\n    for a in ages:\n        yield a > 3\n",
-    ],
-    ids=["body on the def line", "generator"],
-)
-def test_strict_variant_declines_what_it_cannot_wrap(text: str) -> None:
-    assert strict_variant(text) is None

@@ -1,0 +1,67 @@
+"""Refusal as a finding: a call that raises for a realistic protected value while another
+realistic value, every other input the same, returns (issue "Real repositories 2/2").
+
+Only values a real person has count (the category's `realistic:` values in the policy):
+raising for a negative age, None, an empty string or an unknown spelling is validation.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from analysis.execution import Outcome
+from analysis.values import DateValue, EnumMember, is_number
+from config.policy import Category
+
+# Failures that say nothing about the value: the harness's own limits, a broken reply.
+NOT_REFUSALS = frozenset({"TimeoutError", "MemoryError", "RecursionError", "malformed outcome"})
+ISO_DATE = re.compile(r"^(\d{4})-\d{2}-\d{2}")
+
+
+def refusal_error(outcome: Outcome) -> str | None:
+    """The exception type a failed call raised, when that failure can be a refusal."""
+    if outcome.ok or outcome.needs:
+        return None
+    kind = outcome.error.split(":")[0].strip()
+    if not kind or kind in NOT_REFUSALS or not kind.isidentifier():
+        return None
+    return kind
+
+
+def is_realistic(value: Any, category: str, spec: Category, pool: list[Any]) -> bool:
+    """Whether `value` is one a real person of `category` may have (see module doc)."""
+    listed = spec.realistic
+    if isinstance(value, EnumMember):
+        return True  # a member of the code's own enum: the code declares it a real value
+    if isinstance(value, bool):
+        # A flag (`is_female`) has two real values; True given as a gender is no gender.
+        return all(isinstance(v, bool) for v in pool)
+    if category == "age":
+        value = as_age(value)
+    if is_number(value):
+        numbers = [float(v) for v in listed if is_number(v)]
+        return bool(numbers) and min(numbers) <= float(value) <= max(numbers)
+    if isinstance(value, str):
+        # Any case: code that compares with "phd" still refuses a person with a PhD.
+        return value.casefold() in {v.casefold() for v in listed if isinstance(v, str)}
+    return False
+
+
+def listed_spelling(value: Any, spec: Category) -> bool:
+    """Whether a string is spelt exactly as the policy lists it ("female", not "Female")."""
+    return isinstance(value, str) and value in {v for v in spec.realistic if isinstance(v, str)}
+
+
+def as_age(value: Any) -> Any:
+    """An age carried as a birth year, a date or an ISO date string, as years of age."""
+    this_year = datetime.date.today().year
+    if isinstance(value, DateValue):
+        value = value.iso
+    if isinstance(value, str):
+        match = ISO_DATE.match(value)
+        return this_year - int(match[1]) if match else value
+    if is_number(value) and 1800 <= value <= this_year:
+        return this_year - int(value)
+    return value
