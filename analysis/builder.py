@@ -12,7 +12,7 @@ from analysis.annotations import annotation_kind, literal_choices
 from analysis.fieldreads import Matcher, element_accesses, frame_columns, is_frame, record_accesses
 from analysis.functions import FunctionInfo, is_classvar, record_class_kind
 from analysis.hints import Hint, ModuleFacts
-from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display
+from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, Param, display
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
 from analysis.values import MISSING, EnumMember
@@ -168,10 +168,13 @@ class InputBuilder:
         ):
             columns = frame_columns(fn, name, self.facts)
             if columns:
-                row: InputPath = (*path, ("index", 0))
+                # A cell is reached as df["AGEP"][0]: the column, then the row tried.
+                cells: dict[str, InputPath] = {
+                    c: (*path, ("key", c), ("index", 0)) for c in columns
+                }
                 columns_shape = {
-                    col: self.shape(fn, col, None, MISSING, (*row, ("key", col)), leaves, depth + 1)
-                    for col in columns
+                    col: self.shape(fn, col, None, MISSING, cell, leaves, depth + 1)
+                    for col, cell in cells.items()
                 }
                 return Node("frame", item=Node("record", fields=columns_shape))
         if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -193,14 +196,12 @@ class InputBuilder:
                     )
                 return Node("record", fields=fields)
             for kind in ("list", "mapping"):
-                element = (
-                    element_accesses(fn, name, self.facts, kind == "mapping")
-                    if base is None
-                    else {}
-                )
+                mapping = kind == "mapping"
+                element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
                 if element:
                     fields = {}
-                    item_path: InputPath = (*path, ("index", 0))
+                    step = ("key", MAPPING_KEYS[0]) if mapping else ("index", 0)
+                    item_path: InputPath = (*path, step)
                     for fname, (where, matcher, style) in element.items():
                         fields[fname] = self.shape(
                             where,

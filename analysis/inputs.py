@@ -94,12 +94,15 @@ class InputModel:
         return [leaf for leaf in self.leaves if not leaf.protected]
 
     def peer_masks(self) -> tuple[Any, ...]:
-        """Protected values of the fixed peers in lists, encoded: echoed like the value being
-        varied, they are masked with it, so that `[me, peer]` returned whole is no finding."""
+        """Protected values of the fixed peers in collections, encoded: echoed like the value
+        being varied, they are masked with it, so that `[me, peer]` returned whole is no
+        finding."""
         peers = [
             leaf.pool[leaf.typical % len(leaf.pool)]
-            for leaf in self.protected
-            if leaf.pool and any(step == "index" for step, _ in leaf.path)
+            for param in self.params
+            for group in groups_of(param.shape)
+            for leaf in leaves_of(group)
+            if leaf.protected and leaf.pool
         ]
         return tuple(encode_value(v) for v in peers)
 
@@ -209,6 +212,13 @@ def peer_values(item: Node) -> dict[InputPath, Any]:
         index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
         values[leaf.path] = leaf.pool[index % len(leaf.pool)]
     return values
+
+
+def groups_of(node: Node) -> list[Node]:
+    """The items of every list, mapping and frame in a shape (each has a peer)."""
+    if node.item is not None:
+        return [node.item, *groups_of(node.item)]
+    return [group for sub in node.fields.values() for group in groups_of(sub)]
 
 
 def leaves_of(node: Node) -> list[Leaf]:

@@ -187,16 +187,33 @@ def with_value(inputs: dict[str, object], parameter: str, value: object) -> dict
     return out
 
 
+def as_input(function: Any, name: str, value: object, module: dict[str, object]) -> object:
+    """An example input as the function meets it: a parameter annotated as a DataFrame gets
+    one (the example holds its columns), others records."""
+    annotation = inspect.signature(function).parameters[name].annotation
+    if "DataFrame" in str(annotation) and isinstance(value, dict):
+        import pandas
+
+        return pandas.DataFrame(value)
+    return records(value, module)
+
+
+async def collected(items: Any) -> list[object]:
+    return [item async for item in items]
+
+
 def call(function: object, inputs: dict[str, object], seed: int, module: dict[str, object]) -> str:
     assert callable(function)
     state = random.getstate()
     random.seed(seed)
     try:
-        result = function(**{k: records(v, module) for k, v in inputs.items()})
+        result = function(**{k: as_input(function, k, v, module) for k, v in inputs.items()})
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
         if inspect.isgenerator(result):
             result = list(result)
+        if inspect.isasyncgen(result):
+            result = asyncio.run(collected(result))
         return repr(result)
     finally:
         random.setstate(state)

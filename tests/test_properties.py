@@ -1,11 +1,11 @@
-"""Property tests: functions generated from templates, judged by the real engine.
-
-Each example picks which protected attributes drive the output (none, one or two of the six
-categories, under one of their synonyms), the construct each one drives it through
-(comparison, chained comparison, `in` set, table `.get`, `match`, arithmetic, a helper
-function, string normalisation, a combination with another input, or a refusal: raising
-for one realistic value), how the person reaches the function (parameters, record keys,
-`.get`, attributes of a dataclass), decoy protected inputs that are received but do not
+"""Property tests: functions generated from templates, judged by the real engine. Each example
+picks which protected attributes drive the output (none, one or two of the six categories,
+under one of their synonyms), the construct each one drives it through (comparison, chained
+comparison, `in` set, table `.get`, `match`, arithmetic, a helper function, string
+normalisation, a combination with another input, or a refusal: raising for one realistic
+value), how the person reaches the function (parameters, record keys, `.get`, attributes of a
+dataclass, an accessor `person("age", period)`, a list of records; or, in a package, a record
+passed to a helper of another module), decoy protected inputs that are received but do not
 matter, and whether the score comes back alone or stamped with the clock, `(score,
 time.time())`. The verdict must name exactly the drivers. Every driver adds its own non-zero
 amount to the score (or refuses one value), so changing one driver alone always changes the
@@ -61,7 +61,10 @@ CONSTRUCTS = (
 # Categories whose template values are all realistic (the policy's `realistic:`), so that
 # raising for one of them refuses a person; the others refuse nobody and compare instead.
 REFUSABLE = frozenset({"age", "gender", "race", "occupation"})
-ACCESS = ("param", "key", "get", "dataclass")
+# How the person reaches the function: flat parameters, a record's keys, `.get`, a dataclass's
+# attributes, an accessor `person("age", period)` (tax-benefit rule engines), or a list of
+# records whose every member adds to the score (`for person in people:`).
+ACCESS = ("param", "key", "get", "dataclass", "accessor", "list")
 
 ENGINE = Engine(default_policy())
 
@@ -126,10 +129,12 @@ def reference(case: Case, use: Use) -> str:
     """How the function body reads one protected input."""
     if case.access == "param":
         return use.name
-    if case.access == "key":
+    if case.access in ("key", "list"):
         return f'person["{use.name}"]'
     if case.access == "get":
         return f'person.get("{use.name}")'
+    if case.access == "accessor":
+        return f'person("{use.name}", period)'
     return f"person.{use.name}"
 
 
@@ -207,6 +212,11 @@ def render(case: Case) -> str:
     extra = ["children"] if combination else []
     if case.access == "param":
         params = ["base", *extra, *(u.name for u in case.uses)]
+    elif case.access == "list":
+        params = ["base", *extra, "people"]
+        body = [body[0], "for person in people:", *(f"    {line}" for line in body[1:])]
+    elif case.access == "accessor":
+        params = ["base", *extra, "person", "period"]
     else:
         params = ["base", *extra, "person" if case.access != "dataclass" else "person: Person"]
     if case.access == "dataclass":
@@ -269,6 +279,34 @@ def test_decoy_parameters_are_tested_but_never_reported(case: Case) -> None:
     decoys = {u.category for u in case.decoys}
     assert decoys <= set(report.attributes_tested)
     assert not decoys & set(report.biased_attributes)
+
+
+@pytest.mark.sandbox
+@settings(
+    max_examples=12, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(case=cases().filter(lambda c: c.access == "key"))
+def test_a_helper_in_another_module_makes_its_caller_biased(
+    case: Case, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # The rule lives in rules.py; the function under test only passes the person on.
+    rules = render(case).replace("def scored(base, ", "def scored_rule(base, ")
+    if "children" in rules:
+        rules = rules.replace("def scored_rule(base, children, ", "def scored_rule(base, ")
+        rules = rules.replace("children >= 3", "True")
+    caller = (
+        "from .rules import scored_rule\n\n\n"
+        "def scored(base, person):\n    return scored_rule(base, person)\n"
+    )
+    note(rules)
+    package = tmp_path_factory.mktemp("pkg") / "pricing"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text(rules)
+    (package / "caller.py").write_text(caller)
+    report = next(f for f in ENGINE.scan_paths([str(package)]).functions if f.qualname == "scored")
+    note(f"{report.status} {report.biased_attributes} {report.reason}")
+    assert set(report.biased_attributes) == {u.category for u in case.drivers}
 
 
 @pytest.mark.parametrize("construct", CONSTRUCTS)
