@@ -19,6 +19,7 @@ from pathlib import Path as FsPath
 
 from analysis.acceptance import Acceptance
 from analysis.builder import InputBuilder
+from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
     ExecutionError,
@@ -393,6 +394,7 @@ class Engine:
             report.findings = []
             report.status, report.method = "error", "static"
             report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
+        self.drop_conversions(info, report)
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -494,6 +496,23 @@ class Engine:
             notes.append("stopped at the execution or time budget")
         if notes:
             report.reason = "; ".join(notes)
+
+    def drop_conversions(self, info: FunctionInfo, report: FunctionReport) -> None:
+        """A function that computes the attribute it receives (`decimal_age(birth_date, ...)`)
+        echoes it in another form: not a finding (analysis/conversions.py)."""
+        converted = {
+            f.attribute
+            for f in report.findings
+            if converts(info.qualname, f.attribute, self.policy)
+        }
+        if not converted:
+            return
+        report.findings = [f for f in report.findings if f.attribute not in converted]
+        named = ", ".join(sorted(converted))
+        note = f"computes {named} itself (named so): a conversion, not a decision"
+        report.reason = f"{report.reason}; {note}" if report.reason else note
+        if report.status == "biased" and not any(f.method == "dynamic" for f in report.findings):
+            report.status = "clean"
 
     def static_review(
         self, info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str

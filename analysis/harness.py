@@ -39,6 +39,7 @@ import enum
 import importlib.util
 import io
 import json
+import math
 import os
 import random
 import re
@@ -465,7 +466,25 @@ def is_masked(obj, masks):
         if isinstance(obj, str) and isinstance(m, str) and m.strip():
             if obj.strip().casefold() == m.strip().casefold():
                 return True
+        # A number echoed rounded or converted: `round(age, 4)`, `int(age)`, `float(age)`.
+        if is_number(obj) and is_number(m) and obj in rounded_forms(m):
+            return True
     return False
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def rounded_forms(number):
+    """`number` as code echoes it rounded. Whole-number forms only from 10 up: rounding 0.5
+    to 0 would mask any 0 the function decides on."""
+    if not math.isfinite(number):
+        return {number}
+    forms = {number, *(round(number, digits) for digits in range(1, 7))}
+    if abs(number) >= 10:
+        forms |= {int(number), round(number)}
+    return forms
 
 
 def output_parts(obj, masks):

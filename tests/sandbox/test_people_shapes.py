@@ -15,6 +15,7 @@ pytestmark = SANDBOX
 
 SOURCE = """
 from dataclasses import dataclass
+from datetime import date
 
 
 @dataclass
@@ -67,6 +68,18 @@ def rate_named(isMale, base):
     if isMale:
         return base
     return base * 0.9
+
+
+def create_data_point(age, height):
+    return {"age": round(age, 4), "height": height}
+
+
+def decimal_age(birth_date: date, observation_date: date) -> float:
+    return (observation_date - birth_date).days / 365.25
+
+
+def age_factor(birth_date: date, observation_date: date) -> float:
+    return 1.5 if (observation_date - birth_date).days / 365.25 > 60 else 1.0
 
 
 def greet(gender):
@@ -127,3 +140,11 @@ def test_a_flag_named_by_a_value_takes_true_and_false(reports: dict[str, Functio
         assert report.findings[0].example is not None
         assert sorted(report.findings[0].example.values) == [False, True]
     assert verdict(reports["greet"]) == ("biased", ["gender"])  # the module's words stay
+
+
+def test_echoes_rounded_and_conversions_are_not_decisions(
+    reports: dict[str, FunctionReport],
+) -> None:
+    assert verdict(reports["create_data_point"]) == ("clean", [])  # round(age, 4) echoed
+    assert verdict(reports["decimal_age"]) == ("clean", [])  # computes the age itself
+    assert verdict(reports["age_factor"]) == ("biased", ["age"])  # decides on it

@@ -1,0 +1,28 @@
+"""Functions that compute the protected attribute itself: `chronological_decimal_age(
+birth_date, observation_date)`, `age_in_days(dob)`, `get_good_sex("male") -> "M"`.
+
+Their output is the attribute in another form, as an echo is, not a decision about the person
+(the corpus's convention: a derived attribute is clean). A function is taken for one only when
+its name says so and nothing else: the attribute's own words and words of form or unit
+(`decimal`, `days`, `get`, `normalised`...). `age_band`, `age_factor` or `senior_discount`
+decide something, and stay tested like any function.
+"""
+
+from __future__ import annotations
+
+from config.policy import Policy, name_tokens
+
+FORM_WORDS = frozenset(
+    {"get", "calc", "calculate", "compute", "derive", "derived", "decimal", "days", "day",
+     "weeks", "months", "years", "in", "of", "to", "from", "as", "calendar", "chronological",
+     "corrected", "gestational", "exact", "current", "good", "normalise", "normalize",
+     "normalised", "normalized", "parse", "format", "clean", "canonical", "standard", "str",
+     "string", "code", "iso", "raw", "value", "at", "on"}
+)  # fmt: skip
+
+
+def converts(qualname: str, category: str, policy: Policy) -> bool:
+    """Whether the function named `qualname` computes attribute `category` itself."""
+    tokens = name_tokens(qualname.rsplit(".", 1)[-1])
+    own = [t for t in tokens if policy.canonical_category(t) == category]
+    return bool(own) and all(t in FORM_WORDS or t in own for t in tokens)
