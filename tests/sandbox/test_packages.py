@@ -56,7 +56,7 @@ except ImportError:
 
 
 @vendor_sdk.cache
-def cached_rate(age):
+def senior_rate(age):
     return 2 if age > 60 else 1
 
 
@@ -129,7 +129,7 @@ def test_a_missing_dependency_is_stubbed_and_what_touches_it_proves_nothing(
     assert verdict(touching) == ("unverified", ["age"])
     assert touching.reason is not None and "needs vendor_sdk" in touching.reason
     # a stub used as a decorator keeps the function it decorates
-    assert verdict(found["legacy.py::cached_rate"]) == ("biased", ["age"])
+    assert verdict(found["legacy.py::senior_rate"]) == ("biased", ["age"])
     # an optional import inside try/except keeps its real fallback
     assert verdict(found["legacy.py::uses_json"]) == ("biased", ["gender"])
     # a class deriving from a stubbed base still gets built; its stub methods are touches
@@ -268,3 +268,21 @@ def test_a_stubbed_import_after_a_compiled_dependency_keeps_the_dependency(
     }
     reports = scan(executor, write(tmp_path / "repo", files))
     assert verdict(reports["pricing.py::premium"]) == ("biased", ["age"])
+
+
+def test_a_module_the_package_already_imported_is_not_run_twice(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # networkx's __init__ imports every algorithm, each registering itself once: running the
+    # module again would raise. Code that differs from the file (a fix being tried) still runs.
+    files = {
+        "algos/__init__.py": "REGISTRY = {}\nfrom .degree import degree_bonus\n",
+        "algos/degree.py": (
+            "from . import REGISTRY\n\n"
+            "if 'degree' in REGISTRY:\n    raise KeyError('Algorithm already exists')\n"
+            "REGISTRY['degree'] = True\n\n\n"
+            "def degree_bonus(age):\n    return 2 if age > 60 else 1\n"
+        ),
+    }
+    reports = scan(executor, write(tmp_path / "repo", files))
+    assert verdict(reports["degree.py::degree_bonus"]) == ("biased", ["age"])
