@@ -10,7 +10,7 @@ from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
 from analysis.fieldreads import Matcher, element_accesses, frame_columns, is_frame, record_accesses
-from analysis.functions import FunctionInfo, is_classvar, record_class_kind
+from analysis.functions import FunctionInfo, function_defaults, is_classvar, record_class_kind
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, Param, display
 from analysis.people import only_people
@@ -70,7 +70,10 @@ class InputBuilder:
         defaults.update(
             {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
         )
+        passed_in = function_defaults(fn, self.facts.functions)
         for arg in [*positional, *args.kwonlyargs]:
+            if arg.arg in passed_in and arg.arg not in posonly:
+                continue  # `factor=rating.gender_factor`: the call keeps the function passed in
             default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
             path: InputPath = (("param", arg.arg),)
             shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from analysis.functions import FunctionNode, call_bindings, called_function
+from analysis.functions import FunctionNode, call_bindings, called_function, function_defaults
 from analysis.hints import ModuleFacts
 
 Matcher = Callable[[ast.AST], bool]
@@ -49,6 +49,26 @@ def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[st
             if isinstance(second, ast.Constant) and isinstance(second.value, str):
                 return second.value, "attr"
     return None
+
+
+# Methods of the values a record field may hold: `name.startswith("Dr")` reads no field.
+VALUE_METHODS = frozenset(
+    name for kind in (str, bytes, list, dict, set, tuple, int, float) for name in dir(kind)
+)
+
+
+def group_accessor(call: ast.Call) -> bool:
+    """`household.members("age", period)`: an accessor held in a field, asked for a
+    variable by name (the members of an OpenFisca group entity)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr in VALUE_METHODS or not call.args:
+        return False
+    first = call.args[0]
+    return (
+        isinstance(first, ast.Constant)
+        and isinstance(first.value, str)
+        and first.value.isidentifier()
+    )
 
 
 def field_key(node: ast.AST, base: Matcher, method_calls: set[int]) -> str | None:
@@ -111,14 +131,19 @@ def record_accesses(
     method_calls: set[int] = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            method_calls.add(id(node.func))
+            if not group_accessor(node):
+                method_calls.add(id(node.func))
     matcher = or_called(with_aliases(fn, base or name_matcher(name)))
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    callable_names = facts.functions
+    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        passed_in = function_defaults(fn, facts.functions)
+        callable_names = {**facts.functions, **passed_in} if passed_in else facts.functions
     for node in ast.walk(fn):
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
-        called = called_function(node, facts.functions) if isinstance(node, ast.Call) else None
+        called = called_function(node, callable_names) if isinstance(node, ast.Call) else None
         if called is None or called[0] is fn or helper_depth == 0:
             continue
         callee, bound = called

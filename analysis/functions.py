@@ -122,6 +122,10 @@ def called_function(
     func = call.func
     if isinstance(func, ast.Name) and func.id in functions:
         return functions[func.id], False
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        dotted = f"{func.value.id}.{func.attr}"  # `rating.gender_factor(d)`, module imported
+        if dotted in functions:
+            return functions[dotted], False
     if (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
@@ -130,6 +134,25 @@ def called_function(
     ):
         return functions[func.attr], True
     return None
+
+
+def function_defaults(
+    fn: FunctionNode, functions: dict[str, FunctionNode]
+) -> dict[str, FunctionNode]:
+    """Parameters whose default is a function of the project: `factor=rating.gender_factor`
+    (the function passed in when the caller passes none)."""
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    )
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    found: dict[str, FunctionNode] = {}
+    for arg, default in pairs:
+        name = ast.unparse(default) if isinstance(default, (ast.Name, ast.Attribute)) else ""
+        if name in functions:
+            found[arg.arg] = functions[name]
+    return found
 
 
 def call_bindings(callee: FunctionNode, call: ast.Call, bound: bool) -> list[tuple[str, ast.expr]]:

@@ -530,7 +530,10 @@ def output_parts(obj, masks):
             )
         elif isinstance(value, (list, tuple)):
             children = [(f"[{i}]", v) for i, v in enumerate(value)]
-        elif hasattr(value, "__dict__") and type(value).__repr__ is object.__repr__:
+        elif hasattr(value, "__dict__") and (
+            type(value).__repr__ is object.__repr__ or hasattr(type(value), "__dataclass_fields__")
+        ):
+            # An object's attributes, also when a dataclass writes them all into its repr.
             children = sorted((f".{k}", v) for k, v in vars(value).items())
         else:
             continue

@@ -61,9 +61,14 @@ class Exports:
                     self.context.setdefault(key, value)
 
     def prefixed(self, other: Exports, alias: str) -> None:
-        """`import pkg.codes as codes`: `codes.MALE` is reached through the alias."""
+        """`import pkg.codes as codes`: `codes.MALE` and `codes.helper` are reached through
+        the alias."""
         for name, value in other.constants.items():
             self.constants[f"{alias}.{name}"] = value
+        for name, function in other.functions.items():
+            self.functions[f"{alias}.{name}"] = function
+        for key, value in other.context.items():
+            self.context.setdefault(key, value)
 
 
 class ImportedNames:

@@ -202,6 +202,7 @@ class Search:
         index: int,
         values: list[Any],
         outs: list[Outcome],
+        again: bool = True,
     ) -> bool:
         ok = [Trial(v, o) for v, o in zip(values, outs, strict=True) if o.ok]
         self.result.ok_calls += len(ok)
@@ -221,6 +222,13 @@ class Search:
                 return True
             if verdict is None:
                 self.noisy_counts[leaf.display] += 1
+                if again and self.unstable.get(leaf.display, frozenset()) != unstable:
+                    # Which parts vary is known now: this context again, part by part (with a
+                    # single protected input there may be no other context to try).
+                    calls = [self.call(ctx, leaf, v, index, parts=True) for v in values]
+                    outs = self.session.run(calls)
+                    self.result.executions += len(calls)
+                    return self.examine(leaf, ctx, index, values, outs, again=False)
                 return False
         return self.refusal(leaf, ctx, index, values, outs)
 
