@@ -508,7 +508,10 @@ def rounded_forms(number):
     to 0 would mask any 0 the function decides on."""
     if not math.isfinite(number):
         return {number}
-    forms = {number, *(round(number, digits) for digits in range(1, 7))}
+    rounded = (round(number, digits) for digits in range(1, 7))
+    # A whole number is too common to be taken for this one: 2.01 to 1 digit is 2.0, and
+    # masking every 2 beside it would hide or invent a difference.
+    forms = {number, *(r for r in rounded if not float(r).is_integer())}
     if abs(number) >= 10:
         forms |= {int(number), round(number)}
     return forms
