@@ -122,7 +122,12 @@ class Engine:
                 problems.append((path, exc.reason))
                 continue
             location = project.locate(FsPath(path)) if project is not None else None
-            module = self.load_module(text, path, project, location)
+            try:
+                module = self.load_module(text, path, project, location)
+            except Exception as exc:  # noqa: BLE001 - one file's internal error loses no other
+                log.exception("internal error reading %s", path)
+                problems.append((path, f"internal error in codebias: {type(exc).__name__}: {exc}"))
+                continue
             if module is None:
                 problems.append((path, "no parsable Python in this file"))
                 continue

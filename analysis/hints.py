@@ -198,7 +198,10 @@ class ModuleFacts:
             if any(k is MISSING for k in keys):
                 return MISSING
             values = [self._const(v, local) for v in node.values]
-            return {k: (None if v is MISSING else v) for k, v in zip(keys, values, strict=True)}
+            try:
+                return {k: (None if v is MISSING else v) for k, v in zip(keys, values, strict=True)}
+            except TypeError:
+                return MISSING  # `{TABLE: 1}` where TABLE is itself a dict: no key
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("set", "frozenset", "tuple", "list") and len(node.args) == 1:
                 return self._const(node.args[0], local)

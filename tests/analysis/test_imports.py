@@ -84,3 +84,10 @@ def test_folding_refuses_what_is_not_plain_arithmetic() -> None:
     facts = ModuleFacts(ast.parse("A = 2 ** 10000\nB = 'x' * 5\nC = 1 / 0\nD = 10 // 3 + 0.5\n"))
     assert "A" not in facts.constants and "B" not in facts.constants
     assert "C" not in facts.constants and facts.constants["D"] == 3.5
+
+
+def test_a_dict_keyed_by_an_unhashable_constant_is_no_constant() -> None:
+    # networkx: a dict whose keys name other dicts; reading it must not end the scan.
+    facts = ModuleFacts(ast.parse("A = {1: 2}\nB = {A: 3}\nC = {(1, [2]): 1}\nD = {'k': A}\n"))
+    assert "B" not in facts.constants and "C" not in facts.constants
+    assert facts.constants["D"] == {"k": {1: 2}}
