@@ -299,7 +299,9 @@ class InputBuilder:
             type(default), repr(default),
         )  # fmt: skip
         if key not in self.facts.memo:
-            self.facts.memo[key] = value_pool(hint, choices, category, self.policy, default, form)
+            self.facts.memo[key] = value_pool(
+                hint, choices, category, self.policy, default, form, name
+            )
         pool, from_code = self.facts.memo[key]
         pool = list(pool)
         leaf = Leaf(

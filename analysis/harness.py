@@ -38,6 +38,7 @@ module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v:
 import enum
 import importlib.util
 import io
+import itertools
 import json
 import math
 import os
@@ -50,6 +51,7 @@ import types
 MAX_REPR = 2000
 MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
+MAX_ITEMS = 60  # items of one container that an output's text shows
 MASK = "<protected>"
 MAX_STUBBED = 25  # modules stubbed while loading one target, at most
 MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
@@ -544,6 +546,12 @@ def output_parts(obj, masks):
     return out
 
 
+def more(items):
+    """How many items of a large output were left out: 600 rows of a reference table are
+    compared by their first MAX_ITEMS and their count (the text is cut at MAX_REPR anyway)."""
+    return [f"... {len(items) - MAX_ITEMS} more"] if len(items) > MAX_ITEMS else []
+
+
 def canonical(obj, masks, depth=0):
     """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
     if depth > 20:
@@ -563,14 +571,15 @@ def canonical(obj, masks, depth=0):
     if isinstance(obj, dict):
         items = sorted(
             f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
-            for k, v in obj.items()
+            for k, v in itertools.islice(obj.items(), MAX_ITEMS)
         )
-        return "{" + ", ".join(items) + "}"
+        return "{" + ", ".join(items + more(obj)) + "}"
     if isinstance(obj, (list, tuple)):
-        inner = ", ".join(canonical(v, masks, depth + 1) for v in obj)
-        return ("[%s]" if isinstance(obj, list) else "(%s)") % inner
+        inner = [canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS)]
+        return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj))
     if isinstance(obj, (set, frozenset)):
-        return "{" + ", ".join(sorted(canonical(v, masks, depth + 1) for v in obj)) + "}"
+        inner = sorted(canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS))
+        return "{" + ", ".join(inner + more(obj)) + "}"
     module = type(obj).__module__.split(".")[0]
     if module in ("numpy", "pandas"):
         # Arrays, frames and their scalars as plain data: compared, and masked, by value.

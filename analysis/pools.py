@@ -34,6 +34,19 @@ DEFAULTS_BY_KIND: dict[str, list[Any]] = {
 
 UNKNOWN_DEFAULTS: list[Any] = [1, 5, 0, "yes", True]
 
+# A person's measurements in the units code keeps them: validation refuses a 0 cm mother or a
+# 1,000 kg child, so the kind's ordinary numbers would never get past it.
+HEIGHTS = [165.0, 120.0, 180.0, 75.0]
+WEIGHTS = [70.0, 25.0, 90.0, 3.5]
+MONEY = [30000.0, 60000.0, 12000.0]
+MAGNITUDES: dict[str, list[float]] = {
+    "height": HEIGHTS, "length": HEIGHTS, "stature": HEIGHTS,
+    "weight": WEIGHTS, "mass": WEIGHTS,
+    "bmi": [22.0, 16.0, 30.0],
+    "ofc": [50.0, 35.0, 56.0], "circumference": [50.0, 35.0, 56.0],
+    "income": MONEY, "salary": MONEY, "wage": MONEY, "wages": MONEY, "earnings": MONEY,
+}  # fmt: skip
+
 
 MAX_POOL = 40
 
@@ -45,6 +58,7 @@ def value_pool(
     policy: Policy,
     default: Any,
     form: str | None = None,
+    name: str = "",
 ) -> tuple[list[Any], int]:
     """Values to try for one leaf: the code's own first, then the category's or the kind's.
 
@@ -86,6 +100,8 @@ def value_pool(
         # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
         # would hide any difference that needs a realistic magnitude.
         pool += kind_defaults(kinds)
+        if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
+            pool += next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
     pool = dedupe(pool)[:MAX_POOL]
     return pool, min(from_code, len(pool))
 
