@@ -82,15 +82,61 @@ class Record(dict):
         self[name] = value
 
 
+class Guard:
+    """What the harness relies on, by identity, taken before any code under test runs.
+
+    Module-level code, a class body or a default argument of the file under test runs in this
+    process and could patch the harness (`import __main__; __main__.canonical = ...`), a
+    builtin it calls or the json encoder, to make a biased function look clean. Whatever
+    changed is named, and the engine judges every function of that module statically
+    ("tampers with the test harness"), never clean. Code that digs the harness out of the
+    garbage collector is beyond this check; the verdict of a function then rests on the
+    sandbox alone (docs/security.md).
+    """
+
+    def __init__(self, namespace):
+        import builtins
+
+        self.sources = {
+            "builtins": vars(builtins),
+            "harness": namespace,
+            "json": vars(json),
+            "re": vars(re),
+            "math": vars(math),
+            "itertools": vars(itertools),
+            **{cls.__name__: vars(cls) for cls in (Harness, Record, Stubs, Stub, StubBase)},
+        }
+        self.taken = {
+            (where, name): id(value)
+            for where, table in self.sources.items()
+            for name, value in list(table.items())
+        }
+        self.broken = None
+
+    def check(self):
+        """None while intact; else what was changed (and from then on, always that)."""
+        if self.broken is None:
+            for (where, name), ident in self.taken.items():
+                table = self.sources[where]
+                if name not in table or id(table[name]) != ident:
+                    self.broken = (
+                        f"TamperError: the module tampers with the test harness ({where}.{name})"
+                    )
+                    break
+        return self.broken
+
+
 class Harness:
-    def __init__(self, reply_fd):
+    def __init__(self, reply_fd, guard=None):
         self.reply = os.fdopen(reply_fd, "w", buffering=1, encoding="utf-8")
+        self.guard = guard  # taken before any code under test runs (main)
+        self.dumps = json.dumps  # the encoder as it was: the module may replace json's
         self.module = None
         self.target = None
         self.call_timeout = 1.0
 
     def send(self, obj):
-        self.reply.write(json.dumps(obj, default=str) + "\n")
+        self.reply.write(self.dumps(obj, default=str) + "\n")
         self.reply.flush()
 
     # -- loading -------------------------------------------------------------------------
@@ -126,6 +172,9 @@ class Harness:
             except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
                 return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
+        broken = self.guard.check() if self.guard else None
+        if broken:
+            return {"loaded": False, "error": broken}
         return {"loaded": True, "stubbed": sorted(STUBS.forced | STUBS.missing)}
 
     def execute(self, msg):
@@ -178,7 +227,8 @@ class Harness:
         if outcome.get("missing") and STUBS.adopt(outcome.pop("missing")):
             outcome = self.attempt(call)  # imported inside the function: again, with its stub
         outcome.pop("missing", None)
-        return outcome
+        broken = self.guard.check() if self.guard else None
+        return {"ok": False, "error": broken} if broken else outcome
 
     def attempt(self, call):
         seed = call.get("seed", 0)
@@ -606,7 +656,7 @@ def main():
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     sys.stdin = open(os.devnull)
-    harness = Harness(reply_fd)
+    harness = Harness(reply_fd, Guard(globals()))
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     for line in requests:
         msg = json.loads(line)

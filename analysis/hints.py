@@ -137,10 +137,15 @@ class ModuleFacts:
             return
         links: list[tuple[str, str]] = []
         if imported is not None:
-            # Helpers from other modules: what they compare with is what the callers' inputs
-            # need (`territory_factor(driver)` in rating.py).
+            # Helpers from other modules that this one calls: what they compare with is what
+            # the callers' inputs need (`territory_factor(driver)` in rating.py). Only those
+            # named here: `import networkx as nx` brings thousands.
             own = {id(f) for f in every_function}
-            every_function += [f for f in imported.functions.values() if id(f) not in own]
+            named = referenced_names(tree)
+            for name, function in imported.functions.items():
+                if name in named and id(function) not in own:
+                    own.add(id(function))
+                    every_function.append(function)
         for fn in every_function:
             try:
                 Harvester(self, fn, links).run()
@@ -227,6 +232,17 @@ def fold(op: ast.operator, left: Any, right: Any) -> Any:
         return ARITHMETIC[type(op)](left, right)
     except ArithmeticError:
         return MISSING
+
+
+def referenced_names(tree: ast.Module) -> set[str]:
+    """Names a module uses: `helper` and `rating.helper`."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            names.add(f"{node.value.id}.{node.attr}")
+    return names
 
 
 def qualified_class_names(tree: ast.Module) -> dict[int, str]:

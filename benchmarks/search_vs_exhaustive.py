@@ -69,15 +69,14 @@ def main() -> int:
                     else engine.limits
                 )
                 seconds = 900.0 if exhaustive else policy.budget.seconds_per_function
-                with engine.executor().open(
-                    engine.target(info, source, str(file)), limits
-                ) as session:
+                with engine.executor().open(engine.target(info, module), limits) as session:
                     if session.load_error:
                         break
                     stream = None if mode == "engine" else product_contexts(model, args.cap)
                     budget = policy.budget.executions_per_function if mode == "engine" else args.cap
+                    deadline = time.monotonic() + seconds
                     search = Search(
-                        model, session, model.protected, budget, time.monotonic() + seconds, stream
+                        model, session, model.protected, budget, deadline, stream, policy
                     )
                     try:
                         result = search.run()
