@@ -39,7 +39,7 @@ from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import first_reach, never_read, reaches
 from config.discovery import repository_root
-from config.policy import Policy
+from config.policy import Budget, Policy
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,40 @@ class Module:
         )
 
 
+class ScanBudget:
+    """What one scan has spent of `budget.*_per_scan`; thread-safe."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.started = time.monotonic()
+        self.functions = self.executions = self.cut = 0
+        self.reason = ""
+        self._lock = threading.Lock()
+
+    def exhausted(self) -> str | None:
+        """Why no further function may run, or None."""
+        b = self.budget
+        with self._lock:
+            if self.functions >= b.functions_per_scan:
+                why = f"the scan's budget of {b.functions_per_scan} functions run was spent"
+            elif self.executions >= b.executions_per_scan:
+                why = f"the scan's budget of {b.executions_per_scan:,} executions was spent"
+            elif time.monotonic() - self.started >= b.seconds_per_scan:
+                why = f"the scan's budget of {b.seconds_per_scan:g} s was spent"
+            else:
+                return None
+            self.reason = why
+            return why
+
+    def add(self, report: FunctionReport) -> None:
+        with self._lock:
+            if report.reason and report.reason.startswith("not run: the scan's budget"):
+                self.cut += 1
+            elif report.executions:
+                self.functions += 1
+                self.executions += report.executions
+
+
 class Engine:
     """Tests functions for bias under one policy. Thread-safe; one instance per scan or job."""
 
@@ -90,6 +124,7 @@ class Engine:
         self._shares = ExitStack()
         self._shared: dict[FsPath, str] = {}
         self._imports: dict[FsPath, ImportedNames] = {}
+        self.budget_warnings: list[str] = []  # what the scan's budget cut
         self.acceptance = Acceptance(policy)
 
     def close(self) -> None:
@@ -142,7 +177,7 @@ class Engine:
             reports,
             time.monotonic() - started,
             problems,
-            warnings=self.acceptance.warnings(complete=wanted is None),
+            warnings=self.acceptance.warnings(complete=wanted is None) + self.budget_warnings,
         )
 
     def scan_source(
@@ -321,10 +356,13 @@ class Engine:
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
         done = 0
         done_lock = threading.Lock()
+        spent = ScanBudget(self.policy.budget)
 
         def one(task: tuple[Module, FunctionInfo]) -> FunctionReport:
             nonlocal done
-            report = self.scan_one(*task)
+            why = spent.exhausted()
+            report = self.cut(*task, why) if why else self.scan_one(*task)
+            spent.add(report)
             if self.progress is not None:
                 with done_lock:
                     done += 1
@@ -332,9 +370,30 @@ class Engine:
             return report
 
         if self.jobs == 1 or len(tasks) < 2:
-            return [one(task) for task in tasks]
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(one, tasks))
+            reports = [one(task) for task in tasks]
+        else:
+            with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+                reports = list(pool.map(one, tasks))
+        if spent.cut:
+            self.budget_warnings.append(
+                f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
+                "(raise budget.*_per_scan in .codebias.yml)"
+            )
+        return reports
+
+    def cut(self, module: Module, info: FunctionInfo, why: str) -> FunctionReport:
+        """A function left untested because the scan's budget was spent: its static review."""
+        report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
+        model = InputBuilder(module.facts, self.policy).build(info)
+        report.attributes_tested = sorted(
+            {leaf.category for leaf in model.protected if leaf.category}
+        )
+        if not model.protected:
+            report.status, report.reason = "skipped", "no protected input"
+        else:
+            self.static_review(info, model, report, f"not run: {why}; judged statically")
+        self.accept(module, info, report)
+        return report
 
     # -- one function --------------------------------------------------------------------
     def executor(self) -> Executor:

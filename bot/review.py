@@ -23,7 +23,7 @@ from bot.checkout import Checkout, Fetcher
 from bot.github import FileTooLarge, Json, RepoClient, UnreadableFile
 from bot.github_errors import GitHubError
 from bot.outcome import FileNote, FunctionResult, ReviewOutcome
-from config.policy import Policy
+from config.policy import Policy, default_policy
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,10 @@ class Reviewer:
     engine: Engine = field(init=False)
 
     def __post_init__(self) -> None:
+        # The App runs code for anyone who installs it: a repository's policy may lower the
+        # built-in budgets, never raise them (CPU of the service is shared).
+        capped = self.policy.budget.capped(default_policy().budget)
+        self.policy = self.policy.model_copy(update={"budget": capped})
         self.engine = Engine(self.policy, jobs=self.engine_jobs)
 
     def review(self, pr: Json) -> ReviewOutcome:

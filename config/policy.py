@@ -96,6 +96,16 @@ class Budget(Strict):
     executions_per_function: int = Field(default=5000, ge=10, le=1_000_000)
     seconds_per_function: float = Field(default=10.0, gt=0, le=600)
     max_file_bytes: int = Field(default=1_000_000, ge=1_000, le=50_000_000)
+    # One scan or review as a whole: functions run, executions, seconds. What is left when
+    # one is spent is judged statically and says why.
+    functions_per_scan: int = Field(default=2000, ge=1, le=1_000_000)
+    executions_per_scan: int = Field(default=2_000_000, ge=10, le=100_000_000)
+    seconds_per_scan: float = Field(default=1800.0, gt=0, le=86_400)
+
+    def capped(self, maximum: Budget) -> Budget:
+        """This budget, no field above `maximum`'s (a repository cannot raise the App's)."""
+        mine, most = self.model_dump(), maximum.model_dump()
+        return Budget(**{k: min(v, most[k]) for k, v in mine.items()})
 
 
 class Mitigation(Strict):
