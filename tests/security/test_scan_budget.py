@@ -12,7 +12,9 @@ from analysis import Engine
 from bot.review import Reviewer
 from config.policy import Budget, build_policy, default_policy
 
-RULES = "\n\n".join(f"def rule_{i}(age):\n    return {i + 1} if age > 60 else 0\n" for i in range(6))
+RULES = "\n\n".join(
+    f"def rule_{i}(age):\n    return {i + 1} if age > 60 else 0\n" for i in range(6)
+)
 
 
 @pytest.mark.sandbox
