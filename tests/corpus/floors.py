@@ -1,0 +1,50 @@
+"""What the engine is held to on each corpus split: floors that only rise, and the misses
+known today, one by one.
+
+Measured with `python tests/corpus/measure.py --verbose` (default sandboxed executor) at
+e16a2d8 (2025, issue 14): see tests/corpus/README.md, "Floors". A floor is the measured
+figure rounded down; when the engine does better, raise it. A known miss is listed with
+what the engine said; it stays an xfail until fixed (then remove it here: an unlisted
+miss, or a listed one that is fixed and breaks again, fails the suite).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Floor:
+    exact: int  # functions whose whole report matches their label
+    precision: float  # dynamic findings, per (function, attribute) pair
+    recall: float
+    static_precision: float
+    static_recall: float
+
+
+FLOORS = {
+    # 167 functions, 107 tp, 0 fp, 0 fn; static 1.000/1.000
+    "train": Floor(exact=167, precision=1.0, recall=1.0, static_precision=1.0, static_recall=1.0),
+    # 61 functions, 40 tp, 0 fp, 2 fn; static 1.000/1.000
+    "validation": Floor(
+        exact=59, precision=1.0, recall=0.952, static_precision=1.0, static_recall=1.0
+    ),
+    # 81 functions, 40 tp, 0 fp, 7 fn; static 0.800/1.000
+    "holdout": Floor(
+        exact=72, precision=1.0, recall=0.851, static_precision=0.8, static_recall=1.0
+    ),
+}
+
+KNOWN_MISSES = {
+    "validation/llm_plain.py::screen_application": "education not found (age, gender are)",
+    "validation/mobility.py::surge_multiplier": "region through a regex on the zip code: clean",
+    "holdout/ad_targeting.py::frequency_capped": "every call raised (AttributeError): unverified",
+    "holdout/admissions.py::validate_application": "every call raised (ValueError): unverified",
+    "holdout/dating.py::should_show": "age and gender not found: clean",
+    "holdout/dating.py::daily_deck": "age not found: clean",
+    "holdout/hr_analytics.py::average_salary_by_gender": "gender not found: clean",
+    "holdout/hr_analytics.py::anonymise": "'skipped' (no protected input), expected clean",
+    "holdout/payroll.py::bonus": "gender not found (age is)",
+    "holdout/triage.py::Patient.shock_index_alert": "age (self.age) not found: clean",
+    "holdout/triage.py::hemoglobin_flag": "gender not found: clean",
+}
