@@ -117,6 +117,7 @@ def test_an_outcome_carries_repr_masked_text_and_what_was_printed(h: InProcessHa
         "masked": "{'name': 'Ann', 'ok': True}",
         "stdout": "checking Ann\n",
         "stdout_masked": "checking Ann\n",
+        "parts": [],
     }
 
 
@@ -316,8 +317,18 @@ def test_the_child_entry_point_speaks_json_lines_and_answers_an_unknown_op() -> 
                     "masked": "True",
                     "stdout": "x\n",
                     "stdout_masked": "x\n",
+                    "parts": [],
                 }
             ]
         },
         {"error": "unknown op"},
     ]
+
+
+def test_asked_for_parts_an_outcome_gives_its_output_part_by_part(h: InProcessHarness) -> None:
+    h.load("def f(name, age):\n    return {'name': name, 'senior': age >= 65}\n")
+    (outcome,) = h.calls([{"args": ["Ann", 70], "seed": 0, "mask": [70], "parts": True}])
+    parts = outcome["parts"]
+    assert parts and all(isinstance(p, list) and len(p) == 3 for p in parts)
+    assert any(p[1] == "True" for p in parts), parts
+    assert h.call("Ann", 70)["parts"] == []  # only when asked

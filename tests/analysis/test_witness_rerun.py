@@ -66,7 +66,7 @@ def test_the_search_confirms_no_witness_on_noise(source: str) -> None:
 
 
 def test_a_leaf_with_unstable_output_is_given_up_as_noisy_and_said_so() -> None:
-    source = NOISE["os entropy"]
+    source = "import os\ndef f(age, income):\n    return os.urandom(8).hex() if age >= 0 else ''\n"
     result = search(source)
     assert result.noisy == {"age"}
     report = verdict(source)
@@ -105,6 +105,14 @@ def test_a_witness_costs_its_confirmation_runs() -> None:
     assert "age" in result.witnesses
     found_in = len(leaf(model_of(source), "age").pool)
     assert result.executions >= found_in + 4
+
+
+def test_the_stable_part_of_an_output_still_shows_bias_beside_a_clock() -> None:
+    # A decision next to a clock: the clock part never re-runs the same, the decision does.
+    source = "import time\ndef f(age):\n    return (age >= 65, time.perf_counter_ns())\n"
+    report = verdict(source)
+    assert report.status == "biased", (report.status, report.reason)
+    assert [f.attribute for f in report.findings] == ["age"]
 
 
 def test_noise_is_judged_per_function_so_a_biased_neighbour_still_counts() -> None:
