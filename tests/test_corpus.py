@@ -243,23 +243,30 @@ def spreads(function: object, name: str) -> bool:
 
 
 def as_annotated(function: object, inputs: dict[str, object]) -> dict[str, object]:
-    """ISO dates back into `date` objects where the parameter is annotated `date`: the
-    example carries them as text, the engine passed the function real dates."""
+    """ISO dates back into `date`/`datetime` objects where the parameter is annotated so:
+    the example carries them as text, the engine passed the function real dates."""
     assert callable(function)
     params = inspect.signature(function).parameters
+    kinds: dict[object, Any] = {
+        "date": datetime.date,
+        datetime.date: datetime.date,
+        "datetime": datetime.datetime,
+        datetime.datetime: datetime.datetime,
+    }
     out = dict(inputs)
     for name, value in inputs.items():
         param = params.get(name)
-        wants_date = param is not None and param.annotation in ("date", datetime.date)
-        if wants_date and isinstance(value, str):
-            out[name] = datetime.date.fromisoformat(value)
+        kind = kinds.get(param.annotation) if param is not None else None
+        if kind is not None and isinstance(value, str):
+            out[name] = kind.fromisoformat(value)
     return out
 
 
 def as_input(function: Any, name: str, value: object, module: dict[str, object]) -> object:
     """An example input as the function meets it: a parameter annotated as a DataFrame gets
     one (the example holds its columns), others records."""
-    annotation = inspect.signature(function).parameters[name].annotation
+    param = inspect.signature(function).parameters.get(name)  # None: a key of **record
+    annotation = param.annotation if param is not None else None
     if "DataFrame" in str(annotation) and isinstance(value, dict):
         import pandas
 
