@@ -38,7 +38,12 @@ class Target:
 
 TARGETS = {
     "webhooks": Target(
-        "bot/webhooks.py", ("tests/bot/test_signatures.py", "tests/bot/test_service.py")
+        "bot/webhooks.py",
+        (
+            "tests/bot/test_signatures.py",
+            "tests/bot/test_dedupe.py",
+            "tests/bot/test_service.py",
+        ),
     ),
     "search": Target(
         "analysis/search.py",
