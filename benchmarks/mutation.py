@@ -17,6 +17,7 @@ Figures and the commands used: docs/testing.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import random
 import shutil
@@ -77,6 +78,7 @@ class Tally:
     killed: int = 0
     survived: list[str] = field(default_factory=list)
     incompetent: int = 0  # the mutant could not be tested (did not import, crashed the run)
+    equivalent: int = 0  # mutants of annotations never evaluated: left out
     seconds: float = 0.0
 
     @property
@@ -86,7 +88,8 @@ class Tally:
 
     def row(self) -> str:
         return (
-            f"{self.name:<10} {self.mutants:>7} {self.run:>5} {self.killed:>6} "
+            f"{self.name:<10} {self.mutants:>7} {self.equivalent:>10} {self.run:>5} "
+            f"{self.killed:>6} "
             f"{len(self.survived):>8} {self.incompetent:>11} {self.kill_rate:>9.1%} "
             f"{self.seconds:>8.0f}s"
         )
@@ -124,19 +127,58 @@ def config_text(target: Target, timeout: float) -> str:
     )
 
 
-def sample(session: Path, size: int | None, seed: int) -> tuple[int, int]:
-    """Mark all but `size` mutants (drawn with `seed`) as skipped: (mutants, to run)."""
+def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the module's annotations are, when it never evaluates them (`from __future__
+    import annotations`): a mutant there (`str | None` -> `str & None`) cannot change
+    anything, so it is left out as equivalent rather than counted as a survivor."""
+    tree = ast.parse(source)
+    lazy = any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and any(a.name == "annotations" for a in node.names)
+        for node in tree.body
+    )
+    if not lazy:
+        return []
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            found.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns:
+            found.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return [
+        ((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0)) for n in found
+    ]
+
+
+def sample(session: Path, source: str, size: int | None, seed: int) -> tuple[int, int, int]:
+    """Leave out equivalent mutants (in annotations), then all but `size` of the others
+    (drawn with `seed`): (mutants, equivalent, to run)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
+    spans = annotation_spans(source)
+    skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED)
     with use_db(str(session), WorkDB.Mode.open) as db:
-        jobs = sorted(item.job_id for item in db.work_items)
-        if size is None or size >= len(jobs):
-            return len(jobs), len(jobs)
-        chosen = set(random.Random(seed).sample(jobs, size))
-        skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED)
-        db.set_multiple_results([job for job in jobs if job not in chosen], skipped)
-        return len(jobs), size
+        items = list(db.work_items)
+        equivalent = [
+            item.job_id
+            for item in items
+            if all(
+                any(start <= tuple(m.start_pos) < end for start, end in spans)
+                for m in item.mutations
+            )
+        ]
+        jobs = sorted(item.job_id for item in items if item.job_id not in set(equivalent))
+        chosen = set(jobs)
+        if size is not None and size < len(jobs):
+            chosen = set(random.Random(seed).sample(jobs, size))
+        left_out = equivalent + [job for job in jobs if job not in chosen]
+        if left_out:
+            db.set_multiple_results(left_out, skipped)
+        return len(items), len(equivalent), len(chosen)
 
 
 def tally(name: str, session: Path, mutants: int, seconds: float) -> Tally:
@@ -177,11 +219,18 @@ def run_target(
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     subprocess.run(["cosmic-ray", "init", str(config), str(session)], cwd=copy, env=env, check=True)
-    mutants, chosen = sample(session, size, seed)
-    print(f"{name}: {mutants} mutants of {target.module}, running {chosen}", file=sys.stderr)
+    source = (copy / target.module).read_text(encoding="utf-8")
+    mutants, equivalent, chosen = sample(session, source, size, seed)
+    print(
+        f"{name}: {mutants} mutants of {target.module}, {equivalent} in annotations "
+        f"(equivalent), running {chosen}",
+        file=sys.stderr,
+    )
     started = time.monotonic()
     subprocess.run(["cosmic-ray", "exec", str(config), str(session)], cwd=copy, env=env, check=True)
-    return tally(name, session, mutants, time.monotonic() - started)
+    result = tally(name, session, mutants, time.monotonic() - started)
+    result.equivalent = equivalent
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     sampled = f"sample {args.sample} per module, seed {args.seed}" if args.sample else "all"
     print(f"mutants: {sampled}")
-    print("module     mutants   run killed survived incompetent kill rate     time")
+    print("module     mutants equivalent   run killed survived incompetent kill rate     time")
     for result in results:
         print(result.row())
     for result in results:
