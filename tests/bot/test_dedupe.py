@@ -69,3 +69,13 @@ def test_a_claim_in_redis_lapses_by_itself_then_lives_for_the_ttl(redis_url: str
         assert dedupe.first_time("d1") is True
     finally:
         client.close()
+
+
+def test_expiring_the_oldest_delivery_keeps_the_newer_ones() -> None:
+    dedupe = MemoryDeduper(ttl=60)
+    dedupe.first_time("old")
+    dedupe.first_time("new")
+    dedupe._seen["old"] = time.monotonic() - 1  # only the oldest has run out
+    assert dedupe.first_time("other") is True
+    assert list(dedupe._seen) == ["new", "other"]
+    assert dedupe.first_time("new") is False
