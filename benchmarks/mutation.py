@@ -65,7 +65,11 @@ TARGETS = {
     ),
     "loop": Target(
         "analysis/mitigation/loop.py",
-        ("tests/mitigation/test_fix_loop.py", "tests/mitigation/test_fix_command.py"),
+        (
+            "tests/mitigation/test_fix_notes.py",
+            "tests/mitigation/test_fix_loop.py",
+            "tests/mitigation/test_fix_command.py",
+        ),
     ),
 }
 
