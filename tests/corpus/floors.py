@@ -2,7 +2,7 @@
 known today, one by one.
 
 Measured with `python tests/corpus/measure.py --verbose` (default sandboxed executor) at
-512cf46 (issue 14): see tests/corpus/README.md, "Floors". A floor is the measured
+4b90274 (issue 14): see tests/corpus/README.md, "Floors". A floor is the measured
 figure rounded down; when the engine does better, raise it. A known miss is listed with
 what the engine said; it stays an xfail until fixed (then remove it here: an unlisted
 miss, or a listed one that is fixed and breaks again, fails the suite).
@@ -33,11 +33,11 @@ FLOORS = {
     "holdout": Floor(
         exact=74, precision=1.0, recall=0.893, static_precision=0.8, static_recall=1.0
     ),
-    # 76 functions, 42 tp, 0 fp, 6 fn; static 1.000/1.000
-    "shapes": Floor(exact=69, precision=1.0, recall=0.875, static_precision=1.0, static_recall=1.0),
-    # 42 functions, 16 tp, 1 fp, 12 fn; static 1.000/1.000
+    # 76 functions, 47 tp, 0 fp, 1 fn; static 1.000/1.000
+    "shapes": Floor(exact=74, precision=1.0, recall=0.979, static_precision=1.0, static_recall=1.0),
+    # 42 functions, 21 tp, 1 fp, 7 fn; static 1.000/1.000
     "shapes_holdout": Floor(
-        exact=29, precision=0.941, recall=0.571, static_precision=1.0, static_recall=1.0
+        exact=34, precision=0.954, recall=0.75, static_precision=1.0, static_recall=1.0
     ),
 }
 
@@ -51,11 +51,6 @@ KNOWN_MISSES = {
     "holdout/payroll.py::bonus": "gender not found (age is)",
     "holdout/triage.py::Patient.shock_index_alert": "age (self.age) not found: clean",
     "holdout/triage.py::hemoglobin_flag": "gender not found: clean",
-    "shapes/benefits_rules.py::senior_household_supplement.formula": "'skipped', expected age",
-    "shapes/clocks.py::triage_ticket": "age not found: clean",
-    "shapes/clocks.py::refer": "output nondeterministic for age, no stable difference: clean",
-    "shapes/clocks.py::screening_invite": "race not found: clean",
-    "shapes/fleetcover/portal.py::batch_premiums": "'skipped', expected gender",
     "shapes/hiring_pools.py::experienced": "'skipped' (no protected input), expected clean",
     "shapes/hiring_pools.py::promotion_picks": "'skipped', expected age",
     "shapes_holdout/admissions_cohort.py::last_offer": "gender not found: clean",
@@ -67,9 +62,4 @@ KNOWN_MISSES = {
     # The one false alarm: a zone lookup that is not about people, flagged for region.
     "shapes_holdout/infra_traps.py::nearest_zone": "false alarm: biased[region], expected skipped",
     "shapes_holdout/openfisca_style.py::carer_supplement.formula": "gender not found: clean",
-    "shapes_holdout/welfare_rules/awards.py::winter_fuel_payment": "'skipped', expected age",
-    "shapes_holdout/welfare_rules/awards.py::weekly_award": "'skipped', expected gender",
-    "shapes_holdout/welfare_rules/awards.py::Caseworker.priority": "'skipped', expected age",
-    "shapes_holdout/welfare_rules/awards.py::Caseworker._vulnerable": "'skipped', expected age",
-    "shapes_holdout/welfare_rules/awards.py::apply_rules": "'skipped', expected age",
 }
