@@ -128,7 +128,9 @@ class Tainter:
             elif isinstance(node, ast.Compare) and self.tainted(node):
                 how = "branch"
             if how is not None:
-                found.append(Reach(self.leaf, getattr(node, "lineno", self.fn.lineno), how))
+                # A comprehension clause has no line of its own: take its `if`'s.
+                where = node.ifs[0] if isinstance(node, ast.comprehension) else node
+                found.append(Reach(self.leaf, getattr(where, "lineno", self.fn.lineno), how))
         found.sort(key=lambda r: (r.line, r.how != "branch"))
         return found
 

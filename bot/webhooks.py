@@ -80,12 +80,13 @@ class MemoryDeduper:
     def first_time(self, delivery_id: str) -> bool:
         now = time.monotonic()
         with self._lock:
-            while self._seen and (
-                len(self._seen) >= self.max_entries or next(iter(self._seen.values())) < now
-            ):
+            while self._seen and next(iter(self._seen.values())) < now:
                 self._seen.popitem(last=False)
             if delivery_id in self._seen:
                 return False
+            # Room is made only to add: checking a repeat must not drop the oldest entry.
+            while self._seen and len(self._seen) >= self.max_entries:
+                self._seen.popitem(last=False)
             self._seen[delivery_id] = now + self.ttl
             return True
 

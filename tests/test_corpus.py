@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import copy
+import datetime
 import enum
 import importlib
 import inspect
@@ -39,7 +40,8 @@ from corpus_labels import (  # noqa: E402
     load_labels,
     parse_label,
 )
-from measure import make_engine, problems, scan_file  # noqa: E402
+from floors import FLOORS, KNOWN_MISSES  # noqa: E402
+from measure import Tally, make_engine, problems, ratio, scan_file  # noqa: E402
 
 if TYPE_CHECKING:
     from analysis import Engine, FunctionReport
@@ -51,24 +53,22 @@ HOLDOUT = load_labels("holdout")
 SHAPES = load_labels("shapes")
 SHAPES_HOLDOUT = load_labels("shapes_holdout")
 
-# One scan per corpus file for the whole session; a scan that raised is kept and re-raised
-# for each of the file's functions, so one crash reads as that file's failures.
-_SCANS: dict[Path, dict[str, FunctionReport] | BaseException] = {}
+# One scan per corpus file for the whole session. A file is marked before its scan: when
+# the scan raises, its first function fails with the real traceback and the others of the
+# file fail naming it, so one crash reads as that file's failures (and is never caught).
+_SCANS: dict[Path, dict[str, FunctionReport] | None] = {}
 _ENGINE: list[Engine] = []
 
 
 def report_for(label: Label) -> FunctionReport:
-    scanned = _SCANS.get(label.path)
-    if scanned is None:
+    if label.path not in _SCANS:
         if not _ENGINE:
             _ENGINE.append(make_engine())
-        try:
-            scanned = scan_file(_ENGINE[0], label)
-        except Exception as exc:  # noqa: BLE001 - kept to fail every function of the file
-            scanned = exc
-        _SCANS[label.path] = scanned
-    if isinstance(scanned, BaseException):
-        raise AssertionError(f"scanning {label.split}/{label.file} raised") from scanned
+        _SCANS[label.path] = None
+        _SCANS[label.path] = scan_file(_ENGINE[0], label)
+    scanned = _SCANS[label.path]
+    if scanned is None:
+        raise AssertionError(f"scanning {label.split}/{label.file} raised (see its first test)")
     assert label.qualname in scanned, (
         f"{label.qualname} was not reported; the engine reported {sorted(scanned)}"
     )
@@ -121,17 +121,64 @@ def test_shapes_function_verdict_matches_its_label(label: Label) -> None:
 
 
 def check_held_aside(label: Label) -> None:
-    # The held-aside splits measure the engine; they are not a gate. A miss shows as xfail
-    # with its reason (and in `python tests/corpus/measure.py`); a false alarm still fails.
+    # The held-aside splits measure the engine. Their misses known today are listed one by
+    # one (corpus/floors.py) and show as xfail with what the engine said; any other
+    # mismatch fails, and so does a recall or precision below the split's floor (below).
     report = report_for(label)
     wrong = problems(label, report)
-    flagged = {f.attribute for f in report.findings if f.method == "dynamic"}
-    false_alarms = flagged - set(label.attributes) if label.status == "biased" else flagged
-    assert not (false_alarms and label.status in ("biased", "clean")), (
-        f"{label.id}: false alarm for {sorted(false_alarms)}"
+    if wrong and label.id in KNOWN_MISSES:
+        pytest.xfail(f"known miss ({KNOWN_MISSES[label.id]}): " + "; ".join(wrong))
+    assert not wrong, f"{label.id} expected {describe(label)}:\n  " + "\n  ".join(wrong)
+
+
+def test_every_known_miss_names_a_labelled_function() -> None:
+    ids = {x.id for x in TRAIN + VALIDATION + HOLDOUT + SHAPES + SHAPES_HOLDOUT}
+    assert set(KNOWN_MISSES) <= ids, sorted(set(KNOWN_MISSES) - ids)
+
+
+def split_tally(split: str) -> Tally:
+    tally = Tally()
+    for label in load_labels(split):
+        try:
+            report: FunctionReport | None = report_for(label)
+            error = None
+        except AssertionError as exc:  # a file that did not scan: counted as misses
+            report, error = None, str(exc)
+        tally.add(label, report, error)
+    return tally
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("split", SPLITS)
+def test_split_figures_stay_at_or_above_their_floors(split: str) -> None:
+    assert split in FLOORS, (
+        f"split {split!r} has no floor: run `python tests/corpus/measure.py --split {split}` "
+        "and record its figures in tests/corpus/floors.py"
     )
-    if wrong:
-        pytest.xfail(f"{label.id} expected {describe(label)}: " + "; ".join(wrong))
+    floor = FLOORS[split]
+    tally = split_tally(split)
+
+    def share(num: int, den: int) -> float:
+        return num / den if den else 1.0
+
+    figures = {
+        "exact": tally.exact,
+        "precision": share(tally.tp, tally.tp + tally.fp),
+        "recall": share(tally.tp, tally.tp + tally.fn),
+        "static_precision": share(tally.static_tp, tally.static_tp + tally.static_fp),
+        "static_recall": share(tally.static_tp, tally.static_tp + tally.static_fn),
+    }
+    below = {
+        name: (round(value, 3), getattr(floor, name))
+        for name, value in figures.items()
+        if value < getattr(floor, name)
+    }
+    assert not below, (
+        f"{split}: below the floor (measured, floor): {below}; "
+        f"precision {ratio(tally.tp, tally.tp + tally.fp)}, "
+        f"recall {ratio(tally.tp, tally.tp + tally.fn)} "
+        f"({tally.tp} tp, {tally.fp} fp, {tally.fn} fn)\n  " + "\n  ".join(tally.misses)
+    )
 
 
 # -- counterexamples, replayed outside the engine ------------------------------------------
@@ -166,31 +213,60 @@ def records(value: object, module: dict[str, object]) -> object:
     return value
 
 
-def with_value(inputs: dict[str, object], parameter: str, value: object) -> dict[str, object]:
+def with_value(
+    function: object, inputs: dict[str, object], parameter: str, value: object
+) -> dict[str, object]:
     """The inputs with the protected value put where `parameter` (age, p['age'], p.age) says."""
     match = _PATH.match(parameter)
-    if not match or match[1] not in inputs:
-        pytest.skip(f"parameter {parameter!r} is not a path into the inputs")
+    assert match, f"parameter {parameter!r} is not a path"
     out = copy.deepcopy(inputs)
     steps: list[str | int] = [k or a or int(i) for k, a, i in _STEP.findall(match[2])]
     holder: Any = out
     key: str | int = match[1]
+    if key not in inputs and steps and spreads(function, match[1]):
+        # `def f(**applicant)`: the example's inputs are the record's keys themselves.
+        key, steps = steps[0], steps[1:]
+    assert key in inputs, f"{parameter!r} does not start at an input of {sorted(inputs)}"
     for step in steps:
         holder = holder[key]
-        if not isinstance(holder, (dict, list)):
-            pytest.skip(f"cannot follow {parameter!r} into the example inputs")
+        assert isinstance(holder, (dict, list)), f"cannot follow {parameter!r} into {inputs}"
         key = step
-    try:
-        holder[key] = value
-    except (IndexError, TypeError):
-        pytest.skip(f"cannot follow {parameter!r} into the example inputs")
+    holder[key] = value
+    return out
+
+
+def spreads(function: object, name: str) -> bool:
+    """Whether `function` takes `**name`."""
+    assert callable(function)
+    kind = inspect.signature(function).parameters.get(name)
+    return kind is not None and kind.kind is inspect.Parameter.VAR_KEYWORD
+
+
+def as_annotated(function: object, inputs: dict[str, object]) -> dict[str, object]:
+    """ISO dates back into `date`/`datetime` objects where the parameter is annotated so:
+    the example carries them as text, the engine passed the function real dates."""
+    assert callable(function)
+    params = inspect.signature(function).parameters
+    kinds: dict[object, Any] = {
+        "date": datetime.date,
+        datetime.date: datetime.date,
+        "datetime": datetime.datetime,
+        datetime.datetime: datetime.datetime,
+    }
+    out = dict(inputs)
+    for name, value in inputs.items():
+        param = params.get(name)
+        kind = kinds.get(param.annotation) if param is not None else None
+        if kind is not None and isinstance(value, str):
+            out[name] = kind.fromisoformat(value)
     return out
 
 
 def as_input(function: Any, name: str, value: object, module: dict[str, object]) -> object:
     """An example input as the function meets it: a parameter annotated as a DataFrame gets
     one (the example holds its columns), others records."""
-    annotation = inspect.signature(function).parameters[name].annotation
+    param = inspect.signature(function).parameters.get(name)  # None: a key of **record
+    annotation = param.annotation if param is not None else None
     if "DataFrame" in str(annotation) and isinstance(value, dict):
         import pandas
 
@@ -207,7 +283,8 @@ def call(function: object, inputs: dict[str, object], seed: int, module: dict[st
     state = random.getstate()
     random.seed(seed)
     try:
-        result = function(**{k: as_input(function, k, v, module) for k, v in inputs.items()})
+        built = {k: as_input(function, k, v, module) for k, v in inputs.items()}
+        result = function(**as_annotated(function, built))
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
         if inspect.isgenerator(result):
@@ -245,28 +322,32 @@ def run_corpus_file(path: Path) -> dict[str, Any]:
 
 def replay(label: Label) -> None:
     report = report_for(label)
+    dynamic = {f.attribute: f for f in report.findings if f.method == "dynamic"}
+    missing = set(label.attributes) - set(dynamic)
+    # Nothing to replay is a failure, not a pass: the label says these findings exist.
+    if missing and label.id not in KNOWN_MISSES:
+        raise AssertionError(f"{label.id}: no dynamic finding for {sorted(missing)} to replay")
     if label.path not in _MODULES:
         _MODULES[label.path] = run_corpus_file(label.path)
     module = _MODULES[label.path]
     function = module[label.qualname]
-    for finding in report.findings:
+    for attribute in sorted(set(label.attributes) & set(dynamic)):
+        finding = dynamic[attribute]
         example = finding.example
-        if finding.method != "dynamic" or example is None or len(example.values) != 2:
-            continue
-        sides = [with_value(example.inputs, finding.parameter, v) for v in example.values]
+        assert example is not None and len(example.values) == 2, finding
+        sides = [with_value(function, example.inputs, finding.parameter, v) for v in example.values]
         if finding.kind == "refuses":
             replay_refusal(label, function, sides, finding, module)
             continue
-        try:
-            # Same seed on both sides, as the definition asks; a few seeds, since the
-            # engine's own seed is not part of the example.
-            differs = any(
-                call(function, sides[0], s, module) != call(function, sides[1], s, module)
-                for s in range(5)
-            )
-        except Exception as exc:  # noqa: BLE001 - inputs that need objects the harness builds
-            pytest.skip(f"replay needs inputs the example cannot carry: {exc!r}")
+        # Same seed on both sides, as the definition asks; a few seeds, since the engine's
+        # own seed is not part of the example.
+        differs = any(
+            call(function, sides[0], s, module) != call(function, sides[1], s, module)
+            for s in range(5)
+        )
         assert differs, f"{label.id}: {finding.attribute} example does not reproduce: {example}"
+    if missing:
+        pytest.xfail(f"known miss ({KNOWN_MISSES[label.id]}): no finding for {sorted(missing)}")
 
 
 def replay_refusal(

@@ -249,7 +249,7 @@ def verdict(case: Case) -> tuple[str, FunctionReport]:
 
 @pytest.mark.sandbox
 @settings(
-    max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(cases())
 def test_generated_function_is_biased_for_exactly_its_driving_attributes(case: Case) -> None:
@@ -271,7 +271,7 @@ def test_generated_function_is_biased_for_exactly_its_driving_attributes(case: C
 
 @pytest.mark.sandbox
 @settings(
-    max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(cases(min_drivers=1).filter(lambda c: c.access == "param"))
 def test_decoy_parameters_are_tested_but_never_reported(case: Case) -> None:

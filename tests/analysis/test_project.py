@@ -43,9 +43,7 @@ def test_an_init_file_is_its_package(tmp_path: Path) -> None:
         ("setup.py", "setup(package_dir={'': 'lib'})\n"),
     ],
 )
-def test_declared_package_folders_are_import_roots(
-    tmp_path: Path, config: str, files: str
-) -> None:
+def test_declared_package_folders_are_import_roots(tmp_path: Path, config: str, files: str) -> None:
     # `ns` has no __init__.py: a namespace package, found only through the declared root.
     tree(tmp_path, {config: files, "lib/ns/rules.py": ""})
     project = Project.discover(tmp_path)

@@ -28,8 +28,7 @@ import httpx
 from botsupport import SECRET, free_port
 from fleetgithub import FleetGitHub
 from scenario import adapt_repository, patch_of, payload
-
-from bot.webhooks import sign
+from signing import github_signature
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -262,7 +261,7 @@ class Fleet:
         headers = {
             "X-GitHub-Event": event,
             "X-GitHub-Delivery": delivery,
-            "X-Hub-Signature-256": sign(SECRET.encode(), body),
+            "X-Hub-Signature-256": github_signature(SECRET, body),
             "Content-Type": "application/json",
         }
         return self.client.post(self.url("/webhook"), content=body, headers=headers).status_code

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fakegithub import FakeGitHub
-
-from bot.webhooks import sign
+from signing import github_signature
 
 PAYLOADS = Path(__file__).parent / "payloads"
 REPO = "octo-org/hiring"
@@ -145,7 +144,7 @@ def signed(
     headers = {
         "X-GitHub-Event": event,
         "X-GitHub-Delivery": delivery or str(uuid.uuid4()),
-        "X-Hub-Signature-256": sign(secret.encode(), body),
+        "X-Hub-Signature-256": github_signature(secret, body),
         "Content-Type": "application/json",
     }
     return body, headers

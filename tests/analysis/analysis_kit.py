@@ -1,0 +1,54 @@
+"""Shared helpers of the engine-core tests: an engine on plain child processes, the input
+model of one function, and one search run directly against a real child.
+
+The code these tests run is ours and harmless, so the children get rlimits only
+(`ProcessExecutor`): the promises under test are the search's and the harness's, not the
+sandbox's (tests/sandbox holds those).
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+from functools import cache
+
+from analysis import Engine, FunctionReport
+from analysis.builder import InputBuilder
+from analysis.execution import Limits, ProcessExecutor, Target
+from analysis.functions import find_function
+from analysis.hints import ModuleFacts
+from analysis.inputs import InputModel, Leaf
+from analysis.search import Search, SearchResult
+from config.policy import default_policy
+
+
+@cache
+def engine() -> Engine:
+    return Engine(default_policy(), executor=ProcessExecutor())
+
+
+def verdict(source: str, qualname: str = "f") -> FunctionReport:
+    return engine().scan_function(source, "case.py", qualname)
+
+
+def model_of(source: str, qualname: str = "f") -> InputModel:
+    tree = ast.parse(source)
+    info = find_function(tree, qualname)
+    assert info is not None, f"no function {qualname}"
+    return InputBuilder(ModuleFacts(tree), default_policy()).build(info)
+
+
+def leaf(model: InputModel, display: str) -> Leaf:
+    found = {x.display: x for x in model.leaves}
+    assert display in found, f"no leaf {display!r}; leaves are {sorted(found)}"
+    return found[display]
+
+
+def search(source: str, qualname: str = "f", max_executions: int = 2000) -> SearchResult:
+    """The search over every protected leaf, against a real child running `source`."""
+    model = model_of(source, qualname)
+    target = Target(source=source, filename="case.py", qualname=qualname)
+    with ProcessExecutor().open(target, Limits()) as session:
+        assert session.load_error is None, session.load_error
+        deadline = time.monotonic() + 20
+        return Search(model, session, model.protected, max_executions, deadline).run()

@@ -1,0 +1,80 @@
+"""The harness (analysis/harness.py) driven in this process, so its protocol is unit-tested
+and coverage sees it. In production it runs only inside a child (execution.py); here the
+same `Harness` object gets the same request dicts, and its replies are read back from the
+pipe it writes to. Everything the harness changes in the process (sys.path, the import
+system, the working folder, the alarm, the random state) is put back afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from analysis import harness as child
+
+
+class InProcessHarness:
+    def __init__(self) -> None:
+        self.read_fd, write_fd = os.pipe()
+        self.harness = child.Harness(write_fd)
+        self.reader = os.fdopen(self.read_fd, "r", encoding="utf-8")
+
+    def load(self, source: str, qualname: str = "f", **extra: Any) -> dict[str, Any]:
+        msg = {"op": "load", "source": source, "filename": "case.py", "qualname": qualname}
+        return self.roundtrip(self.harness.load({**msg, **extra}))
+
+    def call(self, *args: Any, seed: int = 0, mask: tuple[Any, ...] = (), **kwargs: Any) -> Any:
+        (outcome,) = self.calls(
+            [{"args": list(args), "kwargs": kwargs, "seed": seed, "mask": list(mask)}]
+        )
+        return outcome
+
+    def calls(self, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        reply = self.roundtrip({"outcomes": [self.harness.call_one(c) for c in calls]})
+        outcomes: list[dict[str, Any]] = reply["outcomes"]
+        return outcomes
+
+    def roundtrip(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """Through the wire as the parent reads it: one JSON line on the reply pipe."""
+        self.harness.send(reply)
+        line = self.reader.readline()
+        assert line.endswith("\n")
+        decoded: dict[str, Any] = json.loads(line)
+        return decoded
+
+    def close(self) -> None:
+        self.harness.reply.close()
+        self.reader.close()
+
+
+@contextmanager
+def in_process_harness() -> Iterator[InProcessHarness]:
+    saved_path = list(sys.path)
+    saved_meta = list(sys.meta_path)
+    saved_modules = set(sys.modules)
+    saved_cwd = os.getcwd()
+    saved_alarm = signal.getsignal(signal.SIGALRM)
+    saved_random = random.getstate()
+    stubs = child.STUBS
+    saved_stubs = (set(stubs.forced), set(stubs.missing), stubs.allow)
+    running = InProcessHarness()
+    try:
+        yield running
+    finally:
+        running.close()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, saved_alarm)
+        os.chdir(saved_cwd)
+        sys.path[:] = saved_path
+        sys.meta_path[:] = saved_meta
+        for name in set(sys.modules) - saved_modules:
+            del sys.modules[name]
+        stubs.forced, stubs.missing, stubs.allow = saved_stubs
+        stubs.touched.clear()
+        random.setstate(saved_random)

@@ -1,0 +1,109 @@
+"""Echo masking: a protected value handed back unchanged is not a difference in output.
+
+A function that returns its record, a field of it, or a sentence quoting it, shows a
+different output for a different age, yet its decision does not change: the engine masks
+echoes of the value being varied (harness.canonical / mask_text in the child; compared by
+Outcome.same in the parent), so such functions are clean. Masking must not hide a decision
+made next to the echo, and must not mask what is only similar (300 is not an echo of 30).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from analysis_kit import verdict
+from harness_kit import InProcessHarness, in_process_harness
+
+from analysis import harness as child
+from analysis.execution import Outcome
+
+ECHOES = {
+    "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",
+    "a sentence quoting it": "def f(name, gender):\n    return f'{name} ({gender})'\n",
+    "the record itself": "def f(applicant):\n    return applicant if applicant['age'] else None\n",
+    "a list of the record's fields": (
+        "def f(applicant):\n    return [applicant['name'], applicant['race']]\n"
+    ),
+    "printed by a function returning nothing": (
+        "def f(name, age):\n    print(f'{name} is {age}')\n"
+    ),
+    "a tuple with a constant": "def f(region):\n    return ('region', region)\n",
+    # Normalised echoes (issue 10): case, whitespace and str() of the value are echoes too.
+    "upper": "def f(gender):\n    return gender.upper()\n",
+    "strip and lower": (
+        "def f(row):\n    return {'sex': str(row['sex']).strip().lower(), 'id': row['id']}\n"
+    ),
+    "title": "def f(name, race):\n    return f'{name}: {race.title()}'\n",
+}
+
+
+@pytest.mark.parametrize("source", ECHOES.values(), ids=list(ECHOES))
+def test_a_function_that_only_echoes_its_protected_input_is_clean(source: str) -> None:
+    report = verdict(source)
+    assert report.status == "clean", (report.status, report.findings, report.reason)
+    assert report.executions > 0
+
+
+DECISIONS = {
+    "a decision beside the echo": (
+        "def f(name, age):\n    return {'age': age, 'senior': age >= 65}\n"
+    ),
+    "a sentence that changes with the value": (
+        "def f(gender):\n"
+        "    return f'{gender}: ' + ('approved' if gender == 'male' else 'review')\n"
+    ),
+    "arithmetic on the value": "def f(age):\n    return age * 2\n",
+}
+
+
+@pytest.mark.parametrize("source", DECISIONS.values(), ids=list(DECISIONS))
+def test_masking_never_hides_a_decision_made_next_to_the_echo(source: str) -> None:
+    assert verdict(source).status == "biased"
+
+
+@pytest.fixture
+def h() -> Iterator[InProcessHarness]:
+    with in_process_harness() as running:
+        yield running
+
+
+def test_the_child_masks_the_varied_value_in_returned_and_printed_output(
+    h: InProcessHarness,
+) -> None:
+    h.load("def f(name, age):\n    print('age', age)\n    return {'name': name, 'age': age}\n")
+    outcome = h.call("Ann", 30, mask=(30,))
+    assert outcome["repr"] == "{'age': 30, 'name': 'Ann'}"
+    assert outcome["masked"] == "{'age': <protected>, 'name': 'Ann'}"
+    assert outcome["stdout_masked"] == "age <protected>\n"
+
+
+def test_two_echoes_of_different_values_compare_the_same() -> None:
+    # The parent's side: raw outputs differ, masked ones agree, so the outputs are the same.
+    a = Outcome(True, "{'age': 30}", "{'age': <protected>}")
+    b = Outcome(True, "{'age': 70}", "{'age': <protected>}")
+    assert a.same(b)
+    assert not Outcome(True, "1", "1").same(Outcome(True, "2", "2"))
+
+
+@pytest.mark.parametrize(
+    ("value", "masks", "text"),
+    [
+        ("aged 30", [30], "'aged <protected>'"),
+        ("aged 300", [30], "'aged 300'"),  # not an echo: a different number
+        ("id 130", [30], "'id 130'"),
+        ({"sex": "female"}, ["female"], "{'sex': <protected>}"),
+        (["female", "male"], ["female"], "[<protected>, 'male']"),
+        (30.0, [30], "<protected>"),  # the same number, as a float
+        (True, [True], "True"),  # booleans are never masked: they are decisions
+        ("True", [True], "'True'"),
+    ],
+)
+def test_what_counts_as_an_echo(value: object, masks: list[object], text: str) -> None:
+    assert child.canonical(value, masks) == text
+
+
+def test_an_output_that_shows_the_value_and_another_input_equal_to_it_proves_nothing() -> None:
+    # zip "10" beside a rent of 10: the printed 10 may be either; the search skips the pair.
+    report = verdict("def f(zip_code, rent):\n    return f'{zip_code} costs {rent}'\n")
+    assert report.status == "clean", report.findings

@@ -1,0 +1,125 @@
+"""Field-read discovery: the engine finds a protected value wherever the function reads it
+from a record, and only what it reads.
+
+Each case is one way code reads a field; the test holds the protected leaves the input
+model gets (how the function receives the value, and its category). Then the finding of a
+real run names the same path, so a report points at `driver.profile.age`, not `driver`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from analysis_kit import model_of, verdict
+
+READS: dict[str, tuple[str, set[tuple[str, str]]]] = {
+    "subscript": (
+        "def f(applicant):\n    return applicant['age'] > 40\n",
+        {("applicant['age']", "age")},
+    ),
+    ".get()": (
+        "def f(applicant):\n    return applicant.get('gender') == 'f'\n",
+        {("applicant['gender']", "gender")},
+    ),
+    "attribute": ("def f(person):\n    return person.race == 'x'\n", {("person.race", "race")}),
+    "getattr()": (
+        "def f(person):\n    return getattr(person, 'education') == 'phd'\n",
+        {("person.education", "education")},
+    ),
+    "through a local alias": (
+        "def f(applicant):\n    p = applicant\n    return p['age'] > 40\n",
+        {("applicant['age']", "age")},
+    ),
+    "nested attributes": (
+        "def f(driver):\n    return driver.profile.age > 70\n",
+        {("driver.profile.age", "age")},
+    ),
+    "nested keys": (
+        "def f(driver):\n    return driver['profile']['age'] > 70\n",
+        {("driver['profile']['age']", "age")},
+    ),
+    "in a helper the record is passed to": (
+        "def check(p):\n    return p['age'] > 40\ndef f(applicant):\n    return check(applicant)\n",
+        {("applicant['age']", "age")},
+    ),
+    "**kwargs record": (
+        "def f(**tenant):\n    return tenant['age'] > 40\n",
+        {("tenant['age']", "age")},
+    ),
+    "synonyms of the categories": (
+        "def f(applicant):\n    return applicant['applicantAge'] > 40 or applicant['sex'] == 'f'\n",
+        {("applicant['applicantAge']", "age"), ("applicant['sex']", "gender")},
+    ),
+    "a method call is not a field": (
+        "def f(person):\n    return person.describe() and person.age > 3\n",
+        {("person.age", "age")},
+    ),
+    "an unprotected field only": (
+        "def f(applicant):\n    return applicant['income'] > 40\n",
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize(("source", "wanted"), READS.values(), ids=list(READS))
+def test_each_way_of_reading_a_field_gives_its_protected_leaf(
+    source: str, wanted: set[tuple[str, str]]
+) -> None:
+    model = model_of(source)
+    assert {(x.display, x.category) for x in model.protected} == wanted
+
+
+def test_only_fields_the_function_reads_become_leaves() -> None:
+    model = model_of("def f(applicant):\n    return applicant['income'] > 40\n")
+    assert [x.display for x in model.leaves] == ["applicant['income']"]
+
+
+def test_a_declared_dataclass_gives_its_fields_as_leaves() -> None:
+    source = (
+        "from dataclasses import dataclass\n"
+        "@dataclass\nclass P:\n    age: int\n    name: str\n"
+        "def f(p: P):\n    return p.age > 3\n"
+    )
+    model = model_of(source)
+    assert {(x.display, x.category) for x in model.leaves} == {("p.age", "age"), ("p.name", None)}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(candidates):\n    return [c['age'] > 60 for c in candidates]\n",
+        "def f(candidates):\n"
+        "    n = 0\n"
+        "    for c in candidates:\n"
+        "        if c.age > 60:\n"
+        "            n += 1\n"
+        "    return n\n",
+    ],
+    ids=["comprehension", "for loop"],
+)
+def test_fields_of_the_items_of_a_list_parameter_are_found(source: str) -> None:
+    model = model_of(source)
+    found = [(x.display, x.category) for x in model.protected]
+    assert [c for _, c in found] == ["age"], found
+    assert found[0][0].startswith("candidates") and "age" in found[0][0], found
+
+
+@pytest.mark.parametrize(
+    ("source", "parameter"),
+    [
+        (
+            "def f(driver):\n    return 90 if driver.profile.age > 70 else 50\n",
+            "driver.profile.age",
+        ),
+        ("def f(**tenant):\n    return tenant['age'] > 40\n", "tenant['age']"),
+        (
+            "def check(p):\n    return getattr(p, 'age') > 40\n"
+            "def f(applicant):\n    return check(applicant)\n",
+            "applicant.age",
+        ),
+    ],
+    ids=["nested attributes", "**kwargs", "getattr in a helper"],
+)
+def test_a_finding_names_the_path_the_function_reads(source: str, parameter: str) -> None:
+    report = verdict(source)
+    assert report.status == "biased", (report.status, report.reason)
+    assert [f.parameter for f in report.findings] == [parameter]

@@ -1,0 +1,153 @@
+"""Value pools: each code construct puts its own values first in the pool of the input it
+involves, so a rule the policy's defaults would never reach is still found.
+
+Each case names a construct, a function using it, the leaf, and the values that must come
+from the code (the first `from_code` values of the pool). A witness test then shows the
+point: bias at a value only the code knows (`age == 47`, `region in {"Zanzibar"}`) is found.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from analysis_kit import leaf, model_of, verdict
+
+from config.policy import default_policy
+
+CONSTRUCTS: dict[str, tuple[str, str, list[Any]]] = {
+    "comparison, with both neighbours": (
+        "def f(age):\n    return age > 65\n",
+        "age",
+        [64, 65, 66],
+    ),
+    "comparison of another input": (
+        "def f(age, income):\n    return age > 65 and income >= 30000.5\n",
+        "income",
+        [29900.5, 30000.5, 30100.5],
+    ),
+    "comparison with a module constant": (
+        "LIMIT = 55\ndef f(age):\n    return age > LIMIT\n",
+        "age",
+        [54, 55, 56],
+    ),
+    "`in` a set, with the usual spellings": (
+        "def f(region):\n    return region in {'north', 'Lagos'}\n",
+        "region",
+        ["north", "North", "NORTH", "Lagos", "lagos", "LAGOS"],
+    ),
+    "keys of a lookup table": (
+        "RATES = {'urban': 1.2, 'rural': 0.8}\n"
+        "def f(region, base):\n    return base * RATES[region]\n",
+        "region",
+        ["urban", "rural"],
+    ),
+    "keys of a table read with .get": (
+        "RATES = {'urban': 1.2, 'rural': 0.8}\n"
+        "def f(region, base):\n    return base * RATES.get(region, 1)\n",
+        "region",
+        ["urban", "rural"],
+    ),
+    "match cases": (
+        "def f(education):\n"
+        "    match education:\n"
+        "        case 'phd':\n            return 3\n"
+        "        case 'msc':\n            return 2\n"
+        "    return 0\n",
+        "education",
+        ["phd", "msc"],
+    ),
+    "a parameter's default": (
+        "def f(age, tier='gold'):\n    return tier == 'gold' and age > 30\n",
+        "tier",
+        ["gold"],
+    ),
+    "a substring test": (
+        "def f(education):\n    return 'degree' in education\n",
+        "education",
+        ["degree"],
+    ),
+    "a threshold solved through a birth year": (
+        "def f(year_of_birth):\n    age = 2030 - year_of_birth\n    return age >= 18\n",
+        "year_of_birth",
+        [2011, 2012, 2013],
+    ),
+    "a key of a record": (
+        "def f(applicant):\n    return applicant['age'] > 40\n",
+        "applicant['age']",
+        [39, 40, 41],
+    ),
+    "a helper's comparison, through its parameter": (
+        "def helper(a):\n    return a > 48\ndef f(age):\n    return helper(age)\n",
+        "age",
+        [47, 48, 49],
+    ),
+    "sizes compared with len()": (
+        "def f(gender, items):\n    return len(items) > 2 and gender == 'f'\n",
+        "items",
+        [["item0", "item1"], ["item0", "item1", "item2"]],
+    ),
+}
+
+
+@pytest.mark.parametrize(("source", "display", "wanted"), CONSTRUCTS.values(), ids=list(CONSTRUCTS))
+def test_the_code_s_own_values_come_first_in_the_pool(
+    source: str, display: str, wanted: list[Any]
+) -> None:
+    found = leaf(model_of(source), display)
+    from_code = found.pool[: found.from_code]
+    missing = [v for v in wanted if v not in from_code]
+    assert not missing, f"{missing} not among the code's values {from_code}"
+    assert found.guarded  # compared with constants: varied early by the search
+
+
+def test_a_protected_pool_adds_the_policy_s_realistic_values() -> None:
+    found = leaf(model_of("def f(age):\n    return age > 65\n"), "age")
+    defaults = [v for v in default_policy().protected["age"].values if isinstance(v, int)]
+    assert set(defaults) & set(found.pool[found.from_code :])
+
+
+def test_a_protected_pool_drops_values_outside_the_realistic_range() -> None:
+    found = leaf(model_of("def f(age):\n    return age < 0\n"), "age")
+    category = default_policy().protected["age"]
+    assert -1 not in found.pool
+    assert all(
+        category.minimum is None or v >= category.minimum
+        for v in found.pool
+        if isinstance(v, (int, float)) and not isinstance(v, bool)
+    )
+
+
+def test_an_unprotected_input_without_constants_gets_ordinary_values_of_its_kind() -> None:
+    model = model_of("def f(age, base):\n    return base * (2 if age > 60 else 1)\n")
+    base = leaf(model, "base")
+    assert base.from_code == 0 and not base.guarded
+    assert len(base.pool) >= 3
+
+
+def test_the_base_value_of_a_protected_leaf_is_an_ordinary_one_of_its_category() -> None:
+    found = leaf(model_of("def f(age):\n    return age > 65\n"), "age")
+    assert found.pool[found.typical] in default_policy().protected["age"].values
+
+
+@pytest.mark.parametrize(
+    ("source", "attribute"),
+    [
+        ("def f(age):\n    return 'flag' if age == 47 else 'ok'\n", "age"),
+        ("def f(region):\n    return region in {'Zanzibar'}\n", "region"),
+        ("def f(education):\n    return {'Hogwarts': 2}.get(education, 0)\n", "education"),
+        (
+            "def f(occupation):\n"
+            "    match occupation:\n"
+            "        case 'lamplighter':\n            return 0\n"
+            "    return 1\n",
+            "occupation",
+        ),
+        ("def f(year_of_birth):\n    return 2031 - year_of_birth >= 18\n", "age"),
+    ],
+    ids=["equality", "in a set", "table key", "match case", "birth year"],
+)
+def test_bias_at_a_value_only_the_code_knows_is_found(source: str, attribute: str) -> None:
+    report = verdict(source)
+    assert report.status == "biased", (report.status, report.reason)
+    assert [f.attribute for f in report.findings] == [attribute]

@@ -1,0 +1,65 @@
+"""What the engine is held to on each corpus split: floors that only rise, and the misses
+known today, one by one.
+
+Measured with `python tests/corpus/measure.py --verbose` (default sandboxed executor) at
+4b90274 (issue 14): see tests/corpus/README.md, "Floors". A floor is the measured
+figure rounded down; when the engine does better, raise it. A known miss is listed with
+what the engine said; it stays an xfail until fixed (then remove it here: an unlisted
+miss, or a listed one that is fixed and breaks again, fails the suite).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Floor:
+    exact: int  # functions whose whole report matches their label
+    precision: float  # dynamic findings, per (function, attribute) pair
+    recall: float
+    static_precision: float
+    static_recall: float
+
+
+FLOORS = {
+    # 167 functions, 107 tp, 0 fp, 0 fn; static 1.000/1.000
+    "train": Floor(exact=167, precision=1.0, recall=1.0, static_precision=1.0, static_recall=1.0),
+    # 61 functions, 40 tp, 0 fp, 2 fn; static 1.000/1.000
+    "validation": Floor(
+        exact=59, precision=1.0, recall=0.952, static_precision=1.0, static_recall=1.0
+    ),
+    # 81 functions, 42 tp, 0 fp, 5 fn; static 0.800/1.000
+    "holdout": Floor(
+        exact=74, precision=1.0, recall=0.893, static_precision=0.8, static_recall=1.0
+    ),
+    # 76 functions, 47 tp, 0 fp, 1 fn; static 1.000/1.000
+    "shapes": Floor(exact=74, precision=1.0, recall=0.979, static_precision=1.0, static_recall=1.0),
+    # 42 functions, 21 tp, 1 fp, 7 fn; static 1.000/1.000
+    "shapes_holdout": Floor(
+        exact=34, precision=0.954, recall=0.75, static_precision=1.0, static_recall=1.0
+    ),
+}
+
+KNOWN_MISSES = {
+    "validation/llm_plain.py::screen_application": "education not found (age, gender are)",
+    "validation/mobility.py::surge_multiplier": "region through a regex on the zip code: clean",
+    "holdout/ad_targeting.py::frequency_capped": "every call raised (AttributeError): unverified",
+    "holdout/admissions.py::validate_application": "every call raised (ValueError): unverified",
+    "holdout/dating.py::should_show": "age and gender not found: clean",
+    "holdout/hr_analytics.py::anonymise": "'skipped' (no protected input), expected clean",
+    "holdout/payroll.py::bonus": "gender not found (age is)",
+    "holdout/triage.py::Patient.shock_index_alert": "age (self.age) not found: clean",
+    "holdout/triage.py::hemoglobin_flag": "gender not found: clean",
+    "shapes/hiring_pools.py::experienced": "'skipped' (no protected input), expected clean",
+    "shapes/hiring_pools.py::promotion_picks": "'skipped', expected age",
+    "shapes_holdout/admissions_cohort.py::last_offer": "gender not found: clean",
+    "shapes_holdout/admissions_cohort.py::top_offers": "'skipped', expected region",
+    "shapes_holdout/admissions_cohort.py::interview_order": "'skipped', expected race",
+    "shapes_holdout/admissions_cohort.py::scholarship_panel_ok": "gender not found: clean",
+    "shapes_holdout/housing_accessors.py::lease_length": "'skipped', expected age",
+    "shapes_holdout/housing_accessors.py::senior_unit_eligible": "age not found: clean",
+    # The one false alarm: a zone lookup that is not about people, flagged for region.
+    "shapes_holdout/infra_traps.py::nearest_zone": "false alarm: biased[region], expected skipped",
+    "shapes_holdout/openfisca_style.py::carer_supplement.formula": "gender not found: clean",
+}
