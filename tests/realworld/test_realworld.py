@@ -58,13 +58,15 @@ class Floors:
 # Baseline, engine at 07164ff (see tests/realworld/README.md). Targets of issues 9 and 10:
 # bare proved >= 0.60, detected >= 0.90; deps proved >= 0.90; precision >= 0.95.
 FLOORS = {
-    "bare": Floors(proved=0.206, detected=0.701, precision=0.782),  # 18/87, 61/87, 18/23
-    "deps": Floors(proved=0.218, detected=0.701, precision=0.760),  # 19/87, 61/87, 19/25
+    # Measured at the end of issue 10's first session (tests/realworld/README.md, "Now"):
+    # bare 50/87 proved, 69/87 detected, 50/51 precise; deps 56/87, 73/87, 56/57. Floors sit
+    # two pairs below: real packages run under per-function time limits on a shared machine.
+    "bare": Floors(proved=0.551, detected=0.770, precision=0.95),
+    "deps": Floors(proved=0.620, detected=0.816, precision=0.95),
 }
-# Biased functions allowed in the general libraries (the target is zero; at baseline a cloud
-# region in boto's route53 and werkzeug's Age header (bare), plus its redirect Location (deps),
-# are proved "biased").
-GENERAL_BIASED_CEILING = {"bare": 2, "deps": 3}
+# Biased functions allowed in the general libraries: the target, zero, holds since cloud
+# regions, HTTP headers and redirects are no longer taken for people (issue 10 item 6).
+GENERAL_BIASED_CEILING = {"bare": 0, "deps": 0}
 
 
 # -- the files -------------------------------------------------------------------------------
