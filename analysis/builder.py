@@ -185,39 +185,42 @@ class InputBuilder:
             if set(accessed) <= VALUE_ATTRIBUTES and self.policy.canonical_category(name):
                 accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
             if accessed:
-                fields: dict[str, Node] = {}
-                for fname, (where, matcher, style) in accessed.items():
-                    fields[fname] = self.shape(
-                        where,
-                        fname,
-                        None,
-                        MISSING,
-                        (*path, (style, fname)),
-                        leaves,
-                        depth + 1,
-                        matcher if where is fn else None,
-                    )
-                return Node("record", fields=fields)
+                return self.record(fn, accessed, path, leaves, depth, local=True)
             for kind in ("list", "mapping"):
                 mapping = kind == "mapping"
                 element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
                 if element:
-                    fields = {}
                     step = ("key", MAPPING_KEYS[0]) if mapping else ("index", 0)
-                    item_path: InputPath = (*path, step)
-                    for fname, (where, matcher, style) in element.items():
-                        fields[fname] = self.shape(
-                            where,
-                            fname,
-                            None,
-                            MISSING,
-                            (*item_path, (style, fname)),
-                            leaves,
-                            depth + 1,
-                            matcher,
-                        )
-                    return Node(kind, item=Node("record", fields=fields))
+                    item = self.record(fn, element, (*path, step), leaves, depth, local=False)
+                    return Node(kind, item=item)
         return self.leaf(name, path, leaves, [], annotation, default)
+
+    def record(
+        self,
+        fn: ast.AST,
+        accessed: dict[str, tuple[ast.AST, Matcher, str]],
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+        local: bool,
+    ) -> Node:
+        """A record of the fields read, each shaped in turn (a nested record, a leaf...).
+        `local`: a field read in `fn` itself keeps its matcher, to follow `driver.profile.age`
+        (fields of list items always do)."""
+        fields = {
+            fname: self.shape(
+                where,
+                fname,
+                None,
+                MISSING,
+                (*path, (style, fname)),
+                leaves,
+                depth + 1,
+                matcher if (where is fn or not local) else None,
+            )
+            for fname, (where, matcher, style) in accessed.items()
+        }
+        return Node("record", fields=fields)
 
     def annotated_class(self, annotation: ast.expr | None) -> ast.ClassDef | None:
         if annotation is None:
