@@ -19,7 +19,6 @@ from pathlib import Path as FsPath
 
 from analysis.acceptance import Acceptance
 from analysis.builder import InputBuilder
-from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
     ExecutionError,
@@ -32,14 +31,15 @@ from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
-from analysis.inputs import InputModel, plain_value
 from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
-from analysis.report import Example, Finding, FunctionReport, ScanReport
+from analysis.report import FunctionReport, ScanReport
+from analysis.scan_budget import ScanBudget
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.static import first_reach, never_read, reaches
+from analysis.static import never_read
+from analysis.verdict import drop_conversions, record_result, static_review
 from config.discovery import repository_root
-from config.policy import Budget, Policy
+from config.policy import Policy
 
 log = logging.getLogger(__name__)
 
@@ -64,40 +64,6 @@ class Module:
         return self.runnable or not any(
             info.first_line <= n <= info.end_line for n in self.parsed.touched
         )
-
-
-class ScanBudget:
-    """What one scan has spent of `budget.*_per_scan`; thread-safe."""
-
-    def __init__(self, budget: Budget) -> None:
-        self.budget = budget
-        self.started = time.monotonic()
-        self.functions = self.executions = self.cut = 0
-        self.reason = ""
-        self._lock = threading.Lock()
-
-    def exhausted(self) -> str | None:
-        """Why no further function may run, or None."""
-        b = self.budget
-        with self._lock:
-            if self.functions >= b.functions_per_scan:
-                why = f"the scan's budget of {b.functions_per_scan} functions run was spent"
-            elif self.executions >= b.executions_per_scan:
-                why = f"the scan's budget of {b.executions_per_scan:,} executions was spent"
-            elif time.monotonic() - self.started >= b.seconds_per_scan:
-                why = f"the scan's budget of {b.seconds_per_scan:g} s was spent"
-            else:
-                return None
-            self.reason = why
-            return why
-
-    def add(self, report: FunctionReport) -> None:
-        with self._lock:
-            if report.reason and report.reason.startswith("not run: the scan's budget"):
-                self.cut += 1
-            elif report.executions:
-                self.functions += 1
-                self.executions += report.executions
 
 
 class Engine:
@@ -391,7 +357,7 @@ class Engine:
         if not model.protected:
             report.status, report.reason = "skipped", "no protected input"
         else:
-            self.static_review(info, model, report, f"not run: {why}; judged statically")
+            static_review(info, model, report, f"not run: {why}; judged statically")
         self.accept(module, info, report)
         return report
 
@@ -458,7 +424,7 @@ class Engine:
             report.findings = []
             report.status, report.method = "error", "static"
             report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
-        self.drop_conversions(info, report)
+        drop_conversions(info, report, self.policy)
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -471,7 +437,7 @@ class Engine:
             report.status, report.reason = "skipped", "no protected input"
             return
         if not module.intact(info):
-            self.static_review(info, model, report, module.note or "the module cannot run")
+            static_review(info, model, report, module.note or "the module cannot run")
             return
         targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
         if not targets:
@@ -480,18 +446,18 @@ class Engine:
         try:
             executor = self.executor()
         except SandboxUnavailable as exc:
-            self.static_review(info, model, report, f"not executed: {exc}")
+            static_review(info, model, report, f"not executed: {exc}")
             return
         budget = self.policy.budget
         deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(self.target(info, module), self.limits)
         except (OSError, ExecutionError) as exc:
-            self.static_review(info, model, report, f"could not start the function: {exc}")
+            static_review(info, model, report, f"could not start the function: {exc}")
             return
         with session:
             if session.load_error:
-                self.static_review(info, model, report, f"cannot run: {session.load_error}")
+                static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
             search = Search(
                 model,
@@ -508,92 +474,7 @@ class Engine:
                 report.reason = str(exc)
                 if not result.witnesses:
                     report.status = "error"
-        report.executions = result.executions
-        if result.errors.get("TamperError"):
-            # Whatever the calls answered, they answered through a harness the module changed.
-            self.static_review(info, model, report, "the module tampers with the test harness")
-            report.executions = result.executions
-            return
-        for witness in result.witnesses.values():
-            leaf = witness.leaf
-            assert leaf.category is not None
-            reach = first_reach(info.node, leaf)
-            inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
-            report.findings.append(
-                Finding(
-                    attribute=leaf.category,
-                    parameter=leaf.display,
-                    example=Example(
-                        inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
-                    ),
-                    line=reach.line if reach else info.line,
-                    kind=witness.kind,
-                )
-            )
-        if report.status == "error":
-            return
-        if result.needs and not report.findings:
-            # A call that used a stub proves nothing either way: not clean, not biased.
-            needed = ", ".join(sorted(result.needs))
-            self.static_review(
-                info,
-                model,
-                report,
-                f"needs {needed}, which cannot be imported here (stubbed); judged statically",
-            )
-            report.executions = result.executions
-            return
-        if result.never_ran and not report.findings:
-            common = result.errors.most_common(1)[0][0] if result.errors else "an error"
-            self.static_review(
-                info, model, report, f"every call raised ({common}); judged statically"
-            )
-            report.executions = result.executions
-            return
-        report.status = "biased" if report.findings else "clean"
-        notes = (
-            []
-            if module.runnable
-            else [f"{module.note}; this function itself is intact and was run"]
-        )
-        if result.noisy:
-            notes.append(
-                f"output is nondeterministic for {', '.join(sorted(result.noisy))}; "
-                "no stable difference found"
-            )
-        if result.exhausted and not report.findings:
-            notes.append("stopped at the execution or time budget")
-        if notes:
-            report.reason = "; ".join(notes)
-
-    def drop_conversions(self, info: FunctionInfo, report: FunctionReport) -> None:
-        """A function that computes the attribute it receives (`decimal_age(birth_date, ...)`)
-        echoes it in another form: not a finding (analysis/conversions.py)."""
-        converted = {
-            f.attribute
-            for f in report.findings
-            if converts(info.qualname, f.attribute, self.policy)
-        }
-        if not converted:
-            return
-        report.findings = [f for f in report.findings if f.attribute not in converted]
-        named = ", ".join(sorted(converted))
-        note = f"computes {named} itself (named so): a conversion, not a decision"
-        report.reason = f"{report.reason}; {note}" if report.reason else note
-        if report.status == "biased" and not any(f.method == "dynamic" for f in report.findings):
-            report.status = "clean"
-
-    def static_review(
-        self, info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str
-    ) -> None:
-        report.status, report.method, report.reason = "unverified", "static", reason
-        for leaf in model.protected:
-            found = reaches(info.node, leaf)
-            if found and leaf.category:
-                branch = [r for r in found if r.how != "return"]
-                report.findings.append(
-                    Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
-                )
+        record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:

@@ -25,7 +25,11 @@ from typing import Any
 
 from analysis.errors import SessionDied
 
-HARNESS_SOURCE = (Path(__file__).parent / "harness.py").read_text(encoding="utf-8")
+# The child script: its parts joined in order, each standard library only (see harness.py).
+HARNESS_SOURCE = "\n\n".join(
+    (Path(__file__).parent / part).read_text(encoding="utf-8")
+    for part in ("harness_output.py", "harness_stubs.py", "harness.py")
+)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ This file runs *inside* the sandbox, as ``python -B -S -s -P -c <prelude + this 
 (analysis/sandbox/bwrap.py; ``-s -P -c`` with rlimits only under --trust-code), so it must use
 the standard library only and import nothing from codebias. Not ``-I``: its ``-E`` would drop
 the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway.
+The child script is three files joined in this order: harness_output.py (the text of an
+output, masked), harness_stubs.py (recording stubs) and this one.
 It speaks newline-delimited JSON on private file descriptors; the code under test gets /dev/null
 as stdin and a capped buffer as stdout, so it can neither read the protocol nor forge a reply by
 printing.
@@ -35,7 +37,6 @@ module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v:
 "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set).
 """
 
-import enum
 import importlib.util
 import io
 import itertools
@@ -48,15 +49,20 @@ import signal
 import sys
 import types
 
-MAX_REPR = 2000
+if __name__ != "__main__":
+    # Imported, as the tests drive the harness in-process. In the sandbox the parts arrive as
+    # one script, these two first (analysis.execution.HARNESS_SOURCE), and nothing is imported.
+    from analysis.harness_output import (  # noqa: F401 - MAX_ITEMS: the tests read it here
+        MAX_ITEMS,
+        MAX_REPR,
+        canonical,
+        mask_text,
+        output_parts,
+    )
+    from analysis.harness_stubs import STUBS, Stub, StubBase, Stubs, needs_outcome
+
 MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
-MAX_ITEMS = 60  # items of one container that an output's text shows
-MASK = "<protected>"
-MAX_STUBBED = 25  # modules stubbed while loading one target, at most
-MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
-MAX_PART = 160  # characters of one part's text
-PART_DEPTH = 3
 
 
 class CallTimeout(BaseException):
@@ -340,142 +346,6 @@ class Harness:
         raise ValueError(f"unknown value tag {tag!r}")
 
 
-# -- stubs for modules that cannot be imported ------------------------------------------------
-
-
-class Stubs:
-    """A meta path finder that answers for stubbed modules (and their submodules) only.
-
-    A module is stubbed when the policy says so (`forced`) or when importing it failed while
-    loading the target (`missing`): optional imports inside `try/except ImportError` never
-    fail the load, so they keep their real fallback. `touched` collects the modules whose
-    stubs the current call used.
-    """
-
-    def __init__(self):
-        self.forced = set()
-        self.missing = set()
-        self.allow = True
-        self.touched = set()
-
-    def covers(self, fullname):
-        stubbed = self.forced | self.missing
-        return any(fullname == n or fullname.startswith(n + ".") for n in stubbed)
-
-    def adopt(self, name):
-        """Stub `name` from now on; False when that is not allowed or would not help."""
-        if not self.allow or not name or self.covers(name) or len(self.missing) >= MAX_STUBBED:
-            return False
-        self.missing.add(name)
-        return True
-
-    def find_spec(self, fullname, path=None, target=None):
-        if not self.covers(fullname):
-            return None
-        return importlib.util.spec_from_loader(fullname, self, is_package=True)
-
-    def create_module(self, spec):
-        module = StubModule(spec.name)
-        module.__path__ = []
-        return module
-
-    def exec_module(self, module):
-        pass
-
-    def touch(self, name):
-        stubbed = self.forced | self.missing
-        owner = next((n for n in stubbed if name == n or name.startswith(n + ".")), None)
-        self.touched.add(owner or name.split(".")[0])
-
-
-STUBS = Stubs()
-
-
-def needs_outcome():
-    modules = sorted(STUBS.touched)
-    return {"ok": False, "error": f"needs {', '.join(modules)} (stubbed here)", "needs": modules}
-
-
-class StubModule(types.ModuleType):
-    def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__"):
-            raise AttributeError(attr)
-        return Stub(f"{self.__name__}.{attr}")
-
-
-def _touching(result):
-    def method(self, *args, **kwargs):
-        STUBS.touch(object.__getattribute__(self, "_cb_name"))
-        return result(self, *args, **kwargs)
-
-    return method
-
-
-def _derived(self, *args, **kwargs):
-    return Stub(object.__getattribute__(self, "_cb_name") + "()")
-
-
-class Stub:
-    """Anything taken from a stubbed module: it answers every use, and records each one."""
-
-    __slots__ = ("_cb_name",)
-
-    def __init__(self, name):
-        object.__setattr__(self, "_cb_name", name)
-
-    def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__"):
-            raise AttributeError(attr)
-        STUBS.touch(self._cb_name)
-        return Stub(f"{self._cb_name}.{attr}")
-
-    def __call__(self, *args, **kwargs):
-        STUBS.touch(self._cb_name)
-        if len(args) == 1 and not kwargs and isinstance(args[0], (types.FunctionType, type)):
-            return args[0]  # used as a decorator: keep what it decorates
-        return Stub(self._cb_name + "()")
-
-    def __mro_entries__(self, bases):
-        # `class Model(vendor.Base)`: a real base that stands in for the stubbed one.
-        return (type("StubBase", (StubBase,), {"_cb_name": self._cb_name}),)
-
-    __setattr__ = _touching(lambda self, *a: None)
-    __iter__ = _touching(lambda self: iter(()))
-    __len__ = _touching(lambda self: 0)
-    __bool__ = _touching(lambda self: True)
-    __contains__ = _touching(lambda self, item: False)
-    __getitem__ = _touching(_derived)
-    __setitem__ = _touching(lambda self, *a: None)
-    __enter__ = _touching(lambda self: self)
-    __exit__ = _touching(lambda self, *a: False)
-    __eq__ = _touching(lambda self, other: self is other)
-    __ne__ = _touching(lambda self, other: self is not other)
-    __lt__ = __le__ = __gt__ = __ge__ = _touching(lambda self, other: False)
-    __hash__ = _touching(lambda self: id(self))
-    __int__ = __index__ = _touching(lambda self: 0)
-    __float__ = _touching(lambda self: 0.0)
-    __str__ = __repr__ = _touching(lambda self: f"<stub {self._cb_name}>")
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _touching(_derived)
-    __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = _touching(_derived)
-    __and__ = __or__ = __xor__ = __rand__ = __ror__ = _touching(_derived)
-
-
-class StubBase:
-    """The base a class gets when it derives from something stubbed (`_cb_name`)."""
-
-    _cb_name = "stub"
-
-    def __init__(self, *args, **kwargs):
-        STUBS.touch(self._cb_name)
-
-    def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__"):
-            raise AttributeError(attr)
-        STUBS.touch(self._cb_name)
-        return Stub(f"{self._cb_name}.{attr}")
-
-
-ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def same_source(module, filename, source):
@@ -520,132 +390,6 @@ def of_project(module, roots):
 
 def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
-
-
-def mask_text(text, masks):
-    for m in masks:
-        if isinstance(m, bool) or m is None:
-            continue
-        token = str(m).strip()
-        if token:
-            # Masking too much is harmless (outputs also compare unmasked); too little is not.
-            # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
-            pattern = rf"(?<![\w.]){re.escape(token)}(?![\w])"
-            text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
-    return text
-
-
-def is_masked(obj, masks):
-    for m in masks:
-        if isinstance(m, bool):
-            continue
-        if type(obj) is type(m) and obj == m:
-            return True
-        # A normalised echo: `str(value).strip().lower()`, `.upper()`, `.title()`.
-        if isinstance(obj, str) and isinstance(m, str) and m.strip():
-            if obj.strip().casefold() == m.strip().casefold():
-                return True
-        # A number echoed rounded or converted: `round(age, 4)`, `int(age)`, `float(age)`.
-        if is_number(obj) and is_number(m) and obj in rounded_forms(m):
-            return True
-    return False
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def rounded_forms(number):
-    """`number` as code echoes it rounded. Whole-number forms only from 10 up: rounding 0.5
-    to 0 would mask any 0 the function decides on."""
-    if not math.isfinite(number):
-        return {number}
-    rounded = (round(number, digits) for digits in range(1, 7))
-    # A whole number is too common to be taken for this one: 2.01 to 1 digit is 2.0, and
-    # masking every 2 beside it would hide or invent a difference.
-    forms = {number, *(r for r in rounded if not float(r).is_integer())}
-    if abs(number) >= 10:
-        forms |= {int(number), round(number)}
-    return forms
-
-
-def output_parts(obj, masks):
-    """[path, text, masked text] of each part of an output, breadth first, bounded."""
-    out = []
-    queue = [("", obj, 0)]
-    while queue and len(out) < MAX_PARTS:
-        path, value, depth = queue.pop(0)
-        if path:
-            out.append([path, canonical(value, [])[:MAX_PART], canonical(value, masks)[:MAX_PART]])
-        if depth >= PART_DEPTH:
-            continue
-        if isinstance(value, dict):
-            children = sorted(
-                ((f"[{canonical(k, [])[:40]}]", v) for k, v in value.items()), key=lambda kv: kv[0]
-            )
-        elif isinstance(value, (list, tuple)):
-            children = [(f"[{i}]", v) for i, v in enumerate(value)]
-        elif hasattr(value, "__dict__") and (
-            type(value).__repr__ is object.__repr__ or hasattr(type(value), "__dataclass_fields__")
-        ):
-            # An object's attributes, also when a dataclass writes them all into its repr.
-            children = sorted((f".{k}", v) for k, v in vars(value).items())
-        else:
-            continue
-        queue += [(path + name, v, depth + 1) for name, v in children[:MAX_PARTS]]
-    return out
-
-
-def more(items):
-    """How many items of a large output were left out: 600 rows of a reference table are
-    compared by their first MAX_ITEMS and their count (the text is cut at MAX_REPR anyway)."""
-    return [f"... {len(items) - MAX_ITEMS} more"] if len(items) > MAX_ITEMS else []
-
-
-def canonical(obj, masks, depth=0):
-    """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
-    if depth > 20:
-        return "..."
-    if is_masked(obj, masks):
-        return MASK
-    if isinstance(obj, str):
-        return repr(mask_text(obj, masks))
-    if isinstance(obj, float):
-        # 2 and 2.0 are the same answer: numbers compare by value, as == does.
-        rounded = round(obj, 9)
-        return repr(int(rounded)) if rounded.is_integer() else repr(rounded)
-    if isinstance(obj, (bool, int, type(None), complex, bytes)):
-        return repr(obj)
-    if isinstance(obj, enum.Enum):
-        return f"{type(obj).__name__}.{obj.name}"
-    if isinstance(obj, dict):
-        items = sorted(
-            f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
-            for k, v in itertools.islice(obj.items(), MAX_ITEMS)
-        )
-        return "{" + ", ".join(items + more(obj)) + "}"
-    if isinstance(obj, (list, tuple)):
-        inner = [canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS)]
-        return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj))
-    if isinstance(obj, (set, frozenset)):
-        inner = sorted(canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS))
-        return "{" + ", ".join(inner + more(obj)) + "}"
-    module = type(obj).__module__.split(".")[0]
-    if module in ("numpy", "pandas"):
-        # Arrays, frames and their scalars as plain data: compared, and masked, by value.
-        try:
-            plain = obj.tolist() if hasattr(obj, "tolist") else obj.to_dict()
-        except Exception:  # noqa: BLE001 - an object of theirs without a plain form
-            plain = None
-        if plain is not None and plain is not obj:
-            return canonical(plain, masks, depth + 1)
-    if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
-        return f"{type(obj).__name__}({canonical(vars(obj), masks, depth + 1)})"
-    try:
-        text = repr(obj)
-    except Exception as exc:  # noqa: BLE001
-        text = f"<unrepresentable {type(obj).__name__}: {exc}>"
-    return mask_text(ADDRESS.sub("", text), masks)
 
 
 def main():

@@ -1,0 +1,146 @@
+"""The text of an output as the harness compares it: canonical (sorted sets, no addresses,
+numbers by value), with the protected value's echoes masked, and part by part.
+
+Part of the child script (see harness.py): it runs inside the sandbox, first of the parts
+`analysis.execution.HARNESS_SOURCE` joins into one script, so it uses the standard library
+only and imports nothing from codebias.
+"""
+
+import enum
+import itertools
+import math
+import re
+
+MAX_REPR = 2000
+MAX_ITEMS = 60  # items of one container that an output's text shows
+MASK = "<protected>"
+MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
+MAX_PART = 160  # characters of one part's text
+PART_DEPTH = 3
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def mask_text(text, masks):
+    for m in masks:
+        if isinstance(m, bool) or m is None:
+            continue
+        token = str(m).strip()
+        if token:
+            # Masking too much is harmless (outputs also compare unmasked); too little is not.
+            # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
+            pattern = rf"(?<![\w.]){re.escape(token)}(?![\w])"
+            text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
+    return text
+
+
+def is_masked(obj, masks):
+    for m in masks:
+        if isinstance(m, bool):
+            continue
+        if type(obj) is type(m) and obj == m:
+            return True
+        # A normalised echo: `str(value).strip().lower()`, `.upper()`, `.title()`.
+        if isinstance(obj, str) and isinstance(m, str) and m.strip():
+            if obj.strip().casefold() == m.strip().casefold():
+                return True
+        # A number echoed rounded or converted: `round(age, 4)`, `int(age)`, `float(age)`.
+        if is_number(obj) and is_number(m) and obj in rounded_forms(m):
+            return True
+    return False
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def rounded_forms(number):
+    """`number` as code echoes it rounded. Whole-number forms only from 10 up: rounding 0.5
+    to 0 would mask any 0 the function decides on."""
+    if not math.isfinite(number):
+        return {number}
+    rounded = (round(number, digits) for digits in range(1, 7))
+    # A whole number is too common to be taken for this one: 2.01 to 1 digit is 2.0, and
+    # masking every 2 beside it would hide or invent a difference.
+    forms = {number, *(r for r in rounded if not float(r).is_integer())}
+    if abs(number) >= 10:
+        forms |= {int(number), round(number)}
+    return forms
+
+
+def output_parts(obj, masks):
+    """[path, text, masked text] of each part of an output, breadth first, bounded."""
+    out = []
+    queue = [("", obj, 0)]
+    while queue and len(out) < MAX_PARTS:
+        path, value, depth = queue.pop(0)
+        if path:
+            out.append([path, canonical(value, [])[:MAX_PART], canonical(value, masks)[:MAX_PART]])
+        if depth >= PART_DEPTH:
+            continue
+        if isinstance(value, dict):
+            children = sorted(
+                ((f"[{canonical(k, [])[:40]}]", v) for k, v in value.items()), key=lambda kv: kv[0]
+            )
+        elif isinstance(value, (list, tuple)):
+            children = [(f"[{i}]", v) for i, v in enumerate(value)]
+        elif hasattr(value, "__dict__") and (
+            type(value).__repr__ is object.__repr__ or hasattr(type(value), "__dataclass_fields__")
+        ):
+            # An object's attributes, also when a dataclass writes them all into its repr.
+            children = sorted((f".{k}", v) for k, v in vars(value).items())
+        else:
+            continue
+        queue += [(path + name, v, depth + 1) for name, v in children[:MAX_PARTS]]
+    return out
+
+
+def more(items):
+    """How many items of a large output were left out: 600 rows of a reference table are
+    compared by their first MAX_ITEMS and their count (the text is cut at MAX_REPR anyway)."""
+    return [f"... {len(items) - MAX_ITEMS} more"] if len(items) > MAX_ITEMS else []
+
+
+def canonical(obj, masks, depth=0):
+    """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
+    if depth > 20:
+        return "..."
+    if is_masked(obj, masks):
+        return MASK
+    if isinstance(obj, str):
+        return repr(mask_text(obj, masks))
+    if isinstance(obj, float):
+        # 2 and 2.0 are the same answer: numbers compare by value, as == does.
+        rounded = round(obj, 9)
+        return repr(int(rounded)) if rounded.is_integer() else repr(rounded)
+    if isinstance(obj, (bool, int, type(None), complex, bytes)):
+        return repr(obj)
+    if isinstance(obj, enum.Enum):
+        return f"{type(obj).__name__}.{obj.name}"
+    if isinstance(obj, dict):
+        items = sorted(
+            f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
+            for k, v in itertools.islice(obj.items(), MAX_ITEMS)
+        )
+        return "{" + ", ".join(items + more(obj)) + "}"
+    if isinstance(obj, (list, tuple)):
+        inner = [canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS)]
+        return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj))
+    if isinstance(obj, (set, frozenset)):
+        inner = sorted(canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS))
+        return "{" + ", ".join(inner + more(obj)) + "}"
+    module = type(obj).__module__.split(".")[0]
+    if module in ("numpy", "pandas"):
+        # Arrays, frames and their scalars as plain data: compared, and masked, by value.
+        try:
+            plain = obj.tolist() if hasattr(obj, "tolist") else obj.to_dict()
+        except Exception:  # noqa: BLE001 - an object of theirs without a plain form
+            plain = None
+        if plain is not None and plain is not obj:
+            return canonical(plain, masks, depth + 1)
+    if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
+        return f"{type(obj).__name__}({canonical(vars(obj), masks, depth + 1)})"
+    try:
+        text = repr(obj)
+    except Exception as exc:  # noqa: BLE001
+        text = f"<unrepresentable {type(obj).__name__}: {exc}>"
+    return mask_text(ADDRESS.sub("", text), masks)

@@ -1,0 +1,103 @@
+"""From a search's result to a function's report: the findings with their counterexamples,
+or why the function could only be judged statically, and the notes a reader needs."""
+
+from __future__ import annotations
+
+from analysis.conversions import converts
+from analysis.functions import FunctionInfo
+from analysis.inputs import InputModel, plain_value
+from analysis.report import Example, Finding, FunctionReport
+from analysis.search import SearchResult
+from analysis.static import first_reach, reaches
+from config.policy import Policy
+
+
+def record_result(
+    info: FunctionInfo,
+    model: InputModel,
+    report: FunctionReport,
+    result: SearchResult,
+    runnable: bool,
+    note: str | None,
+) -> None:
+    """Fill `report` from what the search found (`runnable`, `note`: of the module)."""
+    report.executions = result.executions
+    if result.errors.get("TamperError"):
+        # Whatever the calls answered, they answered through a harness the module changed.
+        static_review(info, model, report, "the module tampers with the test harness")
+        report.executions = result.executions
+        return
+    for witness in result.witnesses.values():
+        leaf = witness.leaf
+        assert leaf.category is not None
+        reach = first_reach(info.node, leaf)
+        inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
+        report.findings.append(
+            Finding(
+                attribute=leaf.category,
+                parameter=leaf.display,
+                example=Example(
+                    inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
+                ),
+                line=reach.line if reach else info.line,
+                kind=witness.kind,
+            )
+        )
+    if report.status == "error":
+        return
+    if result.needs and not report.findings:
+        # A call that used a stub proves nothing either way: not clean, not biased.
+        needed = ", ".join(sorted(result.needs))
+        static_review(
+            info,
+            model,
+            report,
+            f"needs {needed}, which cannot be imported here (stubbed); judged statically",
+        )
+        report.executions = result.executions
+        return
+    if result.never_ran and not report.findings:
+        common = result.errors.most_common(1)[0][0] if result.errors else "an error"
+        static_review(info, model, report, f"every call raised ({common}); judged statically")
+        report.executions = result.executions
+        return
+    report.status = "biased" if report.findings else "clean"
+    notes = [] if runnable else [f"{note}; this function itself is intact and was run"]
+    if result.noisy:
+        notes.append(
+            f"output is nondeterministic for {', '.join(sorted(result.noisy))}; "
+            "no stable difference found"
+        )
+    if result.exhausted and not report.findings:
+        notes.append("stopped at the execution or time budget")
+    if notes:
+        report.reason = "; ".join(notes)
+
+
+def static_review(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str
+) -> None:
+    report.status, report.method, report.reason = "unverified", "static", reason
+    for leaf in model.protected:
+        found = reaches(info.node, leaf)
+        if found and leaf.category:
+            branch = [r for r in found if r.how != "return"]
+            report.findings.append(
+                Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
+            )
+
+
+def drop_conversions(info: FunctionInfo, report: FunctionReport, policy: Policy) -> None:
+    """A function that computes the attribute it receives (`decimal_age(birth_date, ...)`)
+    echoes it in another form: not a finding (analysis/conversions.py)."""
+    converted = {
+        f.attribute for f in report.findings if converts(info.qualname, f.attribute, policy)
+    }
+    if not converted:
+        return
+    report.findings = [f for f in report.findings if f.attribute not in converted]
+    named = ", ".join(sorted(converted))
+    note = f"computes {named} itself (named so): a conversion, not a decision"
+    report.reason = f"{report.reason}; {note}" if report.reason else note
+    if report.status == "biased" and not any(f.method == "dynamic" for f in report.findings):
+        report.status = "clean"
