@@ -126,6 +126,10 @@ class Harvester:
                     return [key.value.lower()]
             if isinstance(func, ast.Name) and func.id in WRAPPERS:
                 return [s for a in node.args for s in self.subjects(a)]
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                if first.value.isidentifier():  # an accessor: `person("age", period)`
+                    return [first.value.lower()]
             return []
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, (ast.Add, ast.Sub)):

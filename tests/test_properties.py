@@ -63,8 +63,9 @@ CONSTRUCTS = (
 REFUSABLE = frozenset({"age", "gender", "race", "occupation"})
 # How the person reaches the function: flat parameters, a record's keys, `.get`, a dataclass's
 # attributes, an accessor `person("age", period)` (tax-benefit rule engines), or a list of
-# records whose every member adds to the score (`for person in people:`).
-ACCESS = ("param", "key", "get", "dataclass", "accessor", "list")
+# records whose every member adds to the score (`for person in people:`), or typed parameters
+# (`gender: Literal["female", "male", "non-binary"]`, `age: int`).
+ACCESS = ("param", "key", "get", "dataclass", "accessor", "list", "typed")
 
 ENGINE = Engine(default_policy())
 
@@ -127,7 +128,7 @@ def cases(draw: st.DrawFn, min_drivers: int = 0) -> Case:
 
 def reference(case: Case, use: Use) -> str:
     """How the function body reads one protected input."""
-    if case.access == "param":
+    if case.access in ("param", "typed"):
         return use.name
     if case.access in ("key", "list"):
         return f'person["{use.name}"]'
@@ -197,6 +198,13 @@ def term(use: Use, ref: str, index: int) -> tuple[list[str], list[str]]:
     return [], [f"if children >= 3 and {cond}:", f"    score += {w}"]
 
 
+def annotation(use: Use) -> str:
+    """The type a typed parameter is declared with: the category's values as a Literal."""
+    if use.category == "age":
+        return "int"
+    return "Literal[" + ", ".join(repr(v) for v in VALUES[use.category]) + "]"
+
+
 def render(case: Case) -> str:
     module: list[str] = []
     body: list[str] = ["score = base"]
@@ -212,6 +220,9 @@ def render(case: Case) -> str:
     extra = ["children"] if combination else []
     if case.access == "param":
         params = ["base", *extra, *(u.name for u in case.uses)]
+    elif case.access == "typed":
+        params = ["base", *extra, *(f"{u.name}: {annotation(u)}" for u in case.uses)]
+        module = ["from typing import Literal", "", *module]
     elif case.access == "list":
         params = ["base", *extra, "people"]
         body = [body[0], "for person in people:", *(f"    {line}" for line in body[1:])]
