@@ -48,6 +48,7 @@ def test_the_image_runs_under_an_init_as_a_non_root_user() -> None:
     instructions = dockerfile()
     installs = " ".join(a for i, a in instructions if i == "RUN" and "apt-get install" in a)
     assert "tini" in shlex.split(installs)
+    assert {"bubblewrap", "libseccomp2"} <= set(shlex.split(installs))  # the sandbox's parts
     (entrypoint,) = [exec_form(a) for i, a in instructions if i == "ENTRYPOINT"]
     assert entrypoint[0].endswith("/tini") and entrypoint[-1] == "--"
     user = [a for i, a in instructions if i == "USER"][-1]
