@@ -80,6 +80,10 @@ def check_summary(outcome: ReviewOutcome) -> str:
         ]
         lines += [f"- {code_span(n.path)}: {printable(n.reason)}" for n in outcome.skipped_files]
         lines.append("")
+    if outcome.warnings:
+        lines.append("**Warnings**")
+        lines += [f"- {printable(w)}" for w in outcome.warnings]
+        lines.append("")
     cached = sum(1 for r in outcome.results if r.cached)
     if cached:
         lines.append(f"<sub>{cached} unchanged function(s) reused from an earlier run.</sub>")

@@ -57,6 +57,7 @@ class ReviewOutcome:
     # head lines inside the diff, per path: the only places an inline comment may go
     commentable: dict[str, set[int]] = field(default_factory=dict)
     fail_on_static: bool = False  # the policy's: static findings fail the check too
+    warnings: list[str] = field(default_factory=list)  # policy lines that cannot match, cuts
 
     @property
     def biased(self) -> list[FunctionResult]:

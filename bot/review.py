@@ -84,6 +84,11 @@ class Reviewer:
                     outcome.results.extend(self._test(change, head, base, checkout))
             finally:
                 self.engine.close()
+        # Accepting lines that can never match, and what the budget cut, as `scan` says them.
+        outcome.warnings = [
+            *self.engine.acceptance.warnings(complete=False),
+            *self.engine.budget_warnings,
+        ]
         return outcome
 
     @contextmanager

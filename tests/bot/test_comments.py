@@ -138,3 +138,19 @@ def test_a_review_of_only_an_unverified_function_agrees_with_itself(
     assert run["conclusion"] == "neutral"
     assert run["output"]["title"].startswith("0 biased function(s), 1 with static findings")
     assert all(not review["comments"] for review in github.repo(REPO).reviews)
+
+
+def test_the_check_says_which_accepting_lines_can_never_match(
+    github: FakeGitHub, embedded_settings: Settings
+) -> None:
+    # The App says it as `codebias scan` does: a misspelt category accepts nothing.
+    github.repo(REPO).files[("main", ".codebias.yml")] = (
+        "allow:\n  - function: pkg/rules.py::bonus\n    attribute: agee\n    reason: reviewed\n"
+    )
+    rules = "def bonus(age):\n    return 10 if age > 60 else 0\n"
+    event = set_pull(github, 11, {"pkg/rules.py": (None, rules)})
+    request = route("pull_request", event)
+    assert isinstance(request, ReviewRequest)
+    JobContext.build(embedded_settings).run(request)
+    summary = github.repo(REPO).check_runs[-1]["output"]["summary"]
+    assert "**Warnings**" in summary and "agee" in summary
