@@ -22,7 +22,13 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 ROOT = Path(__file__).resolve().parents[1]
 HYPOTHESIS_EXAMPLES = ROOT / ".hypothesis" / "examples"
 
-settings.register_profile("dev", database=DirectoryBasedExampleDatabase(str(HYPOTHESIS_EXAMPLES)))
+# Explicit, because Hypothesis derandomizes by default when it sees a CI variable.
+settings.register_profile(
+    "dev",
+    database=DirectoryBasedExampleDatabase(str(HYPOTHESIS_EXAMPLES)),
+    derandomize=False,
+    print_blob=False,
+)
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
