@@ -33,7 +33,7 @@ from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
 from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
 from analysis.report import FunctionReport, ScanReport
-from analysis.scan_budget import ScanBudget
+from analysis.scan_budget import Deadline, ScanBudget
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import never_read
@@ -76,8 +76,10 @@ class Engine:
         jobs: int = 1,
         limits: Limits | None = None,
         progress: Callable[[int, int], None] | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
         self.policy = policy
+        self.deadline = deadline  # after it, the scan starts no further function
         self.jobs = max(1, jobs)
         self.progress = progress  # called as (functions done, functions in all) during a scan
         budget = policy.budget
@@ -322,13 +324,13 @@ class Engine:
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
         done = 0
         done_lock = threading.Lock()
-        spent = ScanBudget(self.policy.budget)
+        spent = ScanBudget(self.policy.budget, self.deadline)
 
         def one(task: tuple[Module, FunctionInfo]) -> FunctionReport:
             nonlocal done
             why = spent.exhausted()
             report = self.cut(*task, why) if why else self.scan_one(*task)
-            spent.add(report)
+            spent.add(report, cut=why is not None)
             if self.progress is not None:
                 with done_lock:
                     done += 1
@@ -343,7 +345,7 @@ class Engine:
         if spent.cut:
             self.budget_warnings.append(
                 f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
-                "(raise budget.*_per_scan in .codebias.yml)"
+                f"({spent.hint})"
             )
         return reports
 

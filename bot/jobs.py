@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
+from bot.deadline import JobTimedOut, current_deadline
 from bot.events import ReviewRequest
 from bot.github import GitHubApp, Json, RepoClient, policy_reader, preload
 from bot.github_errors import GitHubError, GitHubNotFound
@@ -154,6 +156,14 @@ class Job:
         self.context = context
         self.request = request
         self.settings = context.settings
+        self.deadline = current_deadline()
+
+    @contextmanager
+    def _step(self, name: str) -> Iterator[None]:
+        """A logged step, not begun once the job was given up (bot.deadline)."""
+        self.deadline.check()
+        with step(log, name):
+            yield
 
     def run(self) -> str:
         """What happened, in a few words (the RQ job's result, and the log line)."""
@@ -176,7 +186,7 @@ class Job:
 
     def _review(self, client: RepoClient) -> str:
         request = self.request
-        with step(log, "read_pull_request"):
+        with self._step("read_pull_request"):
             pr = client.pull(request.number)
 
         if request.command != "review":
@@ -192,7 +202,7 @@ class Job:
 
         publisher = Publisher(client, self.settings.check_name, int(self.settings.app_id))
         try:
-            with step(log, "load_policy"):
+            with self._step("load_policy"):
                 policy = load_policy(f"{request.owner}/{request.repo}", policy_reader(client))
         except PolicyError as exc:
             publisher.invalid_policy(head_sha, exc)
@@ -201,20 +211,26 @@ class Job:
             return self._done("draft pull request (set review_drafts: true to review drafts)")
 
         try:
-            with step(log, "start_check"):
+            with self._step("start_check"):
                 # Per delivery: a retry of this job finds its own run, a re-run request does not.
                 external = f"{request.logical_id}/{request.delivery or '-'}"
                 check_id = publisher.start_check(head_sha, external)
         except GitHubNotFound as exc:
             return self._abandon_or_raise(client, head_sha, exc)
         try:
-            with step(log, "test_functions"):
-                reviewer = Reviewer(client, policy, self.context.cache, self.context.engine_jobs)
+            with self._step("test_functions"):
+                reviewer = Reviewer(
+                    client,
+                    policy,
+                    self.context.cache,
+                    self.context.engine_jobs,
+                    deadline=self.deadline.testing,
+                )
                 outcome = reviewer.review(pr)
             self._count(outcome)
-            with step(log, "suggest_fixes"):
+            with self._step("suggest_fixes"):
                 self._suggest(reviewer, policy, client, outcome)
-            with step(log, "finish_check"):
+            with self._step("finish_check"):
                 publisher.finish_check(check_id, outcome)
         except Exception as exc:
             gone = self._gone(client, head_sha) if isinstance(exc, GitHubNotFound) else None
@@ -224,7 +240,7 @@ class Job:
             if gone is not None:
                 return self._abandoned(gone, exc)
             raise
-        with step(log, "publish_review"), self.context.posting.hold(self._pull_key()):
+        with self._step("publish_review"), self.context.posting.hold(self._pull_key()):
             # Re-read under the lock: a newer head's review may not be overtaken by this one.
             latest = client.pull(request.number)
             now = str(latest["head"]["sha"])
@@ -282,6 +298,12 @@ class Job:
     ) -> None:
         if gone is not None:
             title, summary = "Review abandoned", f"codebias stopped this review: {gone}."
+        elif isinstance(exc, JobTimedOut):
+            title = "The review timed out"
+            summary = (
+                f"codebias stopped this review: {exc}. Push again or comment "
+                "`/codebias recheck` to retry; a smaller pull request reviews faster."
+            )
         else:
             title = "The review failed"
             summary = (
@@ -325,6 +347,9 @@ class Job:
     ) -> None:
         provider = self._provider(policy)
         if provider is None:
+            return
+        if self.deadline.testing_over():
+            outcome.warnings.append(f"no fixes suggested: {self.deadline.testing.why}")
             return
         from bot.suggest import suggest
 

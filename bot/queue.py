@@ -9,6 +9,9 @@ per-installation waiting lines). A burst of 150 reviews from one installation th
 holds a few places in the queue, and a smaller installation's reviews go in right behind
 them instead of behind all 150.
 
+Timeout: a review job runs at most `JOB_TIMEOUT` seconds in both modes (bot/deadline.py):
+RQ kills the work horse; the embedded pool gives the job up from a watchdog timer.
+
 Retries: a failed review is tried again after `retry_intervals` (or after the wait GitHub
 asked for, when longer), scheduled (RQ's scheduler, or a timer here) so that no worker slot
 sleeps through the wait.
@@ -42,6 +45,7 @@ from rq.job import Job, JobStatus
 from rq.rate_limit import RateLimit, RateLimitRegistry
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 
+from bot.deadline import JOB_TIMEOUT, JobDeadline, job_deadline
 from bot.events import ReviewRequest
 from bot.logs import bound
 
@@ -49,8 +53,6 @@ log = logging.getLogger(__name__)
 
 QUEUE_NAME = "codebias"
 JOB_FUNCTION = "bot.jobs.review_job"
-# Long enough for a large pull request tested function by function in the sandbox.
-JOB_TIMEOUT = 30 * 60
 FAILED_KEPT_SECONDS = 7 * 24 * 3600
 RESULT_KEPT_SECONDS = 24 * 3600
 PENDING = {
@@ -224,7 +226,11 @@ class FailedJob:
 
 
 class EmbeddedJobQueue:
-    """A thread pool inside the service; the sandbox isolates the code under test anyway."""
+    """A thread pool inside the service; the sandbox isolates the code under test anyway.
+
+    Threads cannot be killed, so a job that outlives `job_timeout` is given up by a watchdog
+    timer: it counts as failed (not retried), its place goes to the next review, and its
+    thread stops at its next step (bot/deadline.py)."""
 
     def __init__(
         self,
@@ -233,8 +239,10 @@ class EmbeddedJobQueue:
         retry_intervals: tuple[int, ...],
         on_done: Callable[[bool, float], None] | None = None,
         installation_concurrency: int = 4,
+        job_timeout: float = JOB_TIMEOUT,
     ) -> None:
         self.runner = runner
+        self.job_timeout = job_timeout
         self.retry_intervals = retry_intervals
         self.on_done = on_done
         self.installation_concurrency = installation_concurrency
@@ -275,19 +283,47 @@ class EmbeddedJobQueue:
             del self._holding[key], self._waiting[key]
 
     def _run(self, request: ReviewRequest, attempt: int) -> None:
-        started = time.monotonic()
+        deadline = JobDeadline(self.job_timeout)
+        settled = threading.Event()  # set by whichever ends the job first: it or its watchdog
         with self._lock:
             self._started += 1
-        with fields_of(request):
+        watchdog = threading.Timer(self.job_timeout, self._give_up, (request, deadline, settled))
+        watchdog.daemon = True
+        watchdog.start()
+        with fields_of(request), job_deadline(deadline):
             try:
                 self.runner(request)
             except Exception as exc:  # noqa: BLE001 - every failure is logged, retried or kept
-                self._failed(request, attempt, exc, started)
+                if self._settle(settled, watchdog):
+                    self._failed(request, attempt, exc, deadline.started)
             else:
-                self._finish(request, True, started)
+                if self._settle(settled, watchdog):
+                    self._finish(request, True, deadline.started)
             finally:
                 with self._lock:
                     self._started -= 1
+
+    def _settle(self, settled: threading.Event, watchdog: threading.Timer | None = None) -> bool:
+        """True for the first caller only: the job's own end, or its watchdog."""
+        if watchdog is not None:
+            watchdog.cancel()
+        with self._lock:
+            first = not settled.is_set()
+            settled.set()
+        return first
+
+    def _give_up(
+        self, request: ReviewRequest, deadline: JobDeadline, settled: threading.Event
+    ) -> None:
+        """The watchdog: the job outlived its timeout."""
+        if not self._settle(settled):
+            return
+        deadline.given_up.set()
+        message = f"review {request.logical_id} exceeded the job timeout of {self.job_timeout:g} s"
+        with fields_of(request):
+            log.error("%s; given up (its thread stops at its next step)", message)
+        self.failed.append(FailedJob(request.logical_id, message))
+        self._finish(request, False, deadline.started)
 
     def _failed(self, request: ReviewRequest, attempt: int, exc: Exception, started: float) -> None:
         intervals = self.retry_intervals

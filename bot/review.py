@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
 from analysis.report import safe_repr
+from analysis.scan_budget import Deadline
 from bot.cache import ResultsCache, cache_key
 from bot.changes import FileChange, file_change
 from bot.checkout import Checkout, Fetcher
@@ -46,6 +47,7 @@ class Reviewer:
     policy: Policy
     cache: ResultsCache
     engine_jobs: int = 1
+    deadline: Deadline | None = None  # after it, no further function is run
     engine: Engine = field(init=False)
 
     def __post_init__(self) -> None:
@@ -53,7 +55,7 @@ class Reviewer:
         # built-in budgets, never raise them (CPU of the service is shared).
         capped = self.policy.budget.capped(default_policy().budget)
         self.policy = self.policy.model_copy(update={"budget": capped})
-        self.engine = Engine(self.policy, jobs=self.engine_jobs)
+        self.engine = Engine(self.policy, jobs=self.engine_jobs, deadline=self.deadline)
 
     def review(self, pr: Json) -> ReviewOutcome:
         outcome = ReviewOutcome(
