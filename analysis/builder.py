@@ -76,6 +76,18 @@ class InputBuilder:
                 continue  # `factor=rating.gender_factor`: the call keeps the function passed in
             default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
             path: InputPath = (("param", arg.arg),)
+            given = (
+                self.facts.given_self(fn, arg.arg)
+                if info.owner is not None and arg.annotation is None
+                else None
+            )
+            if given is not None:  # the module's own calls pass an instance of one class
+                params.append(
+                    Param(
+                        arg.arg, arg.arg not in posonly, self.instance_shape(given, arg.arg, leaves)
+                    )
+                )
+                continue
             shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
             params.append(Param(arg.arg, arg.arg not in posonly, shape))
         if args.kwarg is not None:
@@ -105,11 +117,14 @@ class InputBuilder:
                     strict=False,
                 )
             )
+            stored = stored_attributes(init)
             for arg in named:
                 if arg.arg in defaults:
                     continue  # keep the constructor's own default; fewer inputs to search
+                # The path names the attribute the methods read: `self.age = D(age_in_months)`.
+                step = ("attr", stored.get(arg.arg, arg.arg))
                 fields[arg.arg] = self.shape(
-                    init, arg.arg, arg.annotation, MISSING, (*path, ("attr", arg.arg)), leaves, 1
+                    init, arg.arg, arg.annotation, MISSING, (*path, step), leaves, 1
                 )
         return Node("new", fields=fields, cls=self.facts.qualname(cls))
 
@@ -313,11 +328,32 @@ class InputBuilder:
             name,
             pool,
             category,
-            typical_index(pool, category, self.policy, default),
+            typical_index(pool, category, self.policy, default, hint),
             from_code=from_code,
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
+
+
+def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
+    """Constructor parameters and the attribute each is kept in, when the constructor keeps
+    it in exactly one: `self.sex = sex.upper()` -> {"sex": "sex"}, `self.age =
+    D(age_in_months)` -> {"age_in_months": "age"}."""
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(init):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id in INSTANCE_NAMES
+        ):
+            continue
+        for read in ast.walk(node.value):
+            if isinstance(read, ast.Name) and isinstance(read.ctx, ast.Load):
+                found.setdefault(read.id, set()).add(target.attr)
+    return {name: next(iter(attrs)) for name, attrs in found.items() if len(attrs) == 1}
 
 
 def is_flag(name: str, kinds: set[str]) -> bool:

@@ -72,6 +72,9 @@ class StubModule(types.ModuleType):
     def __getattr__(self, attr):
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
+        # A call that reads `six.string_types` uses the stub even if all it does with it
+        # is `isinstance(x, ...)`, which then raises TypeError: that call needs the module.
+        STUBS.touch(self.__name__)
         return Stub(f"{self.__name__}.{attr}")
 
 

@@ -124,7 +124,9 @@ class Harvester:
                 key = node.args[1]
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     return [key.value.lower()]
-            if isinstance(func, ast.Name) and func.id in WRAPPERS:
+            if (isinstance(func, ast.Name) and func.id in WRAPPERS) or (
+                self.facts.is_numeric_constructor(node)
+            ):
                 return [s for a in node.args for s in self.subjects(a)]
             first = node.args[0] if node.args else None
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
@@ -251,8 +253,43 @@ class Harvester:
             for name in self.subjects(node.test):
                 self.facts.hint(name).kinds.add("truthy")
 
+        if isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Raise):
+            self.guard(node.test, holds=False)  # `if x is None: raise`: x is never None
+
     visit_While = visit_If
     visit_IfExp = visit_If
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self.guard(node.test, holds=True)
+
+    def guard(self, test: ast.expr, holds: bool) -> None:
+        """Values the code refuses or only accepts, from a test that must hold (an assert)
+        or must not (an `if` that raises): `x is not None`, `x not in (...)`, `x in [...]`."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            self.guard(test.operand, not holds)
+            return
+        if isinstance(test, ast.BoolOp):
+            # Every part of `a and b` must hold; every part of `a or b` must not hold.
+            if isinstance(test.op, ast.And) == holds:
+                for part in test.values:
+                    self.guard(part, holds)
+            return
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return
+        op, right = test.ops[0], test.comparators[0]
+        value = self.facts.const(right, self.local)
+        if value is MISSING:
+            return
+        positive = isinstance(op, (ast.In, ast.Eq, ast.Is))
+        if not positive and not isinstance(op, (ast.NotIn, ast.NotEq, ast.IsNot)):
+            return
+        items = list(value) if isinstance(op, (ast.In, ast.NotIn)) else [value]
+        if isinstance(value, (str, dict)) and isinstance(op, (ast.In, ast.NotIn)):
+            return  # `x in "abc"`, `x in TABLE`: no list of values to rest on
+        for name in self.subjects(test.left):
+            hint = self.facts.hint(name)
+            kept = hint.accepted if positive == holds else hint.refused
+            kept += [v for v in items if v not in kept]
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -297,6 +334,9 @@ class Harvester:
             elif func.id in NUMERIC_WRAPPERS and node.args:
                 for name in self.subjects(node.args[0]):
                     self.facts.hint(name).kinds.add("num")
+        if self.facts.is_numeric_constructor(node) and node.args:
+            for name in self.subjects(node.args[0]):
+                self.facts.hint(name).kinds.add("num")
         helper = called_function(node, self.facts.functions)
         if helper is not None:
             self.link(*helper, node)

@@ -14,12 +14,13 @@ the `Hint` of every name); `analysis.harvest.Harvester` reads one function into 
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from analysis.functions import record_class_kind
+from analysis.functions import call_bindings, record_class_kind
 from analysis.harvest import Harvester
 from analysis.values import MISSING, EnumMember
 
@@ -33,6 +34,10 @@ class Hint:
     kinds: set[str] = field(default_factory=set)  # num, int, float, str, bool, list, dict
     contains: list[Any] = field(default_factory=list)  # `c in name`: name holds c
     lengths: list[int] = field(default_factory=list)  # `len(name) > 2`: sizes that matter
+    # Values the code refuses (`assert x is not None`, `if x in ("", None): raise`) and the
+    # only ones it accepts (`assert sex.upper() in ["M", "F"]`): no value to rest on.
+    refused: list[Any] = field(default_factory=list)
+    accepted: list[Any] = field(default_factory=list)
     # (type, value) of every constant, so that adding one costs the same however many there are.
     seen: set[tuple[type, Any]] = field(default_factory=set, repr=False, compare=False)
 
@@ -53,6 +58,8 @@ class Hint:
             if value not in self.contains:
                 self.contains.append(value)
         self.lengths += [n for n in other.lengths if n not in self.lengths]
+        self.refused += [v for v in other.refused if v not in self.refused]
+        self.accepted += [v for v in other.accepted if v not in self.accepted]
 
 
 def kind_of(value: Any) -> str:
@@ -85,6 +92,9 @@ class ModuleFacts:
         every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.constants: dict[str, Any] = {}
         self.enums: dict[str, list[str]] = {}
+        # Names that build a number from a number or its text: `Decimal`, `D` after
+        # `from decimal import Decimal as D`.
+        self.numeric_names = numeric_constructors(tree)
         if imported is not None:
             # Defined here or imported, a name means the same; the module's own win.
             self.constants.update(imported.constants)
@@ -158,6 +168,43 @@ class ModuleFacts:
                 a.merge(b)
                 b.merge(a)
 
+    def given_self(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, param: str
+    ) -> ast.ClassDef | None:
+        """The class whose instance every call of method `fn` in this module passes as
+        `param`, when one does: `obs.get_zscores(self)` written in `Calculator` makes the
+        `growth` of `get_zscores(self, growth)` a Calculator."""
+        key = ("given_self", id(fn), param)
+        if key not in self.memo:
+            self.memo[key] = self._given_self(fn, param)
+        found: ast.ClassDef | None = self.memo[key]
+        return found
+
+    def _given_self(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, param: str
+    ) -> ast.ClassDef | None:
+        owners: set[int] = set()
+        found: ast.ClassDef | None = None
+        for cls in self.classes.values():
+            for method in cls.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(method):
+                    if not (
+                        isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == fn.name
+                    ):
+                        continue
+                    for name, arg in call_bindings(fn, node, bound=True):
+                        if name != param:
+                            continue
+                        if not (isinstance(arg, ast.Name) and arg.id == "self"):
+                            return None  # some call passes something else
+                        owners.add(id(cls))
+                        found = cls
+        return found if len(owners) == 1 else None
+
     def qualname(self, cls: ast.ClassDef) -> str:
         """The dotted name a class is reached by from its module: "League.Rules"."""
         return self.class_names.get(id(cls), cls.name)
@@ -210,7 +257,18 @@ class ModuleFacts:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("set", "frozenset", "tuple", "list") and len(node.args) == 1:
                 return self._const(node.args[0], local)
+        if isinstance(node, ast.Call) and self.is_numeric_constructor(node) and len(node.args) == 1:
+            return as_number(self._const(node.args[0], local))
         return MISSING
+
+    def is_numeric_constructor(self, node: ast.expr) -> bool:
+        """`Decimal("0.5")`, `D(45)`, `decimal.Decimal(x)`: a number made from its argument."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        if isinstance(func, ast.Name):
+            return func.id in self.numeric_names
+        return isinstance(func, ast.Attribute) and func.attr in NUMERIC_TYPES
 
 
 ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -232,6 +290,38 @@ def fold(op: ast.operator, left: Any, right: Any) -> Any:
         return ARITHMETIC[type(op)](left, right)
     except ArithmeticError:
         return MISSING
+
+
+# Number types whose constructor takes a number or its text, by the modules defining them.
+NUMERIC_TYPES = {"Decimal": "decimal", "Fraction": "fractions"}
+
+
+def numeric_constructors(tree: ast.Module) -> set[str]:
+    """The names a module calls number constructors by: `Decimal`, or its `as` alias."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in NUMERIC_TYPES.values():
+            for alias in node.names:
+                if NUMERIC_TYPES.get(alias.name) == node.module:
+                    names.add(alias.asname or alias.name)
+    return names
+
+
+def as_number(value: Any) -> Any:
+    """A constant given to a number constructor as the number it makes: "0.5" -> 0.5."""
+    if isinstance(value, bool):
+        return MISSING
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return MISSING
+        if not math.isfinite(number):
+            return MISSING
+        return int(number) if number.is_integer() and "." not in value else number
+    return MISSING
 
 
 def referenced_names(tree: ast.Module) -> set[str]:

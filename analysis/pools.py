@@ -50,6 +50,9 @@ MAGNITUDES: dict[str, list[float]] = {
 
 MAX_POOL = 40
 
+# Names of inputs that hold text when nothing else says what they hold.
+TEXT_NAMES = frozenset({"name", "title", "label", "text", "message", "filename"})
+
 
 def value_pool(
     hint: Hint,
@@ -99,7 +102,13 @@ def value_pool(
     if category is None or not pool:
         # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
         # would hide any difference that needs a realistic magnitude.
-        pool += kind_defaults(kinds)
+        tokens = name_tokens(name)
+        if not kinds - {"truthy"} and tokens and tokens[-1] in TEXT_NAMES:
+            # `logger_name`, `title`: text, when nothing else says what they hold (words
+            # that read like no category's value, so that no echo is taken for another's).
+            pool += ["sample", "sample text"]
+        else:
+            pool += kind_defaults(kinds)
         if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
             pool += next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
     pool = dedupe(pool)[:MAX_POOL]
@@ -146,15 +155,35 @@ def realistic(pool: list[Any], category: Category) -> list[Any]:
     return [v for v in pool if fits_range(v)]
 
 
-def typical_index(pool: list[Any], category: str | None, policy: Policy, default: Any) -> int:
-    """A protected leaf rests on its category's first value; others on their default or first."""
-    if default is not MISSING and default in pool:
+def typical_index(
+    pool: list[Any], category: str | None, policy: Policy, default: Any, hint: Hint | None = None
+) -> int:
+    """A protected leaf rests on its category's first value; others on their default or first.
+
+    Never on a value the code refuses (`assert x is not None` after `x=None` in the
+    signature), and on one it accepts when it accepts only some (`assert sex in ["M", "F"]`):
+    every other input would be tried against a call that can only raise.
+    """
+    refused = [v for v in hint.refused if not isinstance(v, bool)] if hint else []
+    accepted = [v for v in pool if hint and any(same(v, a) for a in hint.accepted)]
+
+    def fine(value: Any) -> bool:
+        if any(same(value, r) for r in refused):
+            return False
+        return not accepted or any(same(value, a) for a in accepted)
+
+    if default is not MISSING and default in pool and fine(default):
         return pool.index(default)
     if category is not None:
         for value in policy.protected[category].values:
-            if value in pool:
+            if value in pool and fine(value):
                 return pool.index(value)
-    return 0
+    return next((i for i, v in enumerate(pool) if fine(v)), 0)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal and of one type: 1 is not True, 0 is not False, "" is not None."""
+    return type(a) is type(b) and a == b
 
 
 def fits(value: Any, kinds: set[str]) -> bool:

@@ -87,6 +87,12 @@ CONSTRUCTS: dict[str, tuple[str, str, list[Any]]] = {
         "items",
         [["item0", "item1"], ["item0", "item1", "item2"]],
     ),
+    "a Decimal threshold, the constructor imported under another name": (
+        "from decimal import Decimal as Dec\n"
+        "def f(age_months):\n    return Dec(age_months) <= Dec('36')\n",
+        "age_months",
+        [35, 36, 37],
+    ),
 }
 
 
@@ -151,3 +157,82 @@ def test_bias_at_a_value_only_the_code_knows_is_found(source: str, attribute: st
     report = verdict(source)
     assert report.status == "biased", (report.status, report.reason)
     assert [f.attribute for f in report.findings] == [attribute]
+
+
+def test_text_turned_into_a_decimal_gets_numbers() -> None:
+    source = (
+        "from decimal import Decimal\n"
+        "def f(sex, reading):\n"
+        "    assert reading not in ('', None)\n"
+        "    return Decimal(reading) * (2 if sex == 'F' else 1)\n"
+    )
+    reading = leaf(model_of(source), "reading")
+    assert any(isinstance(v, (int, float)) and v > 0 for v in reading.pool)
+
+
+@pytest.mark.parametrize(
+    ("source", "display", "refused"),
+    [
+        (  # `=None` in the signature, refused by an assert: no base value
+            "def f(age=None, sex=None):\n"
+            "    assert age is not None\n"
+            "    assert sex is not None\n"
+            "    return age > 3 and sex == 'F'\n",
+            "age",
+            [None],
+        ),
+        (  # only some spellings accepted: the base value is one of them
+            "def f(age, sex=None):\n"
+            "    assert sex.upper() in ['M', 'F']\n"
+            "    return age > 3 and sex == 'F'\n",
+            "sex",
+            [v for v in default_policy().protected["gender"].values if v not in ("M", "F")],
+        ),
+        (  # an `if` that raises refuses the values it tests for
+            "def f(sex, amount=''):\n"
+            "    if amount in ('', None):\n"
+            "        raise ValueError('no amount')\n"
+            "    return float(amount) * (2 if sex == 'F' else 1)\n",
+            "amount",
+            ["", None],
+        ),
+    ],
+    ids=["assert is not None", "assert in a list", "if ... raise"],
+)
+def test_the_base_value_is_none_the_code_refuses(
+    source: str, display: str, refused: list[Any]
+) -> None:
+    found = leaf(model_of(source), display)
+    assert found.pool[found.typical] not in refused, found.pool
+
+
+def test_a_calculator_whose_tables_are_built_by_its_constructor_is_found_biased() -> None:
+    source = (
+        "from decimal import Decimal as D\n"
+        "class Reading:\n"
+        "    def __init__(self, age_months, sex, value):\n"
+        "        self.age = D(age_months)\n"
+        "        self.sex = sex.upper()\n"
+        "        self.value = value\n"
+        "    def medians(self, book):\n"
+        "        group = 'boys' if self.sex == 'M' else 'girls'\n"
+        "        key = group + ('_0' if self.age < D(24) else '_2')\n"
+        "        return getattr(book, key)\n"
+        "class Book:\n"
+        "    def __init__(self, units='metric'):\n"
+        "        self.units = units\n"
+        "        medians = (('boys_0', 9), ('girls_0', 8), ('boys_2', 14), ('girls_2', 13))\n"
+        "        for key, median in medians:\n"
+        "            setattr(self, key, median)\n"
+        "    def ratio(self, value=None, age_months=None, sex=None):\n"
+        "        assert value not in ('', ' ', None)\n"
+        "        assert age_months is not None\n"
+        "        assert sex.upper() in ('M', 'F')\n"
+        "        if D(value) <= D(0):\n"
+        "            raise ValueError('a value above zero')\n"
+        "        return D(value) / Reading(age_months, sex, value).medians(self)\n"
+    )
+    for qualname in ("Book.ratio", "Reading.medians"):
+        report = verdict(source, qualname)
+        assert report.status == "biased", (qualname, report.reason)
+        assert {f.attribute for f in report.findings} == {"age", "gender"}, qualname
