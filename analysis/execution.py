@@ -28,7 +28,7 @@ from analysis.errors import SessionDied
 # The child script: its parts joined in order, each standard library only (see harness.py).
 HARNESS_SOURCE = "\n\n".join(
     (Path(__file__).parent / part).read_text(encoding="utf-8")
-    for part in ("harness_output.py", "harness_stubs.py", "harness.py")
+    for part in ("harness_output.py", "harness_stubs.py", "harness_frames.py", "harness.py")
 )
 
 

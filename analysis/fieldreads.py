@@ -318,12 +318,40 @@ def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
     lowered = name.lower()
     if lowered in FRAME_NAMES or lowered.endswith("_df"):
         return True
-    return any(
+    if any(
         isinstance(node, ast.Attribute)
         and is_name(node.value, {name})
         and node.attr in FRAME_METHODS
         for node in ast.walk(fn)
-    )
+    ):
+        return True
+    return masks_itself(fn, name)
+
+
+def masks_itself(fn: FunctionNode, name: str) -> bool:
+    """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
+    `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
+    boolean mask: a DataFrame's idiom, which no dict or list answers)."""
+    names = {name}
+    for node in ast.walk(fn):  # `df = data`, `df = df[...]`: copies of the frame
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(value, ast.Subscript):
+                value = value.value
+            if isinstance(target, ast.Name) and is_name(value, names):
+                names.add(target.id)
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Subscript) and is_name(node.value, names)):
+            continue
+        mask = node.slice
+        if not isinstance(mask, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)):
+            continue
+        if any(
+            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
+            for inner in ast.walk(mask)
+        ):
+            return True
+    return False
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

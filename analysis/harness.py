@@ -4,8 +4,9 @@ This file runs *inside* the sandbox, as ``python -B -S -s -P -c <prelude + this 
 (analysis/sandbox/bwrap.py; ``-s -P -c`` with rlimits only under --trust-code), so it must use
 the standard library only and import nothing from codebias. Not ``-I``: its ``-E`` would drop
 the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway.
-The child script is three files joined in this order: harness_output.py (the text of an
-output, masked), harness_stubs.py (recording stubs) and this one.
+The child script is four files joined in this order: harness_output.py (the text of an
+output, masked), harness_stubs.py (recording stubs), harness_frames.py (a DataFrame stand-in
+where pandas is missing) and this one.
 It speaks newline-delimited JSON on private file descriptors; the code under test gets /dev/null
 as stdin and a capped buffer as stdout, so it can neither read the protocol nor forge a reply by
 printing.
@@ -52,6 +53,7 @@ import types
 if __name__ != "__main__":
     # Imported, as the tests drive the harness in-process. In the sandbox the parts arrive as
     # one script, these two first (analysis.execution.HARNESS_SOURCE), and nothing is imported.
+    from analysis.harness_frames import Table
     from analysis.harness_output import (  # noqa: F401 - MAX_ITEMS: the tests read it here
         MAX_ITEMS,
         MAX_REPR,
@@ -313,11 +315,12 @@ class Harness:
             return Record({k: self.decode(v) for k, v in value["fields"].items()})
         if tag == "frame":
             columns = {k: [self.decode(v) for v in vs] for k, vs in value["columns"].items()}
+            if STUBS.covers("pandas"):  # stubbed: the table below, not a stub that proves nothing
+                return Table(columns)
             try:
                 import pandas
-            except ImportError:  # no pandas here: the rows as records
-                rows = zip(*columns.values(), strict=True)
-                return [Record(zip(columns, row, strict=True)) for row in rows]
+            except ImportError:  # no pandas here: a table that answers its common idioms
+                return Table(columns)
             return pandas.DataFrame(columns)
         if tag == "tuple":
             return tuple(self.decode(v) for v in value["items"])

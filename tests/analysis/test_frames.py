@@ -1,0 +1,78 @@
+"""Tables of people: a parameter kept row by row by a test of its own columns is a DataFrame,
+whatever it is called, and where pandas cannot be imported the harness gives such code a
+small table that answers the same idioms (analysis/harness_frames.py), with outputs that
+read as pandas' do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from analysis_kit import model_of
+from harness_kit import InProcessHarness, in_process_harness
+
+from analysis import Engine
+from analysis.execution import ProcessExecutor
+from config.policy import build_policy
+
+# A filter over census rows, its parameter named like no table, copied before filtering.
+KEEP_WORKING_AGE = (
+    "def working_age(rows):\n"
+    "    kept = rows\n"
+    "    kept = kept[kept['AGEP'] >= 18]\n"
+    "    kept = kept[(kept['AGEP'] < 67) & (kept['WKHP'] > 0)]\n"
+    "    return kept\n"
+)
+
+
+@pytest.fixture
+def h() -> Iterator[InProcessHarness]:
+    with in_process_harness() as harness:
+        yield harness
+
+
+def frame(**columns: list[Any]) -> dict[str, Any]:
+    return {"__cb__": "frame", "columns": columns}
+
+
+def test_a_parameter_filtered_by_its_own_columns_is_a_frame() -> None:
+    model = model_of(KEEP_WORKING_AGE, "working_age")
+    (param,) = model.params
+    assert param.shape.kind == "frame"
+    assert param.shape.item is not None
+    assert set(param.shape.item.fields) == {"AGEP", "WKHP"}
+
+
+def test_a_record_read_by_key_is_no_frame() -> None:
+    model = model_of("def f(rows):\n    return rows['AGEP'] >= 18\n")
+    assert model.params[0].shape.kind == "record"
+
+
+@pytest.mark.parametrize("stub", [[], ["pandas"]], ids=["pandas", "stand-in"])
+def test_the_stand_in_answers_as_pandas_does(h: InProcessHarness, stub: list[str]) -> None:
+    source = (
+        "def f(df):\n"
+        "    adults = df[(df['AGEP'] >= 18) & ~(df['SEX'] == 2)]\n"
+        "    return adults[['SEX', 'PINCP']], (adults['PINCP'] * 2).tolist(), len(adults)\n"
+    )
+    h.load(source, stub=stub, stub_missing=False)
+    outcome = h.call(frame(AGEP=[30, 12, 40], SEX=[1, 1, 2], PINCP=[100, 200, 300]))
+    assert outcome["ok"], outcome
+    assert outcome["repr"] == "({'PINCP': {0: 100}, 'SEX': {0: 1}}, [200], 1)"
+
+
+def test_the_stand_in_refuses_what_it_does_not_answer(h: InProcessHarness) -> None:
+    h.load("def f(df):\n    return df.pivot_table(index='SEX')\n", stub=["pandas"])
+    outcome = h.call(frame(SEX=[1, 2]))
+    assert outcome["ok"] is False and outcome["error"].startswith("AttributeError")
+
+
+def test_a_census_filter_is_biased_without_pandas() -> None:
+    policy = build_policy([{"python": {"stub": ["pandas"]}}])
+    source = "import pandas as pd\n\n" + KEEP_WORKING_AGE
+    with Engine(policy, executor=ProcessExecutor()) as engine:
+        report = engine.scan_function(source, "census.py", "working_age")
+    assert report.status == "biased", report.reason
+    assert [f.attribute for f in report.findings] == ["age"]
