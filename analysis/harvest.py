@@ -280,6 +280,13 @@ class Harvester:
         value = self.facts.const(right, self.local)
         if value is MISSING:
             return
+        if type(op) in BOUNDS and is_number(value):
+            held, broken = BOUNDS[type(op)]
+            for name in self.subjects(test.left):
+                bound = (held if holds else broken, float(value))
+                if bound not in self.facts.hint(name).bounds:
+                    self.facts.hint(name).bounds.append(bound)
+            return
         positive = isinstance(op, (ast.In, ast.Eq, ast.Is))
         if not positive and not isinstance(op, (ast.NotIn, ast.NotEq, ast.IsNot)):
             return
@@ -346,6 +353,13 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+# An ordering test as the limit it sets: when it must hold, and when it must not (`if x < 45:
+# raise` keeps x >= 45).
+BOUNDS: dict[type[ast.cmpop], tuple[str, str]] = {
+    ast.Lt: ("<", ">="), ast.LtE: ("<=", ">"), ast.Gt: (">", "<="), ast.GtE: (">=", "<"),
+}  # fmt: skip
 
 
 def sized_subjects(node: ast.expr, harvester: Harvester) -> list[str]:

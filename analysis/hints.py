@@ -38,6 +38,8 @@ class Hint:
     # only ones it accepts (`assert sex.upper() in ["M", "F"]`): no value to rest on.
     refused: list[Any] = field(default_factory=list)
     accepted: list[Any] = field(default_factory=list)
+    # Limits a number must keep to (`if height < 45: raise` -> (">=", 45)).
+    bounds: list[tuple[str, float]] = field(default_factory=list)
     # (type, value) of every constant, so that adding one costs the same however many there are.
     seen: set[tuple[type, Any]] = field(default_factory=set, repr=False, compare=False)
 
@@ -60,6 +62,7 @@ class Hint:
         self.lengths += [n for n in other.lengths if n not in self.lengths]
         self.refused += [v for v in other.refused if v not in self.refused]
         self.accepted += [v for v in other.accepted if v not in self.accepted]
+        self.bounds += [b for b in other.bounds if b not in self.bounds]
 
 
 def kind_of(value: Any) -> str:

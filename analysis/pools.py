@@ -8,6 +8,8 @@ leaf's kind. Ages may be carried as birth years or dates: the defaults follow th
 from __future__ import annotations
 
 import datetime
+import operator
+from collections.abc import Callable
 from typing import Any
 
 from analysis.hints import Hint
@@ -167,8 +169,12 @@ def typical_index(
     refused = [v for v in hint.refused if not isinstance(v, bool)] if hint else []
     accepted = [v for v in pool if hint and any(same(v, a) for a in hint.accepted)]
 
+    bounds = hint.bounds if hint else []
+
     def fine(value: Any) -> bool:
         if any(same(value, r) for r in refused):
+            return False
+        if bounds and not within(value, bounds):
             return False
         return not accepted or any(same(value, a) for a in accepted)
 
@@ -179,6 +185,18 @@ def typical_index(
             if value in pool and fine(value):
                 return pool.index(value)
     return next((i for i, v in enumerate(pool) if fine(v)), 0)
+
+
+LIMITS: dict[str, Callable[[float, float], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}  # fmt: skip
+
+
+def within(value: Any, bounds: list[tuple[str, float]]) -> bool:
+    """Whether a number keeps to every limit; a value of another kind keeps to none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return all(LIMITS[op](value, limit) for op, limit in bounds)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -196,14 +196,26 @@ def test_text_turned_into_a_decimal_gets_numbers() -> None:
             "amount",
             ["", None],
         ),
+        (  # limits: too short or too tall raises
+            "def f(sex, height):\n"
+            "    if height < 45:\n"
+            "        raise ValueError('too short')\n"
+            "    if height > 120:\n"
+            "        raise ValueError('too tall')\n"
+            "    return height * (2 if sex == 'F' else 1)\n",
+            "height",
+            [44, 121, 0, -1, 1],
+        ),
     ],
-    ids=["assert is not None", "assert in a list", "if ... raise"],
+    ids=["assert is not None", "assert in a list", "if ... raise", "limits"],
 )
 def test_the_base_value_is_none_the_code_refuses(
     source: str, display: str, refused: list[Any]
 ) -> None:
     found = leaf(model_of(source), display)
     assert found.pool[found.typical] not in refused, found.pool
+    if display == "height":
+        assert 45 <= found.pool[found.typical] <= 120, found.pool
 
 
 def test_a_calculator_whose_tables_are_built_by_its_constructor_is_found_biased() -> None:
