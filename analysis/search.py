@@ -17,7 +17,7 @@ import itertools
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -99,10 +99,24 @@ def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[Input
     # Pairs of guarded inputs, every combination of their values: bias that shows only
     # when two other conditions hold at once (income high *and* expenses above a line).
     guarded = [leaf for leaf in model.others if leaf.guarded]
-    for i, a in enumerate(guarded):
-        for b in guarded[i + 1 :]:
-            for va in a.pool:
-                for vb in b.pool:
+    yield from pairs(guarded, base, lambda leaf: leaf.pool)
+    # Then pairs that include another protected input (its focus values): a sex that
+    # matters only for one measurement *and* past an age (`method == "ofc" and age > 17`).
+    protected = [leaf for leaf in model.protected if leaf.guarded]
+    for a in protected:
+        for b in [*guarded, *protected]:
+            if b is not a and not (b in protected and protected.index(b) < protected.index(a)):
+                yield from pairs([a, b], base, lambda leaf: leaf.focus)
+
+
+def pairs(
+    leaves: list[Leaf], base: dict[InputPath, Any], values: Callable[[Leaf], list[Any]]
+) -> Iterator[dict[InputPath, Any]]:
+    """Every combination of two leaves' values off the base, for each pair of the leaves."""
+    for i, a in enumerate(leaves):
+        for b in leaves[i + 1 :]:
+            for va in values(a):
+                for vb in values(b):
                     if va != base[a.path] and vb != base[b.path]:
                         yield {**base, a.path: va, b.path: vb}
 
