@@ -58,6 +58,7 @@ if __name__ != "__main__":
         MAX_ITEMS,
         MAX_REPR,
         canonical,
+        clip,
         mask_text,
         output_parts,
     )
@@ -260,6 +261,8 @@ class Harness:
                 kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
                 masks = [self.decode(v) for v in call.get("mask", [])]
                 result = self.target(*args, **kwargs)
+                if result is None and args and getattr(self.target, "__name__", "") == "__init__":
+                    result = args[0]  # what a constructor gives is the object it set up
                 if isinstance(result, types.CoroutineType):
                     import asyncio  # imported lazily: most modules never need it
 
@@ -289,8 +292,8 @@ class Harness:
         printed = sink.getvalue()[:MAX_STDOUT]
         return {
             "ok": True,
-            "repr": text[:MAX_REPR],
-            "masked": masked[:MAX_REPR],
+            "repr": clip(text),
+            "masked": clip(masked),
             "stdout": printed,
             "stdout_masked": mask_text(printed, masks),
             "parts": pieces,

@@ -20,6 +20,19 @@ PART_DEPTH = 3
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+def clip(text):
+    """An output's text cut to MAX_REPR characters, ending in a digest of the whole when cut:
+    two outputs that differ only past the cut (a constructor's state, a long report) still
+    read as different."""
+    if len(text) <= MAX_REPR:
+        return text
+    import hashlib
+
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    tail = f" ... #{digest}"
+    return text[: MAX_REPR - len(tail)] + tail
+
+
 def mask_text(text, masks):
     for m in masks:
         if isinstance(m, bool) or m is None:

@@ -183,6 +183,25 @@ def test_a_long_result_is_capped(h: InProcessHarness) -> None:
     assert len(h.call(30)["repr"]) == child.MAX_REPR
 
 
+def test_long_results_that_differ_only_past_the_cap_still_differ(h: InProcessHarness) -> None:
+    h.load("def f(age):\n    return 'y' * 10_000 + ('old' if age > 60 else 'young')\n")
+    young, old = h.call(30)["repr"], h.call(70)["repr"]
+    assert young != old
+    assert young[:1000] == old[:1000]
+
+
+def test_a_constructor_s_output_is_the_object_it_set_up(h: InProcessHarness) -> None:
+    source = (
+        "class Policy:\n"
+        "    def __init__(self, age):\n"
+        "        self.band = 'senior' if age > 60 else 'adult'\n"
+    )
+    h.load(source, qualname="Policy.__init__")
+    new = {"__cb__": "new", "class": "Policy", "kwargs": {"age": 30}}
+    assert h.call(new, 70)["repr"] == "Policy({'band': 'senior'})"
+    assert h.call(new, 30)["repr"] == "Policy({'band': 'adult'})"
+
+
 # -- values ----------------------------------------------------------------------------------
 
 
