@@ -54,7 +54,12 @@ class InputBuilder:
             and positional[0].arg in INSTANCE_NAMES
         ):
             first, positional = positional[0], positional[1:]
-            if "classmethod" not in decorators:
+            if "classmethod" not in decorators and info.name == "__init__":
+                # The constructor itself sets the instance up from its own parameters: the
+                # instance it is given starts empty (what it ends as is the output).
+                cls = self.facts.qualname(info.owner)
+                params.append(Param(first.arg, False, Node("new", fields={}, cls=cls)))
+            elif "classmethod" not in decorators:
                 # A method gets a real instance of its class, built from the fields or
                 # constructor parameters it declares, which become inputs like any other.
                 self_shape = self.instance_shape(info.owner, first.arg, leaves)
