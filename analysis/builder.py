@@ -102,6 +102,7 @@ class InputBuilder:
             )
             if spread.kind == "record":
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
+        spread_typicals(leaves, self.policy)
         return only_people(InputModel(params, leaves), info, self.policy)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
@@ -338,6 +339,29 @@ class InputBuilder:
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
+
+
+def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
+    """Numeric inputs of one category rest on different values: the ages of four reference
+    rows around a child's age, all at 30, only divide by zero (`age_one_below - age_one_above`)."""
+    groups: dict[str, list[Leaf]] = {}
+    for leaf in leaves:
+        value = leaf.pool[leaf.typical] if leaf.pool else None
+        if leaf.category is not None and isinstance(value, (int, float)):
+            if not isinstance(value, bool):
+                groups.setdefault(leaf.category, []).append(leaf)
+    for category, group in groups.items():
+        taken = {group[0].pool[group[0].typical]}
+        ordered = [
+            v
+            for v in policy.protected[category].values
+            if isinstance(v, (int, float)) and not isinstance(v, bool)
+        ]
+        for leaf in group[1:]:
+            value = next((v for v in ordered if v not in taken and v in leaf.pool), None)
+            if value is not None:
+                leaf.typical = leaf.pool.index(value)
+                taken.add(value)
 
 
 def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
