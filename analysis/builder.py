@@ -287,6 +287,8 @@ class InputBuilder:
                 for other, other_hint in list(self.facts.hints.items()):
                     if self.policy.canonical_category(other) == category:
                         merged.merge(other_hint)
+            for value in self.facts.domain_of(merged.constants):
+                merged.add(value)
             self.facts.memo[key] = merged
         hint: Hint = self.facts.memo[key]
         return hint

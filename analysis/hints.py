@@ -171,6 +171,22 @@ class ModuleFacts:
                 a.merge(b)
                 b.merge(a)
 
+    def domain_of(self, values: list[Any]) -> list[Any]:
+        """The other members of a constant list that holds two or more of these values: code
+        that tests `method == WEIGHT or method == BMI` of MEASUREMENT_METHODS = [HEIGHT,
+        WEIGHT, BMI] treats HEIGHT otherwise, so HEIGHT is worth a try."""
+        texts = {v for v in values if isinstance(v, str)}
+        if len(texts) < 2:
+            return []
+        found: list[Any] = []
+        for constant in self.constants.values():
+            if not isinstance(constant, (list, tuple)) or len(constant) > MAX_DOMAIN:
+                continue
+            members = [m for m in constant if isinstance(m, str)]
+            if len(members) == len(constant) and len(texts.intersection(members)) >= 2:
+                found += [m for m in members if m not in texts and m not in found]
+        return found
+
     def given_self(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, param: str
     ) -> ast.ClassDef | None:
@@ -294,6 +310,9 @@ def fold(op: ast.operator, left: Any, right: Any) -> Any:
     except ArithmeticError:
         return MISSING
 
+
+# Constant lists longer than this are tables of data, not the values an input may take.
+MAX_DOMAIN = 30
 
 # Number types whose constructor takes a number or its text, by the modules defining them.
 NUMERIC_TYPES = {"Decimal": "decimal", "Fraction": "fractions"}

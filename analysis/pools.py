@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analysis.hints import Hint
-from analysis.values import MISSING, DateValue, neighbours
+from analysis.values import MISSING, DateValue, is_number, neighbours
 from config.policy import Category, Policy, name_tokens
 
 DEFAULTS_BY_KIND: dict[str, list[Any]] = {
@@ -181,9 +181,15 @@ def typical_index(
     if default is not MISSING and default in pool and fine(default):
         return pool.index(default)
     if category is not None:
-        for value in policy.protected[category].values:
-            if value in pool and fine(value):
-                return pool.index(value)
+        usual = [v for v in policy.protected[category].values if v in pool and fine(v)]
+        # Within the span of the code's own thresholds when it has several: code about
+        # children (`age < 1`, `age > 20`) is about nobody at a default adult age of 30.
+        span = [v for v in (hint.constants if hint else []) if is_number(v)]
+        if len(set(span)) >= 2:
+            inside = [v for v in usual if is_number(v) and min(span) <= v <= max(span)]
+            usual = inside + [v for v in usual if v not in inside]
+        if usual:
+            return pool.index(usual[0])
     return next((i for i, v in enumerate(pool) if fine(v)), 0)
 
 

@@ -25,3 +25,50 @@ def test_an_interpolation_at_the_child_s_age_is_found_biased() -> None:
     report = verdict(SOURCE, "reference_at")
     assert report.status == "biased", report.reason
     assert "age" in {f.parameter for f in report.findings if f.kind == "output"}
+
+
+def test_the_base_age_lies_within_the_code_s_own_thresholds() -> None:
+    source = (
+        "def band(age):\n"
+        "    if age < 1:\n        return 'infant'\n"
+        "    if age > 20:\n        return None\n"
+        "    return 'child'\n"
+    )
+    found = [leaf for leaf in model_of(source, "band").leaves if leaf.display == "age"][0]
+    assert 1 <= found.pool[found.typical] <= 20
+
+
+# A reference kept for girls of 2 to 18 only, for one of the methods a constant list names;
+# the helper's tests name the other methods, never the one it serves.
+GIRLS_ONLY = (
+    "import json\n"
+    "METHODS = ['stature', 'mass', 'girth']\n"
+    "TABLE = json.loads('{\"stature\": {\"female\": [1.0, 2.0]}}')  # read from a file\n"
+    "def unavailable(age, method, sex):\n"
+    "    if age < 2 or age > 18:\n"
+    "        return 'no data at this age'\n"
+    "    if method == 'mass' or method == 'girth':\n"
+    "        return 'no data for ' + method\n"
+    "    if sex == 'male':\n"
+    "        return 'girls only'\n"
+    "    return None\n"
+    "def reference(method, sex, age):\n"
+    "    problem = unavailable(age, method, sex)\n"
+    "    if problem:\n"
+    "        raise LookupError(problem)\n"
+    "    return TABLE[method][sex]\n"
+)
+
+
+def test_the_other_members_of_a_constant_list_are_tried() -> None:
+    method = [leaf for leaf in model_of(GIRLS_ONLY, "reference").leaves if leaf.name == "method"]
+    assert "stature" in method[0].pool
+
+
+def test_a_reference_kept_for_girls_of_some_ages_refuses_the_others() -> None:
+    report = verdict(GIRLS_ONLY, "reference")
+    assert report.status == "biased", report.reason
+    assert {(f.attribute, f.kind) for f in report.findings} == {
+        ("age", "refuses"),
+        ("gender", "refuses"),
+    }
