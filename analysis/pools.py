@@ -223,7 +223,13 @@ def fits(value: Any, kinds: set[str]) -> bool:
     return False
 
 
+# Lists of numbers, for an input iterated or indexed *and* computed with (`t[0] / 12`).
+NUMBER_LISTS: list[Any] = [[0, 1, 2, 3], [1, 2], [10, 20, 30], []]
+
+
 def kind_defaults(kinds: set[str]) -> list[Any]:
+    if "list" in kinds and kinds & {"int", "float", "num"} and "str" not in kinds:
+        return list(NUMBER_LISTS)
     for kind in ("dateobj", "float", "int", "num", "bool", "str", "list", "dict", "truthy"):
         if kind in kinds:
             return list(DEFAULTS_BY_KIND[kind])

@@ -248,3 +248,15 @@ def test_a_calculator_whose_tables_are_built_by_its_constructor_is_found_biased(
         report = verdict(source, qualname)
         assert report.status == "biased", (qualname, report.reason)
         assert {f.attribute for f in report.findings} == {"age", "gender"}, qualname
+
+
+def test_a_list_computed_with_gets_lists_of_numbers() -> None:
+    source = (
+        "def f(months: list, sex):\n"
+        "    gap = (months[1] - months[0]) / 12\n"
+        "    return gap * (1.1 if sex == 'female' else 1.0)\n"
+    )
+    months = leaf(model_of(source), "months")
+    assert [0, 1, 2, 3] in months.pool
+    report = verdict(source)
+    assert report.status == "biased", report.reason
