@@ -349,7 +349,8 @@ def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
     groups: dict[str, list[Leaf]] = {}
     for leaf in leaves:
         value = leaf.pool[leaf.typical] if leaf.pool else None
-        if leaf.category is not None and isinstance(value, (int, float)):
+        in_group = any(step in ("index", "key") for step, _ in leaf.path[1:])
+        if leaf.category is not None and isinstance(value, (int, float)) and not in_group:
             if not isinstance(value, bool):
                 groups.setdefault(leaf.category, []).append(leaf)
     for category, group in groups.items():

@@ -83,6 +83,7 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[InputPath, Any]]
     rng = random.Random(seed)
     for _ in range(RANDOM_CONTEXTS):
         yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
+    yield from protected_pairs(model, base)
 
 
 def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[InputPath, Any]]:
@@ -100,8 +101,15 @@ def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[Input
     # when two other conditions hold at once (income high *and* expenses above a line).
     guarded = [leaf for leaf in model.others if leaf.guarded]
     yield from pairs(guarded, base, lambda leaf: leaf.pool)
-    # Then pairs that include another protected input (its focus values): a sex that
-    # matters only for one measurement *and* past an age (`method == "ofc" and age > 17`).
+
+
+def protected_pairs(
+    model: InputModel, base: dict[InputPath, Any]
+) -> Iterator[dict[InputPath, Any]]:
+    """Pairs that include another protected input (its focus values): a sex that matters only
+    for one measurement *and* past an age (`method == "ofc" and age > 17`). Tried last: the
+    pairs are many, and most bias shows earlier."""
+    guarded = [leaf for leaf in model.others if leaf.guarded]
     protected = [leaf for leaf in model.protected if leaf.guarded]
     for a in protected:
         for b in [*guarded, *protected]:
