@@ -304,11 +304,13 @@ class InputBuilder:
     ) -> Node:
         category = self.policy.canonical_category(name)
         hint = self.name_hint(name, category)
+        declared: list[Any] = []
         if annotation is not None:
             kind = annotation_kind(annotation)
             if kind and kind not in hint.kinds:
                 hint = replace(hint, kinds=hint.kinds | {kind})
-            choices = choices or literal_choices(annotation, self.facts)
+            declared = literal_choices(annotation, self.facts)
+            choices = choices or declared
         # How this input carries an age is its own business: `dob.year` in one function says
         # nothing about a `dateOfBirth` string in another.
         own = set(self.facts.hints.get(name.lower(), Hint()).kinds)
@@ -338,6 +340,7 @@ class InputBuilder:
             category,
             typical_index(pool, category, self.policy, default, hint),
             from_code=from_code,
+            declared=tuple(declared),
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)

@@ -31,6 +31,8 @@ class Leaf:
     category: str | None = None
     typical: int = 0  # index in pool of the base value used while other leaves vary
     from_code: int = 0  # the first `from_code` values of the pool come from the code itself
+    # The values its `Literal[...]` annotation declares: raising for another is the contract.
+    declared: tuple[Any, ...] = ()
 
     @property
     def guarded(self) -> bool:

@@ -65,3 +65,25 @@ def as_age(value: Any) -> Any:
     if is_number(value) and 1800 <= value <= this_year:
         return this_year - int(value)
     return value
+
+
+def about_another_input(error: str, refused: Any, others: list[Any]) -> bool:
+    """Whether an exception's message speaks of another input's value and not of the refused
+    one: `The Body Mass Index measurement of 2 kg/m² is below -15 SD` validates the
+    measurement against the person's reference, it does not refuse the person."""
+    message = error.partition(":")[2]
+
+    def mentions(value: Any) -> bool:
+        if isinstance(value, bool) or value is None:
+            return False
+        if is_number(value):
+            texts = {str(value), f"{value:g}"}
+        elif isinstance(value, str) and len(value.strip()) >= 2:
+            texts = {value}
+        else:
+            return False
+        return any(
+            re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|\.\d)", message) for text in texts
+        )
+
+    return not mentions(refused) and any(mentions(v) for v in others)

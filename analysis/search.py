@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
-from analysis.refusal import is_realistic, listed_spelling, refusal_error
+from analysis.refusal import about_another_input, is_realistic, listed_spelling, refusal_error
 from analysis.report import REFUSAL_PREFIX
 from analysis.stability import stable_difference, varying_paths
 from config.policy import Policy
@@ -309,18 +309,22 @@ class Search:
 
         def real(value: Any) -> bool:
             assert spec is not None and leaf.category is not None
+            if leaf.declared and value not in leaf.declared:
+                return False  # `sex: Literal["male", "female"]`: the signature's own terms
             return is_realistic(value, leaf.category, spec, leaf.pool)
 
         fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
         # Raising for "Male" while "male" returns asks for a spelling: that is validation,
         # unless the value raised is spelt as the policy lists it.
         spelt = {str(v).casefold() for v, _ in fine}
+        others = [v for path, v in ctx.items() if path != leaf.path]
         refused = [
             (v, o)
             for v, o in zip(values, outs, strict=True)
             if refusal_error(o)
             and real(v)
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
+            and not about_another_input(o.error, v, others)
         ]
         if not fine or not refused:
             return False

@@ -1,0 +1,56 @@
+"""What a refusal is not: raising about another input's value (an implausible measurement for
+the person's reference), or for a value outside the parameter's own `Literal[...]` terms."""
+
+from __future__ import annotations
+
+from analysis_kit import verdict
+
+from analysis.refusal import about_another_input
+
+# Plausibility of a reading against a reference that differs by sex: the message is about
+# the reading. For a girl 40 is implausible, for a boy it is not.
+READING = (
+    "def check_reading(sex, reading):\n"
+    "    median = 30.0 if sex == 'male' else 20.0\n"
+    "    if reading > median * 1.5:\n"
+    "        raise ValueError(f'a reading of {reading} is implausible')\n"
+    "    return True\n"
+)
+
+# The same refusal of a person, with nothing about another input in the message.
+GIRLS_ONLY = (
+    "def girls_reference(sex, reading):\n"
+    "    if sex == 'male':\n"
+    "        raise LookupError('this reference is for girls')\n"
+    "    return reading / 20.0\n"
+)
+
+# Raising for a sex outside the declared terms of the signature.
+DECLARED = (
+    "from typing import Literal\n"
+    "TABLE = {'male': 1.0, 'female': 1.0}\n"
+    "def weight_for(sex: Literal['male', 'female'], reading: float) -> float:\n"
+    "    return reading * TABLE[sex]\n"
+)
+
+
+def test_a_message_about_another_input_s_value_is_about_that_input() -> None:
+    assert about_another_input("ValueError: a reading of 40 is implausible", "female", [40])
+    assert not about_another_input("LookupError: no data above 20 years", "female", [2])
+    assert not about_another_input("ValueError: female readings of 40", "female", [40])
+
+
+def test_an_implausible_reading_for_one_sex_is_validation_not_refusal() -> None:
+    report = verdict(READING, "check_reading")
+    assert report.status == "clean", (report.findings, report.reason)
+
+
+def test_refusing_a_sex_outright_is_still_a_finding() -> None:
+    report = verdict(GIRLS_ONLY, "girls_reference")
+    assert report.status == "biased", report.reason
+    assert [(f.attribute, f.kind) for f in report.findings] == [("gender", "refuses")]
+
+
+def test_raising_for_a_value_outside_a_literal_annotation_is_its_contract() -> None:
+    report = verdict(DECLARED, "weight_for")
+    assert report.status == "clean", (report.findings, report.reason)
