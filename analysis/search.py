@@ -25,6 +25,7 @@ from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
 from analysis.refusal import about_another_input, is_realistic, listed_spelling, refusal_error
 from analysis.report import REFUSAL_PREFIX
+from analysis.shifted import shifted_echo
 from analysis.stability import stable_difference, varying_paths
 from config.policy import Policy
 
@@ -387,7 +388,9 @@ def candidate_pairs(
         return
 
     def differ(x: Trial, y: Trial) -> bool:
-        return not x.outcome.same_except(y.outcome, unstable)
+        if x.outcome.same_except(y.outcome, unstable):
+            return False
+        return not shifted_echo(x.value, y.value, x.outcome.value, y.outcome.value)
 
     numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]
     if len(numeric) == len(ok):

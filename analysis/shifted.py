@@ -1,0 +1,52 @@
+"""Dates echoed at a fixed distance: `birth_date + timedelta(days=prematurity)` moves with the
+birth date, day for day. Two outputs that differ only in dates, each moved by exactly as many
+days as the protected date was, are the same answer about two people (the attribute in
+another form, as an echo is), not a decision that treats them differently."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from analysis.values import DateValue
+
+DATE_REPR = re.compile(r"datetime\.date\((\d{1,4}), (\d{1,2}), (\d{1,2})\)|(\d{4})-(\d{2})-(\d{2})")
+
+
+def as_date(value: Any) -> datetime.date | None:
+    text = value.iso if isinstance(value, DateValue) else value
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def dates_in(text: str) -> tuple[list[datetime.date], str]:
+    """The dates a text shows, and the text with each replaced by a marker."""
+    found: list[datetime.date] = []
+
+    def keep(match: re.Match[str]) -> str:
+        parts = [int(p) for p in match.groups() if p is not None]
+        try:
+            found.append(datetime.date(*parts))
+        except ValueError:
+            return match.group(0)
+        return "<date>"
+
+    return found, DATE_REPR.sub(keep, text)
+
+
+def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Whether two outputs differ only by dates moved as far as the protected dates were."""
+    a, b = as_date(value_a), as_date(value_b)
+    if a is None or b is None or a == b:
+        return False
+    dates_a, rest_a = dates_in(output_a)
+    dates_b, rest_b = dates_in(output_b)
+    if not dates_a or rest_a != rest_b or len(dates_a) != len(dates_b):
+        return False
+    shift = a - b
+    return all(x - y == shift for x, y in zip(dates_a, dates_b, strict=True))
