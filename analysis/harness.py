@@ -85,10 +85,36 @@ class Record(dict):
         try:
             return self[name]
         except KeyError:
+            if name in GROUP_AGGREGATES:
+                return GROUP_AGGREGATES[name]
             raise AttributeError(name) from None
 
     def __setattr__(self, name, value):
         self[name] = value
+
+
+def _reduce(function):
+    def reduce(values, *args, **kwargs):
+        try:
+            items = list(values)
+        except TypeError:
+            items = [values]  # one member's value
+        return function(items)
+
+    return reduce
+
+
+# A group of people (a household, a family, a team) as the record of its one member tried:
+# what group APIs ask of the members (`household.any(ages < 8)`, `household.sum(salary)`,
+# `household.nb_persons(role)`) is answered over that one member, unless a field says else.
+GROUP_AGGREGATES = {
+    "any": _reduce(lambda items: any(bool(v) for v in items)),
+    "all": _reduce(lambda items: all(bool(v) for v in items)),
+    "sum": _reduce(sum),
+    "min": _reduce(min),
+    "max": _reduce(max),
+    "nb_persons": lambda *args, **kwargs: 1,
+}
 
 
 class Guard:
