@@ -357,17 +357,18 @@ def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
             if not isinstance(value, bool):
                 groups.setdefault(leaf.category, []).append(leaf)
     for category, group in groups.items():
-        taken = {group[0].pool[group[0].typical]}
+        taken: set[Any] = set()
         ordered = [
             v
             for v in policy.protected[category].values
             if isinstance(v, (int, float)) and not isinstance(v, bool)
         ]
-        for leaf in group[1:]:
-            value = next((v for v in ordered if v not in taken and v in leaf.pool), None)
-            if value is not None:
+        for leaf in group:
+            value = leaf.pool[leaf.typical]
+            if value in taken:  # only a clash moves: `start=0.0, end=20.0` keep their defaults
+                value = next((v for v in ordered if v not in taken and v in leaf.pool), value)
                 leaf.typical = leaf.pool.index(value)
-                taken.add(value)
+            taken.add(value)
 
 
 def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:

@@ -114,6 +114,8 @@ def value_pool(
         if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
             pool += next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
     pool = dedupe(pool)[:MAX_POOL]
+    if default is not MISSING and default is not None and default not in pool and pool:
+        pool[-1] = default  # the signature's own default is always tried, however long the pool
     return pool, min(from_code, len(pool))
 
 

@@ -260,3 +260,16 @@ def test_a_list_computed_with_gets_lists_of_numbers() -> None:
     assert [0, 1, 2, 3] in months.pool
     report = verdict(source)
     assert report.status == "biased", report.reason
+
+
+def test_the_signature_s_default_survives_a_long_pool() -> None:
+    words = ", ".join(repr(f"unit{i}") for i in range(30))
+    source = (
+        f"UNITS = ({words}, 'years')\n"
+        "def f(age, unit='years'):\n"
+        "    if unit not in UNITS:\n"
+        "        raise ValueError(unit)\n"
+        "    return age > 60\n"
+    )
+    unit = leaf(model_of(source), "unit")
+    assert unit.pool[unit.typical] == "years"
