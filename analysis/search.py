@@ -62,6 +62,8 @@ class SearchResult:
     errors: Counter[str] = field(default_factory=Counter)
     noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
     needs: Counter[str] = field(default_factory=Counter)  # stubbed modules calls touched
+    # The leaves some of whose calls touched a stub (by display): not tested in full.
+    needing: set[str] = field(default_factory=set)
     exhausted: bool = False  # stopped by the budget rather than by running out of contexts
 
     @property
@@ -233,6 +235,8 @@ class Search:
             if not o.ok:
                 self.result.errors[o.error.split(":")[0]] += 1
                 self.result.needs.update(o.needs)
+                if o.needs:
+                    self.result.needing.add(leaf.display)
         clash = colliding(leaf, ctx, values)
         unstable = self.unstable.get(leaf.display, frozenset())
         for a, b in candidate_pairs(ok, unstable):

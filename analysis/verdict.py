@@ -63,6 +63,10 @@ def record_result(
         return
     report.status = "biased" if report.findings else "clean"
     notes = [] if runnable else [f"{note}; this function itself is intact and was run"]
+    untested = stubbed_leaves(info, model, report, result)
+    if untested:
+        needed = ", ".join(sorted(result.needs))
+        notes.append(f"{untested} needs {needed} (stubbed here): judged statically")
     if result.noisy:
         notes.append(
             f"output is nondeterministic for {', '.join(sorted(result.noisy))}; "
@@ -85,6 +89,27 @@ def static_review(
             report.findings.append(
                 Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
             )
+
+
+def stubbed_leaves(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, result: SearchResult
+) -> str:
+    """Static findings for the protected inputs the search could not test in full because
+    their calls used a stubbed module, beside the proof found for others; their names."""
+    proved = {f.attribute for f in report.findings}
+    named: list[str] = []
+    for leaf in model.protected:
+        if leaf.display not in result.needing or not leaf.category or leaf.category in proved:
+            continue
+        found = reaches(info.node, leaf)
+        if found:
+            branch = [r for r in found if r.how != "return"]
+            report.findings.append(
+                Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
+            )
+            proved.add(leaf.category)
+            named.append(leaf.display)
+    return ", ".join(named)
 
 
 def drop_conversions(info: FunctionInfo, report: FunctionReport, policy: Policy) -> None:
