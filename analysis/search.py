@@ -34,6 +34,8 @@ CONFIRM_RUNS = 2
 # More runs of each side when parts of the output vary: a part that looks stable over this
 # many runs of an unseeded coin flip would be a 1-in-64 accident on each side.
 STABLE_RUNS = 5
+# Pairs with another protected input, at most (tried only once some attribute is proved).
+MAX_PROTECTED_PAIRS = 400
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
 
 
@@ -86,7 +88,6 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[InputPath, Any]]
     rng = random.Random(seed)
     for _ in range(RANDOM_CONTEXTS):
         yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
-    yield from protected_pairs(model, base)
 
 
 def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[InputPath, Any]]:
@@ -110,8 +111,8 @@ def protected_pairs(
     model: InputModel, base: dict[InputPath, Any]
 ) -> Iterator[dict[InputPath, Any]]:
     """Pairs that include another protected input (its focus values): a sex that matters only
-    for one measurement *and* past an age (`method == "ofc" and age > 17`). Tried last: the
-    pairs are many, and most bias shows earlier."""
+    for one measurement *and* past an age (`method == "ofc" and age > 17`). Tried last, and
+    only once another attribute is proved (Search.pairs_due): the pairs are many."""
     guarded = [leaf for leaf in model.others if leaf.guarded]
     protected = [leaf for leaf in model.protected if leaf.guarded]
     for a in protected:
@@ -157,7 +158,15 @@ class Search:
         # With our own contexts, a base on which every call fails is replaced by the first
         # context that works, and the variations start again around that one.
         self.may_recenter = stream is None
+        self.may_pair = stream is None
+        self.paired = False
         self.peer_masks = model.peer_masks()
+
+    def pairs_due(self) -> bool:
+        """Whether pairs with another protected input are still to try: once, with our own
+        contexts, and only after some attribute was proved (if a sex matters only past an
+        age, the age itself matters, and was found first; a clean function skips them)."""
+        return not self.paired and self.may_pair and bool(self.result.witnesses)
 
     def call(
         self, ctx: dict[InputPath, Any], leaf: Leaf, value: Any, seed: int, parts: bool = False
@@ -193,6 +202,14 @@ class Search:
                     break
             else:
                 stream = enumerate(iter(()))
+                if not calls and self.pairs_due():
+                    # Another attribute was proved: one that matters only together with it
+                    # (a sex only past an age) shows in pairs with its values.
+                    self.paired = True
+                    base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
+                    pairs = protected_pairs(self.model, base)
+                    stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
+                    continue
             if not calls:
                 break
             calls = calls[:room]
