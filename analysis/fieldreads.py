@@ -332,26 +332,32 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
     """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
     `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
     boolean mask: a DataFrame's idiom, which no dict or list answers)."""
-    names = {name}
-    for node in ast.walk(fn):  # `df = data`, `df = df[...]`: copies of the frame
+    copies: list[tuple[str, ast.expr]] = []
+    masked: list[ast.Subscript] = []
+    for node in ast.walk(fn):  # one pass: this runs for every parameter of every function
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-            if isinstance(value, ast.Subscript):
-                value = value.value
-            if isinstance(target, ast.Name) and is_name(value, names):
-                names.add(target.id)
-    for node in ast.walk(fn):
-        if not (isinstance(node, ast.Subscript) and is_name(node.value, names)):
-            continue
-        mask = node.slice
-        if not isinstance(mask, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)):
-            continue
-        if any(
-            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
-            for inner in ast.walk(mask)
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+                copies.append((target.id, value))
+        elif isinstance(node, ast.Subscript) and isinstance(
+            node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
         ):
-            return True
-    return False
+            masked.append(node)
+    if not masked:
+        return False
+    names = {name}
+    for target_name, value in copies:  # `df = data`, `df = df[...]`: copies of the frame
+        if is_name(value, names):
+            names.add(target_name)
+    return any(
+        is_name(node.value, names)
+        and any(
+            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
+            for inner in ast.walk(node.slice)
+        )
+        for node in masked
+    )
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

@@ -204,25 +204,31 @@ class ModuleFacts:
     ) -> ast.ClassDef | None:
         owners: set[int] = set()
         found: ast.ClassDef | None = None
-        for cls in self.classes.values():
-            for method in cls.body:
-                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for cls, call in self.method_calls().get(fn.name, []):
+            for name, arg in call_bindings(fn, call, bound=True):
+                if name != param:
                     continue
-                for node in ast.walk(method):
-                    if not (
-                        isinstance(node, ast.Call)
-                        and isinstance(node.func, ast.Attribute)
-                        and node.func.attr == fn.name
-                    ):
-                        continue
-                    for name, arg in call_bindings(fn, node, bound=True):
-                        if name != param:
-                            continue
-                        if not (isinstance(arg, ast.Name) and arg.id == "self"):
-                            return None  # some call passes something else
-                        owners.add(id(cls))
-                        found = cls
+                if not (isinstance(arg, ast.Name) and arg.id == "self"):
+                    return None  # some call passes something else
+                owners.add(id(cls))
+                found = cls
         return found if len(owners) == 1 else None
+
+    def method_calls(self) -> dict[str, list[tuple[ast.ClassDef, ast.Call]]]:
+        """Every `x.name(...)` call written in a method, by `name`, with its class: read
+        once per module (a module of a thousand methods asks for it a thousand times)."""
+        if "method_calls" not in self.memo:
+            calls: dict[str, list[tuple[ast.ClassDef, ast.Call]]] = {}
+            for cls in self.classes.values():
+                for method in cls.body:
+                    if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        continue
+                    for node in ast.walk(method):
+                        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                            calls.setdefault(node.func.attr, []).append((cls, node))
+            self.memo["method_calls"] = calls
+        found: dict[str, list[tuple[ast.ClassDef, ast.Call]]] = self.memo["method_calls"]
+        return found
 
     def qualname(self, cls: ast.ClassDef) -> str:
         """The dotted name a class is reached by from its module: "League.Rules"."""
