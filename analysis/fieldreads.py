@@ -332,18 +332,7 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
     """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
     `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
     boolean mask: a DataFrame's idiom, which no dict or list answers)."""
-    copies: list[tuple[str, ast.expr]] = []
-    masked: list[ast.Subscript] = []
-    for node in ast.walk(fn):  # one pass: this runs for every parameter of every function
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-                copies.append((target.id, value))
-        elif isinstance(node, ast.Subscript) and isinstance(
-            node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
-        ):
-            masked.append(node)
+    copies, masked = mask_sites(fn)
     if not masked:
         return False
     names = {name}
@@ -358,6 +347,30 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
         )
         for node in masked
     )
+
+
+def mask_sites(fn: FunctionNode) -> tuple[list[tuple[str, ast.expr]], list[ast.Subscript]]:
+    """The function's local copies (`df = data`, `df = df[...]`) and its subscripts by a
+    test; read once per function (kept on the node: every parameter asks)."""
+    cached: tuple[list[tuple[str, ast.expr]], list[ast.Subscript]] | None = getattr(
+        fn, "_cb_mask_sites", None
+    )
+    if cached is not None:
+        return cached
+    copies: list[tuple[str, ast.expr]] = []
+    masked: list[ast.Subscript] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+                copies.append((target.id, value))
+        elif isinstance(node, ast.Subscript) and isinstance(
+            node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
+        ):
+            masked.append(node)
+    fn._cb_mask_sites = (copies, masked)  # type: ignore[union-attr]
+    return copies, masked
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

@@ -96,8 +96,8 @@ class ModuleFacts:
         self.constants: dict[str, Any] = {}
         self.enums: dict[str, list[str]] = {}
         # Names that build a number from a number or its text: `Decimal`, `D` after
-        # `from decimal import Decimal as D`.
-        self.numeric_names = numeric_constructors(tree)
+        # `from decimal import Decimal as D` (found in the walk below).
+        self.numeric_names: set[str] = set()
         if imported is not None:
             # Defined here or imported, a name means the same; the module's own win.
             self.constants.update(imported.constants)
@@ -113,6 +113,8 @@ class ModuleFacts:
                     self.enums[node.name] = enum_members(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 every_function.append(node)
+            elif isinstance(node, ast.ImportFrom) and node.module in NUMERIC_TYPES.values():
+                self.numeric_names |= numeric_constructors(node)
         # Helpers are looked up by name: module-level definitions win over methods.
         for stmt in tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -324,15 +326,13 @@ MAX_DOMAIN = 30
 NUMERIC_TYPES = {"Decimal": "decimal", "Fraction": "fractions"}
 
 
-def numeric_constructors(tree: ast.Module) -> set[str]:
-    """The names a module calls number constructors by: `Decimal`, or its `as` alias."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in NUMERIC_TYPES.values():
-            for alias in node.names:
-                if NUMERIC_TYPES.get(alias.name) == node.module:
-                    names.add(alias.asname or alias.name)
-    return names
+def numeric_constructors(node: ast.ImportFrom) -> set[str]:
+    """The names an import gives number constructors: `Decimal`, or its `as` alias."""
+    return {
+        alias.asname or alias.name
+        for alias in node.names
+        if NUMERIC_TYPES.get(alias.name) == node.module
+    }
 
 
 def as_number(value: Any) -> Any:
