@@ -12,6 +12,7 @@ import os
 import random
 import signal
 import sys
+import sysconfig
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -53,6 +54,17 @@ class InProcessHarness:
         self.reader.close()
 
 
+INSTALLED = tuple(
+    {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+
+
+def installed(module: object) -> bool:
+    """A module of the standard library or site-packages (not a stub, not code under test)."""
+    file = getattr(module, "__file__", None)
+    return isinstance(file, str) and file.startswith(INSTALLED)
+
+
 @contextmanager
 def in_process_harness() -> Iterator[InProcessHarness]:
     saved_path = list(sys.path)
@@ -74,7 +86,9 @@ def in_process_harness() -> Iterator[InProcessHarness]:
         sys.path[:] = saved_path
         sys.meta_path[:] = saved_meta
         for name in set(sys.modules) - saved_modules:
-            del sys.modules[name]
+            # Installed packages imported for real stay: C extensions (numpy) cannot load twice.
+            if not installed(sys.modules[name]):
+                del sys.modules[name]
         stubs.forced, stubs.missing, stubs.allow = saved_stubs
         stubs.touched.clear()
         random.setstate(saved_random)
