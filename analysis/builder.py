@@ -9,7 +9,14 @@ from dataclasses import replace
 from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
-from analysis.fieldreads import Matcher, element_accesses, frame_columns, is_frame, record_accesses
+from analysis.fieldreads import (
+    Matcher,
+    element_accesses,
+    frame_columns,
+    is_frame,
+    record_accesses,
+    tuple_positions,
+)
 from analysis.functions import FunctionInfo, function_defaults, is_classvar, record_class_kind
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, Param, display
@@ -31,6 +38,8 @@ LIST_ANNOTATIONS = frozenset(
 
 
 MAX_DEPTH = 3
+# Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
+VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
 
 
 class InputBuilder:
@@ -76,9 +85,16 @@ class InputBuilder:
             {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
         )
         passed_in = function_defaults(fn, self.facts.functions)
+        # Positional parameters are passed by position, as callers do: a decorator without
+        # functools.wraps (`def inner(data)`) takes them under its own names. Past a parameter
+        # left to its default, the rest go by keyword.
+        kwonly = {a.arg for a in args.kwonlyargs}
+        by_keyword = False
         for arg in [*positional, *args.kwonlyargs]:
             if arg.arg in passed_in and arg.arg not in posonly:
+                by_keyword = True
                 continue  # `factor=rating.gender_factor`: the call keeps the function passed in
+            keyword = by_keyword or arg.arg in kwonly
             default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
             path: InputPath = (("param", arg.arg),)
             given = (
@@ -87,14 +103,10 @@ class InputBuilder:
                 else None
             )
             if given is not None:  # the module's own calls pass an instance of one class
-                params.append(
-                    Param(
-                        arg.arg, arg.arg not in posonly, self.instance_shape(given, arg.arg, leaves)
-                    )
-                )
+                params.append(Param(arg.arg, keyword, self.instance_shape(given, arg.arg, leaves)))
                 continue
             shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
-            params.append(Param(arg.arg, arg.arg not in posonly, shape))
+            params.append(Param(arg.arg, keyword, shape))
         if args.kwarg is not None:
             # `def score(**applicant)`: the keys it reads are keyword arguments of the call.
             spread = self.shape(
@@ -163,7 +175,9 @@ class InputBuilder:
         leaves: list[Leaf],
         depth: int,
         base: Matcher | None = None,
+        owner: str = "",
     ) -> Node:
+        """`owner`: the name of the record this is a field of (`age` of `age["value"]`)."""
         item_class = self.annotated_item_class(annotation)
         if item_class is not None and depth < MAX_DEPTH:
             # `list[Applicant]`: items are instances of a class of the project.
@@ -203,10 +217,14 @@ class InputBuilder:
                 return Node("frame", item=Node("record", fields=columns_shape))
         if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             accessed = record_accesses(fn, name, self.facts, base)
-            if set(accessed) <= VALUE_ATTRIBUTES and self.policy.canonical_category(name):
+            if (
+                set(accessed) <= VALUE_ATTRIBUTES
+                and all(style == "attr" for _, _, style in accessed.values())
+                and self.policy.canonical_category(name)
+            ):
                 accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
             if accessed:
-                return self.record(fn, accessed, path, leaves, depth, local=True)
+                return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
             for kind in ("list", "mapping"):
                 mapping = kind == "mapping"
                 element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
@@ -214,7 +232,57 @@ class InputBuilder:
                     step = ("key", MAPPING_KEYS[0]) if mapping else ("index", 0)
                     item = self.record(fn, element, (*path, step), leaves, depth, local=False)
                     return Node(kind, item=item)
+            positions = tuple_positions(fn, name, self.facts, base)
+            if annotation is None and self.held_as_tuple(name, positions):
+                return self.tuple_shape(name, positions, path, leaves, default)
+        if name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
+            # `patient["age"]["value"]`: the amount of a measurement is what its owner names
+            return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
+
+    def held_as_tuple(self, name: str, positions: dict[int, str]) -> bool:
+        """Whether a value is a small tuple read by position: `age[0]` of `(17, "years")`, or
+        unpacked (`value, unit = weight`). One read of `x[0]` alone is the first letter of a
+        word as often: so only for a value the code never compares with text, of no category
+        but age."""
+        if not positions:
+            return False
+        if len(positions) >= 2 or min(positions) > 0:
+            return True
+        category = self.policy.canonical_category(name)
+        if category not in (None, "age"):
+            return False
+        return "str" not in self.facts.hints.get(name.lower(), Hint()).kinds
+
+    def tuple_shape(
+        self,
+        name: str,
+        positions: dict[int, str],
+        path: InputPath,
+        leaves: list[Leaf],
+        default: Any,
+    ) -> Node:
+        """The tuple's items: the one that carries the value (the local named for its
+        category, else the first) keeps the name; the others (a unit...) take the names the
+        code gives them, and are no protected input."""
+        category = self.policy.canonical_category(name)
+        carrier = next(
+            (
+                i
+                for i, local in sorted(positions.items())
+                if category and local and self.policy.canonical_category(local) == category
+            ),
+            0,
+        )
+        items: dict[str, Node] = {}
+        for i in range(max(positions) + 1):
+            step: InputPath = (*path, ("index", i))
+            if i == carrier:
+                items[str(i)] = self.leaf(name, step, leaves, [], None, MISSING)
+            else:
+                local = positions.get(i) or f"{name}[{i}]"
+                items[str(i)] = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
+        return Node("tuple", fields=items)
 
     def record(
         self,
@@ -224,6 +292,7 @@ class InputBuilder:
         leaves: list[Leaf],
         depth: int,
         local: bool,
+        owner: str = "",
     ) -> Node:
         """A record of the fields read, each shaped in turn (a nested record, a leaf...).
         `local`: a field read in `fn` itself keeps its matcher, to follow `driver.profile.age`
@@ -234,10 +303,12 @@ class InputBuilder:
                 fname,
                 None,
                 MISSING,
-                (*path, (style, fname)),
+                (*path, (style.split()[0], fname)),
                 leaves,
                 depth + 1,
-                matcher if (where is fn or not local) else None,
+                # a read through a helper (`get_value(p, "age")`) goes on in the helper
+                matcher if (where is fn or not local or style.endswith("via helper")) else None,
+                owner,
             )
             for fname, (where, matcher, style) in accessed.items()
         }
@@ -301,8 +372,11 @@ class InputBuilder:
         choices: list[Any],
         annotation: ast.expr | None,
         default: Any,
+        category_name: str | None = None,
     ) -> Node:
-        category = self.policy.canonical_category(name)
+        """`category_name`: the name whose category the leaf carries, when not its own
+        ("" for none): the "value" of `patient["age"]["value"]` is an age."""
+        category = self.policy.canonical_category(name if category_name is None else category_name)
         hint = self.name_hint(name, category)
         declared: list[Any] = []
         if annotation is not None:

@@ -17,7 +17,8 @@ FORM_WORDS = frozenset(
      "weeks", "months", "years", "in", "of", "to", "from", "as", "calendar", "chronological",
      "corrected", "gestational", "exact", "current", "good", "normalise", "normalize",
      "normalised", "normalized", "parse", "format", "clean", "canonical", "standard", "str",
-     "string", "code", "iso", "raw", "value", "at", "on"}
+     "string", "code", "iso", "raw", "value", "at", "on", "convert", "converted", "conversion",
+     "unit", "units"}
 )  # fmt: skip
 
 

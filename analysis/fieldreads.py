@@ -147,14 +147,124 @@ def record_accesses(
         if called is None or called[0] is fn or helper_depth == 0:
             continue
         callee, bound = called
-        for param, arg in call_bindings(callee, node, bound):  # type: ignore[arg-type]
+        bindings = call_bindings(callee, node, bound)  # type: ignore[arg-type]
+        for param, arg in bindings:
             if matcher(arg):
                 found = record_accesses(callee, param, facts, None, helper_depth - 1)
                 for sub, where in found.items():
                     fields.setdefault(sub, where)
+                for named, keyed in helper_keyed_reads(callee, param, bindings).items():
+                    fields.setdefault(named, (callee, keyed, "key via helper"))
     if base is None:
         facts.memo[key] = dict(fields)
     return fields
+
+
+# A value held as a small tuple is read by position: `(17, "years")`, `(70.0, "kg")`.
+MAX_POSITIONS = 4
+TUPLE_API = frozenset({"count", "index"})
+
+
+def tuple_positions(
+    fn: ast.AST, name: str, facts: ModuleFacts, base: Matcher | None = None, helper_depth: int = 2
+) -> dict[int, str]:
+    """Positions read from `name` (or what `base` matches) as a fixed-size tuple: `age[0]`,
+    `value, unit = age`, `w = weight[0]`, in `fn` and in helpers it is passed to (two calls
+    deep). Maps each position to the local name that takes it ("" when none does)."""
+    key = ("positions", id(fn), name, helper_depth)
+    if base is None and key in facts.memo:
+        return dict(facts.memo[key])
+    matcher = with_aliases(fn, base or name_matcher(name))
+    positions: dict[int, str] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and node.attr not in TUPLE_API and matcher(node.value):
+            positions = {}  # `name[0].upper()` or `name.strip()`: a word, not a tuple
+            break
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, (ast.Tuple, ast.List)) and matcher(value):
+                names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
+                if 2 <= len(names) <= MAX_POSITIONS and all(names):
+                    for i, local in enumerate(names):
+                        positions[i] = local or ""
+            elif isinstance(target, ast.Name) and position_of(value, matcher) is not None:
+                positions[position_of(value, matcher)] = target.id  # type: ignore[index]
+        index = position_of(node, matcher)
+        if index is not None:
+            positions.setdefault(index, "")
+        if helper_depth and isinstance(node, ast.Call):
+            called = called_function(node, facts.functions)
+            if called is not None and called[0] is not fn:
+                callee, bound = called
+                for param, arg in call_bindings(callee, node, bound):
+                    if matcher(arg):
+                        found = tuple_positions(callee, param, facts, None, helper_depth - 1)
+                        for i, local in found.items():
+                            if not positions.get(i):
+                                positions[i] = local
+    if base is None:
+        facts.memo[key] = dict(positions)
+    return positions
+
+
+def position_of(node: ast.AST, matcher: Matcher) -> int | None:
+    """i when `node` reads `x[i]` (a small constant index, read not written) of what matches."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)):
+        return None
+    index = node.slice
+    if (
+        isinstance(index, ast.Constant)
+        and type(index.value) is int
+        and 0 <= index.value < MAX_POSITIONS
+        and matcher(node.value)
+    ):
+        return index.value
+    return None
+
+
+def helper_keyed_reads(
+    helper: FunctionNode, record: str, bindings: list[tuple[str, ast.expr]]
+) -> dict[str, Matcher]:
+    """Fields a helper reads for its caller by a key the caller names: `get_value(patient,
+    "age")` running `patient[key]["value"]`. Maps each key to a matcher of the read in the
+    helper (`patient[key]`), from which nested reads go on."""
+    keys = {
+        param: arg.value
+        for param, arg in bindings
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and param != record
+    }
+    if not keys:
+        return {}
+    found: dict[str, Matcher] = {}
+    for key_param, key in keys.items():
+        matcher = keyed_read(record, key_param)
+        if any(matcher(node) for node in ast.walk(helper)):
+            found[key] = matcher
+    return found
+
+
+def keyed_read(record: str, key_param: str) -> Matcher:
+    """Matches `record[key]`, `record.get(key...)` and `getattr(record, key...)`."""
+
+    def matches(node: ast.AST) -> bool:
+        if isinstance(node, ast.Subscript):
+            return is_name(node.value, {record}) and is_name(node.slice, {key_param})
+        if isinstance(node, ast.Call) and node.args and is_name(node.args[0], {key_param}):
+            func = node.func
+            return (
+                isinstance(func, ast.Attribute)
+                and func.attr == "get"
+                and (is_name(func.value, {record}))
+            )
+        if isinstance(node, ast.Call) and len(node.args) >= 2:
+            return (
+                getattr(node.func, "id", "") == "getattr"
+                and is_name(node.args[0], {record})
+                and is_name(node.args[1], {key_param})
+            )
+        return False
+
+    return matches
 
 
 def element_accesses(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from analysis.annotations import annotation_kind
+from analysis.annotations import annotated_bounds, annotation_kind
 from analysis.functions import FunctionNode, all_args, call_bindings, called_function
 from analysis.values import MISSING, as_int, is_number
 
@@ -67,6 +67,8 @@ class Harvester:
             self.local[target.id] = const
             self.local_all.setdefault(target.id, []).append(const)
             return
+        if isinstance(value, ast.IfExp):  # `cut = 27 if male else 16`: either threshold
+            self.local_all.setdefault(target.id, []).extend(self.possible(value))
         solved = self.linear(value)
         if solved is not None and solved[1:] != (1, 0):
             self.affine[target.id] = solved
@@ -97,9 +99,16 @@ class Harvester:
         return None
 
     def annotate(self, name: str, annotation: ast.expr) -> None:
+        hint = self.facts.hint(name)
         kind = annotation_kind(annotation)
         if kind:
-            self.facts.hint(name).kinds.add(kind)
+            hint.kinds.add(kind)
+        for op, limit in annotated_bounds(annotation, self.facts):
+            if (op, limit) not in hint.bounds:
+                hint.bounds.append((op, limit))
+            # The limit itself and just inside it are values to try.
+            inside = limit + (1 if op == ">" else -1 if op == "<" else 0)
+            hint.add(as_int(inside))
 
     def subjects(self, node: ast.expr) -> list[str]:
         """Leaf names an expression is about: `int(p["age"]) - 5` is about "age"."""
@@ -111,7 +120,11 @@ class Harvester:
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 return [key.value.lower()]
-            return self.subjects(node.value)
+            inner = self.subjects(node.value)
+            if isinstance(key, ast.Constant) and type(key.value) is int:
+                # `age[1] == "months"`: the unit of an (amount, unit) tuple, filed apart too
+                return inner + [f"{name}[{key.value}]" for name in inner]
+            return inner
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute):

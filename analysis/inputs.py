@@ -67,7 +67,7 @@ class Node:
     """The shape of one argument: a leaf, a record, an instance of a module class, or a list
     (of two items: the one whose leaves are tried, and a fixed peer)."""
 
-    kind: str  # leaf | record | new | list | mapping (a dict of records by id) | frame
+    kind: str  # leaf | record | new | list | mapping (a dict of records by id) | frame | tuple
     leaf: Leaf | None = None
     fields: dict[str, Node] = field(default_factory=dict)
     cls: str | None = None
@@ -77,7 +77,7 @@ class Node:
 @dataclass
 class Param:
     name: str
-    keyword: bool  # pass by keyword (False: positional-only)
+    keyword: bool  # pass by keyword (False: by position)
     shape: Node
     spread: bool = False  # `**name`: each field of the record is its own keyword argument
 
@@ -167,6 +167,8 @@ def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
             return {"__cb__": "frame", "columns": columns}
         return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
     fields = {name: encode_node(sub, values) for name, sub in node.fields.items()}
+    if node.kind == "tuple":
+        return {"__cb__": "tuple", "items": list(fields.values())}
     if node.kind == "new":
         return {"__cb__": "new", "class": node.cls, "kwargs": fields}
     return {"__cb__": "record", "fields": fields}
@@ -198,7 +200,8 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
         if node.kind == "frame":
             return {k: [row[k] for row in pair] for k in node.item.fields}
         return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
-    return {name: plain_node(sub, values) for name, sub in node.fields.items()}
+    fields = {name: plain_node(sub, values) for name, sub in node.fields.items()}
+    return list(fields.values()) if node.kind == "tuple" else fields
 
 
 # The keys of a dict of people: the one tried, and the peer.

@@ -283,8 +283,17 @@ def call(function: object, inputs: dict[str, object], seed: int, module: dict[st
     state = random.getstate()
     random.seed(seed)
     try:
-        built = {k: as_input(function, k, v, module) for k, v in inputs.items()}
-        result = function(**as_annotated(function, built))
+        built = as_annotated(
+            function, {k: as_input(function, k, v, module) for k, v in inputs.items()}
+        )
+        try:
+            result = function(**built)
+        except TypeError as exc:
+            if "unexpected keyword argument" not in str(exc):
+                raise
+            # A decorator without functools.wraps renames the parameters (`inner(data)`): the
+            # engine passes them by position, in the order the example lists them.
+            result = function(*built.values())
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
         if inspect.isgenerator(result):

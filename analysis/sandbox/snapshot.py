@@ -13,7 +13,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -51,8 +51,12 @@ def copy_project(source: Path, target: Path) -> int:
 
 
 @contextmanager
-def snapshot(source: Path, privileged: bool) -> Iterator[str]:
-    """A copy of `source` for the duration of the `with` block."""
+def snapshot(
+    source: Path, privileged: bool, _remove: Callable[..., None] = shutil.rmtree
+) -> Iterator[str]:
+    """A copy of `source` for the duration of the `with` block. (`_remove` is bound at
+    definition: a snapshot left open until the interpreter exits is closed after the
+    module's globals are gone.)"""
     base = "/var/tmp" if privileged and os.path.isdir("/var/tmp") else tempfile.gettempdir()
     folder = tempfile.mkdtemp(prefix="codebias-project-", dir=base)
     try:
@@ -60,4 +64,4 @@ def snapshot(source: Path, privileged: bool) -> Iterator[str]:
         copy_project(source, Path(folder))
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove(folder, ignore_errors=True)
