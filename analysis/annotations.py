@@ -29,6 +29,10 @@ def annotation_kind(annotation: ast.expr) -> str | None:
             return annotation_kind(annotation.slice)
         if name == "Annotated" and isinstance(annotation.slice, ast.Tuple):
             return annotation_kind(annotation.slice.elts[0])
+        if name == "Union" and isinstance(annotation.slice, ast.Tuple):
+            # `Union[str, date]`: a date however it is spelt; else the first that says a kind
+            kinds = [annotation_kind(member) for member in annotation.slice.elts]
+            return "dateobj" if "dateobj" in kinds else next((k for k in kinds if k), None)
         if name in ("list", "List", "Sequence", "Iterable", "tuple", "Tuple", "set", "Set"):
             return "list"
         if name in ("dict", "Dict", "Mapping"):

@@ -18,12 +18,21 @@ FORM_WORDS = frozenset(
      "corrected", "gestational", "exact", "current", "good", "normalise", "normalize",
      "normalised", "normalized", "parse", "format", "clean", "canonical", "standard", "str",
      "string", "code", "iso", "raw", "value", "at", "on", "convert", "converted", "conversion",
-     "unit", "units"}
+     "unit", "units", "2", "tuple"}
 )  # fmt: skip
+
+
+# Words that name a group of people (`paediatric(age)`, `is_elderly`): a function named so
+# decides who belongs, it does not restate the attribute.
+GROUP_WORDS = frozenset(
+    {"pediatric", "paediatric", "elderly", "geriatric", "minor", "adult", "underage", "senior"}
+)
 
 
 def converts(qualname: str, category: str, policy: Policy) -> bool:
     """Whether the function named `qualname` computes attribute `category` itself."""
     tokens = name_tokens(qualname.rsplit(".", 1)[-1])
+    if GROUP_WORDS & set(tokens):
+        return False
     own = [t for t in tokens if policy.canonical_category(t) == category]
     return bool(own) and all(t in FORM_WORDS or t in own for t in tokens)

@@ -432,6 +432,11 @@ class Engine:
         return report
 
     def judge(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
+        if is_test(module.path, info):
+            # A test passes the values it checks (a parametrised `age` and an assert): it
+            # decides nothing about a person, and its failures are no refusals.
+            report.status, report.reason = "skipped", "a test function"
+            return
         model = InputBuilder(module.facts, self.policy).build(info)
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
@@ -481,3 +486,18 @@ class Engine:
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
+
+
+def is_test(path: str, info: FunctionInfo) -> bool:
+    """A pytest or unittest test: `test*` functions and methods in a test module
+    (`test_*.py`, `*_test.py`, `tests.py`, or under a `tests`/`test` folder)."""
+    if not info.name.startswith("test"):
+        return False
+    parts = FsPath(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "tests.py"
+        or any(part in ("tests", "test") for part in parts[:-1])
+    )

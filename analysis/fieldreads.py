@@ -149,7 +149,7 @@ def record_accesses(
         callee, bound = called
         bindings = call_bindings(callee, node, bound)  # type: ignore[arg-type]
         for param, arg in bindings:
-            if matcher(arg):
+            if matcher(arg) or copies_record(arg, matcher):
                 found = record_accesses(callee, param, facts, None, helper_depth - 1)
                 for sub, where in found.items():
                     fields.setdefault(sub, where)
@@ -220,6 +220,19 @@ def position_of(node: ast.AST, matcher: Matcher) -> int | None:
     ):
         return index.value
     return None
+
+
+def copies_record(node: ast.AST, matcher: Matcher) -> bool:
+    """`{**row, "mode": m}` or `dict(row, mode=m)`: a copy of the record, a key or two added."""
+    if isinstance(node, ast.Dict):
+        pairs = zip(node.keys, node.values, strict=True)
+        return any(key is None and matcher(value) for key, value in pairs)
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "dict"
+        and bool(node.args)
+        and matcher(node.args[0])
+    )
 
 
 def helper_keyed_reads(

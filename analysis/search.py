@@ -14,6 +14,7 @@ while another realistic value returned, both again on a re-run (refusal.py).
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 from collections import Counter
@@ -248,6 +249,9 @@ class Search:
     ) -> bool:
         ok = [Trial(v, o) for v, o in zip(values, outs, strict=True) if o.ok]
         self.result.ok_calls += len(ok)
+        # A missing value (None, "unknown") is no value of the attribute: "age unknown" next
+        # to "age 30" tells nothing of how people are treated.
+        ok = [t for t in ok if not absent(t.value)]
         for o in outs:
             if not o.ok:
                 self.result.errors[o.error.split(":")[0]] += 1
@@ -396,6 +400,22 @@ def spellings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value}
     return set()
+
+
+# How data says "not given" (compared casefolded, stripped).
+ABSENT_WORDS = frozenset(
+    {"", "unknown", "n/a", "na", "none", "null", "nan", "unspecified", "not specified",
+     "not stated", "missing", "not known", "undisclosed"}
+)  # fmt: skip
+
+
+def absent(value: Any) -> bool:
+    """Whether a value stands for a missing one rather than a value of the attribute."""
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return isinstance(value, str) and value.strip().casefold() in ABSENT_WORDS
 
 
 def candidate_pairs(
