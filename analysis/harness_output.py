@@ -34,15 +34,20 @@ def clip(text):
 
 
 def mask_text(text, masks):
+    tokens = set()
     for m in masks:
         if isinstance(m, bool) or m is None:
             continue
-        token = str(m).strip()
-        if token:
-            # Masking too much is harmless (outputs also compare unmasked); too little is not.
-            # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
-            pattern = rf"(?<![\w.]){re.escape(token)}(?![\w])"
-            text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
+        tokens.add(str(m).strip())
+        if is_number(m) and math.isfinite(m):
+            # `f"{age:.1f} yr"`: the number as text formats it, to 1 to 3 decimals
+            tokens |= {f"{m:.{digits}f}" for digits in (1, 2, 3)}
+    # Longest first, so that "30.0" is masked whole and not as "30" followed by ".0".
+    for token in sorted(filter(None, tokens), key=len, reverse=True):
+        # Masking too much is harmless (outputs also compare unmasked); too little is not.
+        # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
+        pattern = rf"(?<![\w.]){re.escape(token)}(?![\w])"
+        text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
     return text
 
 
