@@ -85,16 +85,16 @@ class InputBuilder:
             {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
         )
         passed_in = function_defaults(fn, self.facts.functions)
-        # Positional parameters are passed by position, as callers do: a decorator without
-        # functools.wraps (`def inner(data)`) takes them under its own names. Past a parameter
-        # left to its default, the rest go by keyword.
+        # Parameters go by keyword, unless a decorator of the project puts a wrapper with
+        # parameters of its own names in front (`def inner(data)`, no functools.wraps): then
+        # by position, as callers do. Past a parameter left to its default, by keyword.
         kwonly = {a.arg for a in args.kwonlyargs}
-        by_keyword = False
+        by_keyword = not renamed_by_decorator(info, self.facts)
         for arg in [*positional, *args.kwonlyargs]:
             if arg.arg in passed_in and arg.arg not in posonly:
                 by_keyword = True
                 continue  # `factor=rating.gender_factor`: the call keeps the function passed in
-            keyword = by_keyword or arg.arg in kwonly
+            keyword = (by_keyword and arg.arg not in posonly) or arg.arg in kwonly
             default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
             path: InputPath = (("param", arg.arg),)
             given = (
@@ -235,6 +235,9 @@ class InputBuilder:
             positions = tuple_positions(fn, name, self.facts, base)
             if annotation is None and self.held_as_tuple(name, positions):
                 return self.tuple_shape(name, positions, path, leaves, default)
+        if depth == 0 and base is None and keyed_by_text(fn, name, self.facts):
+            # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
+            return Node("record", fields={})
         if name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
@@ -473,3 +476,61 @@ def is_flag(name: str, kinds: set[str]) -> bool:
         return True
     tokens = name_tokens(name)
     return bool(tokens) and tokens[0] in FLAG_PREFIXES and kinds <= {"truthy", "bool", ""}
+
+
+# Names a key held in a variable goes by: `row[key]`, `record[field_name]`.
+KEY_NAMES = frozenset({"key", "k", "field", "field_name", "name", "column", "col", "attr", "item"})
+
+
+def keyed_by_text(fn: ast.AST, name: str, facts: ModuleFacts) -> bool:
+    """Whether parameter `name` is read by a key of text the source does not spell at the
+    read: `p[REQUIRED[0]]`, `p[f"Age {unit}"]`, `for key in FIELDS: p[key]`, `p[key]`."""
+    looped: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            items = facts.const(node.iter)
+            texts = isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items)
+            if texts and items:
+                looped.add(node.target.id)
+    for node in ast.walk(fn):
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and isinstance(node.ctx, ast.Load)
+        ):
+            continue
+        key = node.slice
+        if isinstance(key, ast.Constant):
+            continue
+        if isinstance(key, ast.JoinedStr) or isinstance(facts.const(key), str):
+            return True
+        if isinstance(key, ast.Name) and (key.id in looped or key.id.lower() in KEY_NAMES):
+            return True
+    return False
+
+
+def renamed_by_decorator(info: FunctionInfo, facts: ModuleFacts) -> bool:
+    """Whether a decorator defined in the project returns a wrapper that takes named
+    positional parameters and no `**kwargs`: keyword arguments would not reach the function."""
+    for decorator in info.node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = ast.unparse(target) if isinstance(target, (ast.Name, ast.Attribute)) else ""
+        outer = facts.functions.get(name) or facts.functions.get(name.rsplit(".", 1)[-1])
+        if outer is None:
+            continue
+        returned = {
+            node.value.id
+            for node in ast.walk(outer)
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+        }
+        for inner in ast.walk(outer):
+            if (
+                isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and inner is not outer
+                and inner.name in returned
+                and inner.args.kwarg is None
+                and [*inner.args.posonlyargs, *inner.args.args]
+            ):
+                return True
+    return False

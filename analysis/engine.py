@@ -31,6 +31,7 @@ from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
+from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
 from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
@@ -200,7 +201,8 @@ class Engine:
         info = find_function(module.parsed.tree, qualname)
         if info is None:
             return None
-        model = InputBuilder(module.facts, self.policy).build(info)
+        builder = InputBuilder(module.facts, self.policy)
+        model = builder.build(info)
         base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
         typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
         groups = [dict(typical)] + [
@@ -352,7 +354,8 @@ class Engine:
     def cut(self, module: Module, info: FunctionInfo, why: str) -> FunctionReport:
         """A function left untested because the scan's budget was spent: its static review."""
         report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
-        model = InputBuilder(module.facts, self.policy).build(info)
+        builder = InputBuilder(module.facts, self.policy)
+        model = builder.build(info)
         report.attributes_tested = sorted(
             {leaf.category for leaf in model.protected if leaf.category}
         )
@@ -437,17 +440,23 @@ class Engine:
             # decides nothing about a person, and its failures are no refusals.
             report.status, report.reason = "skipped", "a test function"
             return
-        model = InputBuilder(module.facts, self.policy).build(info)
+        builder = InputBuilder(module.facts, self.policy)
+        model = builder.build(info)
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
-        if not protected:
+        # A record read only by keys the source does not spell out may still hold a person.
+        opaque = not protected and has_opaque_record(model)
+        if not protected and not opaque:
             report.status, report.reason = "skipped", "no protected input"
             return
         if not module.intact(info):
+            if opaque:
+                report.status, report.reason = "skipped", "no protected input"
+                return
             static_review(info, model, report, module.note or "the module cannot run")
             return
         targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
-        if not targets:
+        if not targets and not opaque:
             report.reason = "no protected input is ever read"
             return
         try:
@@ -466,6 +475,14 @@ class Engine:
             if session.load_error:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
+            learnt, probes = learn_missing_fields(model, builder, session)
+            if learnt:  # keys the code reads that its source does not name
+                targets += [leaf for leaf in learnt if leaf.protected]
+                tested = {leaf.category for leaf in model.protected if leaf.category}
+                report.attributes_tested = sorted(tested)
+            if not targets:
+                report.status, report.reason = "skipped", "no protected input"
+                return
             search = Search(
                 model,
                 session,
@@ -481,6 +498,7 @@ class Engine:
                 report.reason = str(exc)
                 if not result.witnesses:
                     report.status = "error"
+            result.executions += probes
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------

@@ -1,0 +1,134 @@
+"""How clinical and scientific code hands over a person's values: measurements as `(amount,
+unit)` tuples or `{"value": .., "unit": ..}` records, decorators that rename parameters,
+limits declared in `Annotated`, keys the source does not spell at the read. Each case runs
+the real engine on a small function (children with rlimits, as in the other engine tests)."""
+
+from __future__ import annotations
+
+import pytest
+from analysis_kit import engine, model_of, verdict
+
+from analysis.harness_output import mask_text
+from analysis.missing_fields import missing_key
+from analysis.search import absent
+
+
+def biased_for(source: str, qualname: str = "f") -> set[str]:
+    report = verdict(source, qualname)
+    return {f.attribute for f in report.findings if f.method == "dynamic"}
+
+
+CASES = {
+    "a tuple read by position": (
+        "def f(patient):\n"
+        "    age = patient['age'][0]\n"
+        "    return 'adult' if (age / 12 if patient['age'][1] == 'months' else age) >= 18 else 'child'\n",
+        {"age"},
+    ),
+    "a tuple unpacked in a helper": (
+        "def years(age):\n"
+        "    value, unit = age\n"
+        "    return value / 12 if unit == 'months' else value\n"
+        "def f(patient):\n"
+        "    return 2 if years(patient['age']) >= 65 else 1\n",
+        {"age"},
+    ),
+    "a measurement record": (
+        "def f(patient):\n    return patient['age']['value'] > 70\n",
+        {"age"},
+    ),
+    "a key passed to a helper": (
+        "def get_value(patient, key):\n    return patient[key]['value']\n"
+        "def f(patient):\n    return int(get_value(patient, 'age') > 70)\n",
+        {"age"},
+    ),
+    "a decorator without functools.wraps": (
+        "def batch(func):\n"
+        "    def inner(data):\n"
+        "        return [func(d) for d in data] if isinstance(data, list) else func(data)\n"
+        "    return inner\n"
+        "@batch\n"
+        "def f(params):\n    return params['Sex category'] == 'female'\n",
+        {"gender"},
+    ),
+    "limits in Annotated, checked by a decorator": (
+        "from typing import Annotated, get_type_hints\n"
+        "import functools\n"
+        "def checked(func):\n"
+        "    hints = get_type_hints(func, include_extras=True)\n"
+        "    @functools.wraps(func)\n"
+        "    def wrapper(**kwargs):\n"
+        "        for name, value in kwargs.items():\n"
+        "            low, high = hints[name].__metadata__[0]\n"
+        "            if not low <= value <= high:\n"
+        "                raise ValueError(name)\n"
+        "        return func(**kwargs)\n"
+        "    return wrapper\n"
+        "@checked\n"
+        "def f(age: Annotated[float, (30, 90)], sbp: Annotated[float, (70, 200)]) -> float:\n"
+        "    return round(0.06 * age + 0.004 * sbp, 3)\n",
+        {"age"},
+    ),
+    "a threshold chosen by a branch": (
+        "def f(male: bool, grip: float) -> bool:\n"
+        "    cut = 27.0 if male else 16.0\n"
+        "    return grip < cut\n",
+        {"gender"},
+    ),
+    "keys listed in a constant": (
+        "REQUIRED = ('Age in years', 'Hypertension')\n"
+        "def f(params):\n"
+        "    for key in REQUIRED:\n"
+        "        if params[key] is None:\n"
+        "            raise ValueError(key)\n"
+        "    return params[REQUIRED[0]] >= 75\n",
+        {"age"},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_the_person_is_found_and_the_bias_proved(case: str) -> None:
+    source, expected = CASES[case]
+    assert biased_for(source) == expected
+
+
+def test_the_first_letter_of_a_word_is_no_tuple() -> None:
+    model = model_of("def f(patient):\n    return 2 if patient['sex'][0].upper() == 'F' else 3\n")
+    assert [leaf.display for leaf in model.leaves] == ["patient['sex']"]
+    assert biased_for("def f(sex):\n    return 2 if sex[0].upper() == 'F' else 3\n") == {"gender"}
+
+
+def test_the_unit_of_a_tuple_is_no_protected_input() -> None:
+    model = model_of("def f(age):\n    value, unit = age\n    return value > 65\n")
+    assert {(leaf.display, leaf.category) for leaf in model.leaves} == {
+        ("age[0]", "age"),
+        ("age[1]", None),
+    }
+
+
+def test_missing_keys_are_read_from_the_error() -> None:
+    assert missing_key("KeyError: 'Sex category'") == ("Sex category", "key")
+    assert missing_key("AttributeError: age") == ("age", "attr")
+    assert missing_key("KeyError: 0") is None
+    assert missing_key("AttributeError: 'int' object has no attribute 'age'") is None
+    assert missing_key("ValueError: age") is None
+
+
+def test_a_missing_value_is_no_witness() -> None:
+    assert all(absent(v) for v in (None, float("nan"), "", " Unknown ", "N/A"))
+    assert not any(absent(v) for v in (0, "female", "non-binary", False))
+    source = "def f(age=None):\n    return 'age unknown' if age is None else 'ok'\n"
+    assert verdict(source).status == "clean"
+
+
+def test_a_formatted_echo_is_masked() -> None:
+    assert mask_text("age=30.0 yr", [30]) == mask_text("age=45.0 yr", [45])
+    assert mask_text("age=0.1 yr", [0.0769]) == mask_text("age=0.0 yr", [0])
+
+
+def test_tests_are_not_reviewed() -> None:
+    source = "def test_senior(age=70):\n    assert age > 65\n"
+    report = engine().scan_function(source, "tests/test_pension.py", "test_senior")
+    assert (report.status, report.reason) == ("skipped", "a test function")
+    assert engine().scan_function(source, "pension.py", "test_senior").status != "skipped"
