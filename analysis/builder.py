@@ -235,13 +235,32 @@ class InputBuilder:
             positions = tuple_positions(fn, name, self.facts, base)
             if annotation is None and self.held_as_tuple(name, positions):
                 return self.tuple_shape(name, positions, path, leaves, default)
-        if depth == 0 and base is None and keyed_by_text(fn, name, self.facts):
+        if (
+            depth == 0
+            and base is None
+            and self.strings_name_people()
+            and keyed_by_text(fn, name, self.facts)
+        ):
             # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
             return Node("record", fields={})
         if name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
+
+    def strings_name_people(self) -> bool:
+        """Whether a short string of the module names a protected attribute ("Age in years",
+        "sex"): only then may a record read by keys held elsewhere hold a person."""
+        key = ("strings name people",)
+        if key not in self.facts.memo:
+            self.facts.memo[key] = any(
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and len(node.value) <= 40
+                and self.policy.canonical_category(node.value) is not None
+                for node in ast.walk(self.facts.tree)
+            )
+        return bool(self.facts.memo[key])
 
     def held_as_tuple(self, name: str, positions: dict[int, str]) -> bool:
         """Whether a value is a small tuple read by position: `age[0]` of `(17, "years")`, or

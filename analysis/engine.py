@@ -32,6 +32,7 @@ from analysis.functions import FunctionInfo, attribute_path, find_function, list
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
+from analysis.people import only_people
 from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
 from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
@@ -477,6 +478,7 @@ class Engine:
                 return
             learnt, probes = learn_missing_fields(model, builder, session)
             if learnt:  # keys the code reads that its source does not name
+                model = only_people(model, info, self.policy)
                 targets += [leaf for leaf in learnt if leaf.protected]
                 tested = {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)

@@ -194,6 +194,7 @@ class Harness:
                     target = module
                     for part in msg["qualname"].split("."):
                         target = getattr(target, part)
+                    target = command_callback(target, msg["qualname"])
                 break
             except ModuleNotFoundError as exc:
                 if not STUBS.adopt(exc.name):
@@ -378,6 +379,21 @@ class Harness:
         raise ValueError(f"unknown value tag {tag!r}")
 
 
+
+
+def command_callback(target, qualname):
+    """The function a command-line framework wrapped (click's and typer's `Command` keep it
+    as `.callback`): calling the command would parse sys.argv instead."""
+    if isinstance(target, (types.FunctionType, type)):
+        return target
+    try:
+        callback = getattr(target, "callback", None)
+    except Exception:  # noqa: BLE001 - any object may answer attributes as it likes
+        return target
+    name = qualname.rsplit(".", 1)[-1]
+    if isinstance(callback, types.FunctionType) and callback.__name__ == name:
+        return callback
+    return target
 
 
 def same_source(module, filename, source):

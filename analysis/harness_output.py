@@ -34,19 +34,21 @@ def clip(text):
 
 
 def mask_text(text, masks):
-    tokens = set()
+    tokens = {}
     for m in masks:
         if isinstance(m, bool) or m is None:
             continue
-        tokens.add(str(m).strip())
+        tokens[str(m).strip()] = is_number(m)
         if is_number(m) and math.isfinite(m):
             # `f"{age:.1f} yr"`: the number as text formats it, to 1 to 3 decimals
-            tokens |= {f"{m:.{digits}f}" for digits in (1, 2, 3)}
+            tokens.update({f"{m:.{digits}f}": True for digits in (1, 2, 3)})
     # Longest first, so that "30.0" is masked whole and not as "30" followed by ".0".
     for token in sorted(filter(None, tokens), key=len, reverse=True):
         # Masking too much is harmless (outputs also compare unmasked); too little is not.
         # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
-        pattern = rf"(?<![\w.]){re.escape(token)}(?![\w])"
+        # A number is not part of another one: the 1 of "-1" or of "1.5" is no echo of 1.
+        before = r"[\w.\-]" if tokens[token] else r"[\w.]"
+        pattern = rf"(?<!{before}){re.escape(token)}(?![\w]|\.\d)"
         text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
     return text
 

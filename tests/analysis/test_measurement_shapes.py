@@ -22,7 +22,8 @@ CASES = {
     "a tuple read by position": (
         "def f(patient):\n"
         "    age = patient['age'][0]\n"
-        "    return 'adult' if (age / 12 if patient['age'][1] == 'months' else age) >= 18 else 'child'\n",
+        "    years = age / 12 if patient['age'][1] == 'months' else age\n"
+        "    return 'adult' if years >= 18 else 'child'\n",
         {"age"},
     ),
     "a tuple unpacked in a helper": (
@@ -125,6 +126,8 @@ def test_a_missing_value_is_no_witness() -> None:
 def test_a_formatted_echo_is_masked() -> None:
     assert mask_text("age=30.0 yr", [30]) == mask_text("age=45.0 yr", [45])
     assert mask_text("age=0.1 yr", [0.0769]) == mask_text("age=0.0 yr", [0])
+    # the 1 of another input's -1, or of 1.5, is no echo of an age of 1
+    assert mask_text("weight=-1 kg, dose=1.5", [1]) == "weight=-1 kg, dose=1.5"
 
 
 def test_tests_are_not_reviewed() -> None:
@@ -132,3 +135,15 @@ def test_tests_are_not_reviewed() -> None:
     report = engine().scan_function(source, "tests/test_pension.py", "test_senior")
     assert (report.status, report.reason) == ("skipped", "a test function")
     assert engine().scan_function(source, "pension.py", "test_senior").status != "skipped"
+
+
+def test_a_command_line_command_runs_its_function() -> None:
+    pytest.importorskip("click")
+    source = (
+        "import click\n"
+        "@click.command()\n"
+        "@click.option('--age', type=float)\n"
+        "def f(age):\n"
+        "    click.echo('paediatric dose' if age < 18 else 'adult dose')\n"
+    )
+    assert biased_for(source) == {"age"}
