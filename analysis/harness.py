@@ -371,7 +371,7 @@ class Harness:
             kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
             try:
                 return cls(**kwargs)
-            except Exception:  # noqa: BLE001 - fall back to filling the fields by hand
+            except TypeError:  # its constructor wants other arguments: fill the fields by hand
                 obj = object.__new__(cls)
                 for k, v in kwargs.items():
                     object.__setattr__(obj, k, v)
