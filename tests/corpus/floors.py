@@ -29,9 +29,10 @@ FLOORS = {
     "validation": Floor(
         exact=59, precision=1.0, recall=0.952, static_precision=1.0, static_recall=1.0
     ),
-    # 81 functions, 42 tp, 0 fp, 5 fn; static 0.800/1.000
+    # 81 functions, 43 tp, 0 fp, 4 fn; static 0.800/1.000 (hemoglobin_flag found since
+    # thresholds chosen by a branch, `low = 12.0 if sex == FEMALE else 13.5`, are tried)
     "holdout": Floor(
-        exact=74, precision=1.0, recall=0.893, static_precision=0.8, static_recall=1.0
+        exact=75, precision=1.0, recall=0.914, static_precision=0.8, static_recall=1.0
     ),
     # 96 functions, 60 tp, 0 fp, 1 fn; static 1.000/1.000 (clinical_records.py and
     # required_keys.py added 2026-12-01)
@@ -51,7 +52,6 @@ KNOWN_MISSES = {
     "holdout/hr_analytics.py::anonymise": "'skipped' (no protected input), expected clean",
     "holdout/payroll.py::bonus": "gender not found (age is)",
     "holdout/triage.py::Patient.shock_index_alert": "age (self.age) not found: clean",
-    "holdout/triage.py::hemoglobin_flag": "gender not found: clean",
     "shapes/hiring_pools.py::experienced": "'skipped' (no protected input), expected clean",
     "shapes/hiring_pools.py::promotion_picks": "'skipped', expected age",
     "shapes_holdout/admissions_cohort.py::last_offer": "gender not found: clean",
