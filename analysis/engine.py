@@ -476,7 +476,11 @@ class Engine:
             if session.load_error:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
-            learnt, probes = learn_missing_fields(model, builder, session)
+            try:
+                learnt, probes = learn_missing_fields(model, builder, session)
+            except SessionDied as exc:  # the probe killed the child: judge what the code says
+                static_review(info, model, report, str(exc))
+                return
             if learnt:  # keys the code reads that its source does not name
                 model = only_people(model, info, self.policy)
                 targets += [leaf for leaf in learnt if leaf.protected]

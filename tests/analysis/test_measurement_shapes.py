@@ -166,3 +166,10 @@ def test_a_class_that_refuses_a_value_is_not_built_by_hand() -> None:
         "        return f'{self.age:.1f} yr, {self.sex}'\n"
     )
     assert biased_for(source, "Patient.label") == set()
+
+
+def test_a_first_call_that_kills_the_child_is_no_internal_error() -> None:
+    source = "import os\ndef f(person):\n    os._exit(3)\n    return person['age'] > 60\n"
+    report = verdict(source)
+    assert "internal error" not in (report.reason or "")
+    assert report.status in ("unverified", "error")
