@@ -20,10 +20,12 @@ from analysis.fieldreads import (
 from analysis.functions import FunctionInfo, function_defaults, is_classvar, record_class_kind
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, Param, display
+from analysis.param_docs import module_descriptions, param_descriptions
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
+from analysis.static import leaf_matches
 from analysis.values import MISSING, EnumMember
-from config.policy import FLAG_PREFIXES, Policy, name_tokens
+from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
 # Attributes that values themselves have: reading them does not make a record.
 VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
@@ -38,6 +40,8 @@ LIST_ANNOTATIONS = frozenset(
 
 
 MAX_DEPTH = 3
+# Categories whose words name a person's attribute in any description ("the age", "sex of").
+UNAMBIGUOUS_IN_PROSE = frozenset({"age", "gender", "race"})
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
 
@@ -48,9 +52,16 @@ class InputBuilder:
     def __init__(self, facts: ModuleFacts, policy: Policy) -> None:
         self.facts = facts
         self.policy = policy
+        self.docs: dict[str, str] = {}
 
     def build(self, info: FunctionInfo) -> InputModel:
         fn = info.node
+        # `x: the age as integer number`: what the docstring says a parameter holds (or,
+        # when its own is silent, what the module's other docstrings say of the name)
+        key = ("module docs",)
+        if key not in self.facts.memo:
+            self.facts.memo[key] = module_descriptions(self.facts.tree)
+        self.docs = {**self.facts.memo[key], **param_descriptions(fn)}
         args = fn.args
         positional = [*args.posonlyargs, *args.args]
         leaves: list[Leaf] = []
@@ -115,6 +126,7 @@ class InputBuilder:
             if spread.kind == "record":
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
         spread_typicals(leaves, self.policy)
+        tables_by_age(fn, leaves)
         return only_people(InputModel(params, leaves), info, self.policy)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
@@ -247,6 +259,17 @@ class InputBuilder:
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
+
+    def documented_category(self, description: str) -> str | None:
+        """The category a parameter's description names: "the age as integer number" is an
+        age. Words that name other things too ("the degree of the node") count only beside a
+        person ("degree of the applicant")."""
+        category = self.policy.canonical_category(description)
+        if category is None or category in UNAMBIGUOUS_IN_PROSE:
+            return category
+        tokens = name_tokens(description)
+        markers = [name_tokens(m) for m in self.policy.people.markers]
+        return category if any(m and contains_run(tokens, m) for m in markers) else None
 
     def strings_name_people(self) -> bool:
         """Whether a short string of the module names a protected attribute ("Age in years",
@@ -399,6 +422,8 @@ class InputBuilder:
         """`category_name`: the name whose category the leaf carries, when not its own
         ("" for none): the "value" of `patient["age"]["value"]` is an age."""
         category = self.policy.canonical_category(name if category_name is None else category_name)
+        if category is None and category_name is None and len(path) == 1 and name in self.docs:
+            category = self.documented_category(self.docs[name])
         hint = self.name_hint(name, category)
         declared: list[Any] = []
         if annotation is not None:
@@ -553,3 +578,34 @@ def renamed_by_decorator(info: FunctionInfo, facts: ModuleFacts) -> bool:
             ):
                 return True
     return False
+
+
+def age_table(kind: int) -> list[float]:
+    """A table looked up by age (`mt.qx[x]`, `rates[age]`): one entry per year of age, each its
+    own value, decreasing like a survival table, none zero; each table of a function decays at
+    its own rate, so that one divided by another (`Mx[x] / Dx[x]`) still changes with age."""
+    rate = 0.97 - 0.008 * (kind % 10)
+    return [round(100000 * rate**year, 6) for year in range(151)]
+
+
+def tables_by_age(fn: ast.AST, leaves: list[Leaf]) -> None:
+    """Give an input indexed by an age parameter a table to index: a list, a number or a
+    string in its place would fail or read one character."""
+    ages = {
+        leaf.path[0][1] for leaf in leaves if leaf.category == "age" and len(leaf.path) == 1
+    }
+    if not ages:
+        return
+    others = [leaf for leaf in leaves if not leaf.protected]
+    tabled: list[Leaf] = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Slice):
+            continue
+        if not any(isinstance(n, ast.Name) and n.id in ages for n in ast.walk(node.slice)):
+            continue
+        for leaf in others:
+            if leaf_matches(node.value, leaf.path) and leaf not in tabled:
+                leaf.pool.insert(0, age_table(len(tabled)))
+                leaf.from_code += 1
+                leaf.typical = 0
+                tabled.append(leaf)

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from analysis.execution import Call, Outcome, Session
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
+from analysis.pools import dedupe
 from analysis.refusal import about_another_input, is_realistic, listed_spelling, refusal_error
 from analysis.report import REFUSAL_PREFIX
 from analysis.shifted import shifted_echo
@@ -37,6 +38,9 @@ CONFIRM_RUNS = 2
 STABLE_RUNS = 5
 # Pairs with another protected input, at most (tried only once some attribute is proved).
 MAX_PROTECTED_PAIRS = 400
+# Executions the pairs with another protected input may take in all: they are a last resort
+# for interactions (a sex that matters only past an age), not a second search.
+MAX_PAIR_EXECUTIONS = 1200
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
 
 
@@ -108,6 +112,13 @@ def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[Input
     yield from pairs(guarded, base, lambda leaf: leaf.pool)
 
 
+def contrast(leaf: Leaf) -> list[Any]:
+    """The values of a leaf tried in each pair context: the code's own and the base value
+    (two people who differ as the code tells them apart), not the whole focus."""
+    chosen = dedupe([*leaf.pool[: leaf.from_code], typical(leaf)])
+    return chosen if len(chosen) >= 2 else dedupe([*chosen, *leaf.pool[:2]])
+
+
 def protected_pairs(
     model: InputModel, base: dict[InputPath, Any]
 ) -> Iterator[dict[InputPath, Any]]:
@@ -161,6 +172,7 @@ class Search:
         self.may_recenter = stream is None
         self.may_pair = stream is None
         self.paired = False
+        self.pairs_until = 0
         self.peer_masks = model.peer_masks()
 
     def pairs_due(self) -> bool:
@@ -186,9 +198,14 @@ class Search:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True
                 break
+            if self.paired and self.result.executions >= self.pairs_until:
+                break
             groups: list[tuple[Leaf, dict[InputPath, Any], int, list[Any]]] = []
             calls: list[Call] = []
-            room = self.max_executions - self.result.executions
+            limit = self.max_executions
+            if self.paired:
+                limit = min(limit, self.pairs_until)
+            room = limit - self.result.executions
             for index, ctx in stream:
                 for leaf in open_leaves:
                     # Contexts that differ only in this leaf's own value are the same test.
@@ -196,7 +213,9 @@ class Search:
                     if key in seen[leaf.display]:
                         continue
                     seen[leaf.display].add(key)
-                    values = list(leaf.pool if index == 0 else leaf.focus)
+                    values = list(
+                        leaf.pool if index == 0 else contrast(leaf) if self.paired else leaf.focus
+                    )
                     groups.append((leaf, ctx, index, values))
                     calls += [self.call(ctx, leaf, v, index) for v in values]
                 if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
@@ -207,6 +226,7 @@ class Search:
                     # Another attribute was proved: one that matters only together with it
                     # (a sex only past an age) shows in pairs with its values.
                     self.paired = True
+                    self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
                     base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
                     pairs = protected_pairs(self.model, base)
                     stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)

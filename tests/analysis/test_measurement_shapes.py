@@ -173,3 +173,39 @@ def test_a_first_call_that_kills_the_child_is_no_internal_error() -> None:
     report = verdict(source)
     assert "internal error" not in (report.reason or "")
     assert report.status in ("unverified", "error")
+
+
+DOCUMENTED = (
+    "def qx(mt, x):\n"
+    '    """Probability that a life aged x dies within the year.\n'
+    "    Args:\n"
+    "        mt: the mortality table\n"
+    "        x: the age as integer number.\n"
+    '    """\n'
+    "    return mt.qx[x] if x < len(mt.qx) else 0\n"
+    "def Ax(mt, x):\n"
+    '    """Net single premium of a whole life insurance."""\n'
+    "    return mt.Mx[x] / mt.Dx[x]\n"
+    "def premium(s, base):\n"
+    '    """:param s: sex of the insured\n    :param base: base premium"""\n'
+    "    return base * (1.2 if s == 'M' else 1.0)\n"
+    "def neighbours(nodes, d):\n"
+    '    """d: the degree of the node"""\n'
+    "    return [n for n in nodes if n > d]\n"
+)
+
+
+def test_a_parameter_documented_as_an_age_is_one() -> None:
+    # `x` is documented in qx; Ax's own docstring is silent, and the module's word holds.
+    assert biased_for(DOCUMENTED, "qx") == {"age"}
+    assert biased_for(DOCUMENTED, "Ax") == {"age"}
+    assert biased_for(DOCUMENTED, "premium") == {"gender"}
+    # a word that names other things too counts only beside a person
+    assert verdict(DOCUMENTED, "neighbours").status == "skipped"
+
+
+def test_a_table_indexed_by_age_is_given_one_entry_per_year() -> None:
+    model = model_of(DOCUMENTED, "qx")
+    (table,) = [leaf for leaf in model.leaves if leaf.display == "mt.qx"]
+    entries = table.pool[table.typical]
+    assert isinstance(entries, list) and len(entries) > 100 and len(set(entries)) == len(entries)

@@ -1,0 +1,77 @@
+"""What a function's docstring says each parameter is: `x: the age as integer number`.
+
+Actuarial and scientific code names parameters by notation (`qx(mt, x)`, `d`, `v`) and says
+in the docstring what they hold. The first clause of a parameter's description, in the styles
+Python code uses (Google `x (int): ...`, Sphinx `:param x: ...`, numpy `x : int` with the
+description indented below, `x -- ...`), is read like a name: "the age as integer number"
+carries the age category as `applicant_age` would.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+# A description's first clause, and at most this many words of it.
+MAX_WORDS = 8
+CLAUSE_END = re.compile(r"[.;,(]|\s-\s")
+
+
+def param_descriptions(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """Each documented parameter's description (its first clause), by parameter name. Prose
+    that calls a parameter an age ("survivors at age x", "a life aged x") describes it too."""
+    doc = ast.get_docstring(fn, clean=True)
+    if not doc:
+        return {}
+    args = fn.args
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    lines = doc.splitlines()
+    found: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        for name in names - set(found):
+            text = described(name, line, lines[i + 1] if i + 1 < len(lines) else "")
+            if text:
+                found[name] = first_clause(text)
+    for name in names - set(found):
+        if re.search(rf"\b(?:age|aged)\s+{re.escape(name)}\b", doc, flags=re.IGNORECASE):
+            found[name] = "age"
+    return {name: text for name, text in found.items() if text}
+
+
+def module_descriptions(tree: ast.Module) -> dict[str, str]:
+    """What the module's docstrings say each parameter name holds, wherever it is documented:
+    `x` documented as "the age" in one function of an actuarial module is the age in all."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for name, text in param_descriptions(node).items():
+                found.setdefault(name, text)
+    return found
+
+
+def described(name: str, line: str, following: str) -> str | None:
+    """The description `line` gives parameter `name`, if it documents it."""
+    escaped = re.escape(name)
+    sphinx = re.match(rf"\s*:param\s+(?:[\w\[\], .|]+\s+)?{escaped}\s*:\s*(.*)$", line)
+    if sphinx:
+        return sphinx[1]
+    google = re.match(rf"\s*\**{escaped}\s*(?:\([^)]*\))?\s*(?::|--|—|-|=)\s*(.*)$", line)
+    if google:
+        text = google[1].strip()
+        # numpy style: `x : int` alone, the description indented below it
+        if NUMPY_TYPE.fullmatch(text) and indent(following) > indent(line):
+            return following.strip()
+        return text
+    return None
+
+
+NUMPY_TYPE = re.compile(r"([\w\[\].|]+(\s+or\s+[\w\[\].|]+)*(,\s*optional)?)?")
+
+
+def indent(line: str) -> int:
+    return len(line) - len(line.lstrip()) if line.strip() else -1
+
+
+def first_clause(text: str) -> str:
+    clause = CLAUSE_END.split(text.strip(), maxsplit=1)[0]
+    return " ".join(clause.split()[:MAX_WORDS])
