@@ -35,4 +35,6 @@ def converts(qualname: str, category: str, policy: Policy) -> bool:
     if GROUP_WORDS & set(tokens):
         return False
     own = [t for t in tokens if policy.canonical_category(t) == category]
-    return bool(own) and all(t in FORM_WORDS or t in own for t in tokens)
+    # `_age_sex(profile)`: named for two attributes, it encodes both
+    named = [t for t in tokens if policy.canonical_category(t) is not None]
+    return bool(own) and all(t in FORM_WORDS or t in named for t in tokens)

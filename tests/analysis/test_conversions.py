@@ -17,6 +17,10 @@ from config.policy import default_policy
         ("Measurement.__calculate_ages", "age"),
         ("get_good_sex", "gender"),
         ("normalised_gender", "gender"),
+        ("convert_age", "age"),
+        ("dob2age", "age"),
+        ("_age_sex", "age"),  # named for two attributes: an encoding of both
+        ("_age_sex", "gender"),
     ],
 )
 def test_conversions_are_named_by_the_attribute_and_form_words_only(
@@ -34,6 +38,8 @@ def test_conversions_are_named_by_the_attribute_and_form_words_only(
         ("premium", "age"),
         ("get_good_sex", "age"),  # a conversion of gender, not of age
         ("gender_bonus", "gender"),
+        ("paediatric", "age"),  # names a group: decides who belongs
+        ("age_sex_discount", "age"),
     ],
 )
 def test_decisions_are_not_conversions(qualname: str, category: str) -> None:
