@@ -14,6 +14,7 @@ import re
 
 # A description's first clause, and at most this many words of it.
 MAX_WORDS = 8
+MAX_LINE = 400
 CLAUSE_END = re.compile(r"[.;,(]|\s-\s")
 
 
@@ -51,11 +52,13 @@ def module_descriptions(tree: ast.Module) -> dict[str, str]:
 
 def described(name: str, line: str, following: str) -> str | None:
     """The description `line` gives parameter `name`, if it documents it."""
+    if len(line) > MAX_LINE or len(following) > MAX_LINE:
+        return None  # no parameter is documented so; and a hostile line costs nothing
     escaped = re.escape(name)
     sphinx = re.match(rf"\s*:param\s+(?:[\w\[\], .|]+\s+)?{escaped}\s*:\s*(.*)$", line)
     if sphinx:
         return sphinx[1]
-    google = re.match(rf"\s*\**{escaped}\s*(?:\([^)]*\))?\s*(?::|--|—|-|=)\s*(.*)$", line)
+    google = re.match(rf"\s*\**{escaped}\s*(?:\([^)]*\)\s*)?(?::|--|—|-|=)\s*(.*)$", line)
     if google:
         text = google[1].strip()
         # numpy style: `x : int` alone, the description indented below it

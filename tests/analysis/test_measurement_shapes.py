@@ -10,6 +10,7 @@ from analysis_kit import engine, model_of, verdict
 
 from analysis.harness_output import mask_text
 from analysis.missing_fields import missing_key
+from analysis.param_docs import described
 from analysis.search import absent
 
 
@@ -209,3 +210,9 @@ def test_a_table_indexed_by_age_is_given_one_entry_per_year() -> None:
     (table,) = [leaf for leaf in model.leaves if leaf.display == "mt.qx"]
     entries = table.pool[table.typical]
     assert isinstance(entries, list) and len(entries) > 100 and len(set(entries)) == len(entries)
+
+
+def test_an_overlong_docstring_line_is_not_read() -> None:
+    # Hostile code may hold a line of 100,000 spaces: it documents nothing and costs nothing.
+    assert described("x", "x" + " " * 100_000 + ": the age", "") is None
+    assert described("x", "x (int): the age in years", "") == "the age in years"
