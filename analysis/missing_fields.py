@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from analysis.builder import InputBuilder
 from analysis.execution import Call, Session
-from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node
+from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, leaves_of
 from analysis.search import typical
 from analysis.values import MISSING
 
@@ -51,7 +51,7 @@ def records_of(model: InputModel) -> Iterator[tuple[Node, InputPath]]:
             yield node, path
             for name, sub in node.fields.items():
                 style = next(
-                    (leaf.path[len(path)][0] for leaf in leaves_under(sub)), "key"
+                    (leaf.path[len(path)][0] for leaf in leaves_of(sub)), "key"
                 )
                 yield from walk(sub, (*path, (style, name)), depth + 1)
         elif node.kind in ("list", "mapping") and node.item is not None:
@@ -67,13 +67,6 @@ def has_opaque_record(model: InputModel) -> bool:
     """Whether an argument is a record of which the source names no key (read as
     `params[key]` for a key held elsewhere): only calls can tell what it holds."""
     return any(node.kind == "record" and not node.fields for node, _ in records_of(model))
-
-
-def leaves_under(node: Node) -> list[Leaf]:
-    if node.kind == "leaf":
-        return [node.leaf] if node.leaf is not None else []
-    subs = [node.item] if node.item is not None else list(node.fields.values())
-    return [leaf for sub in subs if sub is not None for leaf in leaves_under(sub)]
 
 
 def learn_missing_fields(
