@@ -13,7 +13,8 @@ printing.
 
 Protocol (parent -> child, one JSON object per line):
   {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
-   "load_timeout": float, "module": str | null, "package": bool, "paths": [str], "cwd": str | null,
+   "load_timeout": float, "module": str | null, "package": bool, "paths": [str],
+   "last_paths": [str] (searched after the standard library), "cwd": str | null,
    "stub": [str], "stub_missing": bool}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
                             "parts": bool}]}
@@ -178,6 +179,7 @@ class Harness:
     def load(self, msg):
         self.call_timeout = float(msg.get("call_timeout", 1.0))
         sys.path[:0] = [p for p in msg.get("paths", []) if isinstance(p, str)]
+        sys.path += [p for p in msg.get("last_paths", []) if isinstance(p, str)]
         if msg.get("cwd"):
             os.chdir(msg["cwd"])
         STUBS.forced.update(msg.get("stub", []))
@@ -327,11 +329,27 @@ class Harness:
         }
 
     def resolve(self, dotted):
-        """A class of the module by its qualified name: "League.Rules"."""
-        found = self.module
-        for part in dotted.split("."):
+        """A class of the module by its qualified name: "League.Rules". A class the module
+        does not name itself (`Sex`, the type of a field of an imported `UserProfile`) is
+        looked for in the modules of its package that are loaded."""
+        head, *rest = dotted.split(".")
+        found = getattr(self.module, head, None)
+        if not isinstance(found, type):
+            found = self.loaded_class(head) or found
+        if found is None:
+            raise AttributeError(f"no class {head!r} in {self.module.__name__}")
+        for part in rest:
             found = getattr(found, part)
         return found
+
+    def loaded_class(self, name):
+        package = (getattr(self.module, "__name__", "") or "").split(".")[0]
+        for module_name, module in list(sys.modules.items()):
+            if module_name == package or module_name.startswith(package + "."):
+                value = getattr(module, name, None)
+                if isinstance(value, type):
+                    return value
+        return None
 
     def decode(self, value):
         if isinstance(value, list):
@@ -440,6 +458,16 @@ def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
+def site_builtins():
+    """`exit`, `quit`, `help`, `copyright`... as every interpreter started without -S has them
+    (code under test calls `exit()` and reads `builtins.help`); no .pth file is run for them."""
+    import site
+
+    site.setquit()
+    site.sethelper()
+    site.setcopyright()
+
+
 def main():
     # Take the protocol channels away from fds 0/1 before any untrusted code runs.
     request_fd = os.dup(0)
@@ -448,6 +476,7 @@ def main():
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     sys.stdin = open(os.devnull)
+    site_builtins()
     harness = Harness(reply_fd, Guard(globals()))
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     for line in requests:

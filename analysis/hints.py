@@ -115,6 +115,13 @@ class ModuleFacts:
                 every_function.append(node)
             elif isinstance(node, ast.ImportFrom) and node.module in NUMERIC_TYPES.values():
                 self.numeric_names |= numeric_constructors(node)
+        if imported is not None:
+            for name, cls in imported.field_classes.items():
+                if name not in self.classes:  # the module's own `Sex` is the one it means
+                    self.classes[name] = cls
+                    self.class_names.setdefault(id(cls), name)
+                    if record_class_kind(cls) == "enum":
+                        self.enums[name] = enum_members(cls)
         # Helpers are looked up by name: module-level definitions win over methods.
         for stmt in tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analysis.hints import Hint
-from analysis.values import MISSING, DateValue, is_number, neighbours
+from analysis.values import MISSING, DateValue, EnumMember, is_number, neighbours
 from config.policy import Category, Policy, name_tokens
 
 DEFAULTS_BY_KIND: dict[str, list[Any]] = {
@@ -182,6 +182,16 @@ def typical_index(
 
     if default is not MISSING and default in pool and fine(default):
         return pool.index(default)
+    members = [v for v in pool if isinstance(v, EnumMember) and fine(v)]
+    if members:
+        # A typed input (`sex: Sex`) rests on a member of its type, not on a word of the
+        # category: `int(profile.sex)` only works on the member. Sex.MALE for "male".
+        words = [str(v).casefold() for v in policy.protected[category].values] if category else []
+        named = sorted(
+            (m for m in members if m.member.casefold() in words),
+            key=lambda m: words.index(m.member.casefold()),
+        )
+        return pool.index((named or members)[0])
     if category is not None:
         usual = [v for v in policy.protected[category].values if v in pool and fine(v)]
         # Within the span of the code's own thresholds when it has several: code about

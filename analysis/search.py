@@ -67,6 +67,8 @@ class SearchResult:
     executions: int = 0
     ok_calls: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    # The first message of each kind of error, to say why calls raised.
+    error_messages: dict[str, str] = field(default_factory=dict)
     noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
     needs: Counter[str] = field(default_factory=Counter)  # stubbed modules calls touched
     # The leaves some of whose calls touched a stub (by display): not tested in full.
@@ -274,7 +276,9 @@ class Search:
         ok = [t for t in ok if not absent(t.value)]
         for o in outs:
             if not o.ok:
-                self.result.errors[o.error.split(":")[0]] += 1
+                kind = o.error.split(":")[0]
+                self.result.errors[kind] += 1
+                self.result.error_messages.setdefault(kind, o.error)
                 self.result.needs.update(o.needs)
                 if o.needs:
                     self.result.needing.add(leaf.display)
