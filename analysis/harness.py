@@ -69,6 +69,9 @@ MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
 
 
+INPUT_ERROR = "InputError"  # what a call raised while its arguments were being built
+
+
 class CallTimeout(BaseException):
     """Raised by the per-call alarm; a BaseException so that `except Exception` misses it."""
 
@@ -146,6 +149,7 @@ class Guard:
             (where, name): id(value)
             for where, table in self.sources.items()
             for name, value in list(table.items())
+            if not (where == "builtins" and name in SITE_BUILTINS)
         }
         self.broken = None
 
@@ -282,6 +286,7 @@ class Harness:
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
+        building = True
         try:
             with self.alarm(self.call_timeout):
                 # Building the inputs runs the module's own constructors: time them and
@@ -289,6 +294,7 @@ class Harness:
                 args = [self.decode(v) for v in call.get("args", [])]
                 kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
                 masks = [self.decode(v) for v in call.get("mask", [])]
+                building = False
                 result = self.target(*args, **kwargs)
                 if result is None and args and getattr(self.target, "__name__", "") == "__init__":
                     result = args[0]  # what a constructor gives is the object it set up
@@ -313,7 +319,12 @@ class Harness:
             if STUBS.touched:
                 return needs_outcome()
             missing = exc.name if isinstance(exc, ModuleNotFoundError) else None
-            return {"ok": False, "error": describe(exc), "missing": missing}
+            error = describe(exc)
+            if building:
+                # A constructor refused the inputs before the function ran: that refusal is
+                # the constructor's (reviewed as a function of its own), not this function's.
+                error = f"{INPUT_ERROR}: building the inputs raised {error}"
+            return {"ok": False, "error": error, "missing": missing}
         finally:
             sys.stdout = saved_stdout
         if STUBS.touched:
@@ -456,6 +467,11 @@ def of_project(module, roots):
 
 def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+# What site.py adds to builtins for people at a prompt: the harness never calls them, and
+# a package may replace them (`builtins.help = custom_help`) without touching the harness.
+SITE_BUILTINS = frozenset({"help", "exit", "quit", "copyright", "credits", "license", "_"})
 
 
 def site_builtins():

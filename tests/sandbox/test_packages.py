@@ -326,7 +326,11 @@ def test_a_field_typed_by_a_class_the_module_never_names_gets_its_members(
 
 
 SCRIPTS = {
-    "scale2/__init__.py": "import builtins\noriginal_help = builtins.help  # as site.py sets it\n",
+    "scale2/__init__.py": (
+        "import builtins\n"
+        "original_help = builtins.help  # as site.py sets it\n"
+        "builtins.help = lambda *a: print('see the README')  # not the harness's business\n"
+    ),
     # A sibling named like a standard module must not hide the standard one.
     "scale2/types.py": "raise RuntimeError('the package folder came before the standard one')\n",
     "scale2/body_scales.py": "def fat_limit(sex):\n    return 25 if sex == 'female' else 18\n",
