@@ -122,17 +122,18 @@ def contrast(leaf: Leaf) -> list[Any]:
 
 
 def protected_pairs(
-    model: InputModel, base: dict[InputPath, Any]
+    model: InputModel, base: dict[InputPath, Any], proved: set[str]
 ) -> Iterator[dict[InputPath, Any]]:
     """Pairs that include another protected input (its focus values): a sex that matters only
     for one measurement *and* past an age (`method == "ofc" and age > 17`). Tried last, and
     only once another attribute is proved (Search.pairs_due): the pairs are many."""
     guarded = [leaf for leaf in model.others if leaf.guarded]
     protected = [leaf for leaf in model.protected if leaf.guarded]
-    for a in protected:
+    firsts = [leaf for leaf in protected if leaf.display in proved]
+    for a in firsts:
         for b in [*guarded, *protected]:
-            if b is not a and not (b in protected and protected.index(b) < protected.index(a)):
-                yield from pairs([a, b], base, lambda leaf: leaf.focus)
+            if b is not a and not (b in firsts and firsts.index(b) < firsts.index(a)):
+                yield from pairs([a, b], base, contrast)
 
 
 def pairs(
@@ -230,7 +231,8 @@ class Search:
                     self.paired = True
                     self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
                     base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
-                    pairs = protected_pairs(self.model, base)
+                    proved = set(self.result.witnesses)
+                    pairs = protected_pairs(self.model, base, proved)
                     stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
                     continue
             if not calls:
