@@ -176,8 +176,8 @@ def typical_index(
     def fine(value: Any) -> bool:
         if any(same(value, r) for r in refused):
             return False
-        if bounds and not within(value, bounds):
-            return False
+        if bounds and is_number(value) and not within(value, bounds):
+            return False  # a numeric limit says nothing of a word or a member
         return not accepted or any(same(value, a) for a in accepted)
 
     if default is not MISSING and default in pool and fine(default):

@@ -72,3 +72,25 @@ def test_a_reference_kept_for_girls_of_some_ages_refuses_the_others() -> None:
         ("age", "refuses"),
         ("gender", "refuses"),
     }
+
+
+def test_a_numeric_limit_does_not_push_a_typed_value_off_its_members() -> None:
+    # Two helpers name their parameter `value`: the limit one of them checks (> 0) reaches
+    # the sex's hint too, yet a sex rests on a member of its enum, not on the number 1.
+    source = (
+        "from enum import Enum\n"
+        "class Sex(str, Enum):\n"
+        "    MALE = 'male'\n"
+        "    FEMALE = 'female'\n"
+        "def positive(value):\n"
+        "    if value <= 0:\n"
+        "        raise ValueError(value)\n"
+        "def as_sex(value):\n"
+        "    return value if isinstance(value, Sex) else Sex(value)\n"
+        "def density(age: int, sex: Sex):\n"
+        "    positive(age)\n"
+        "    return 1.1 - 0.001 * age if as_sex(sex) == Sex.MALE else 1.08 - 0.001 * age\n"
+    )
+    (sex,) = [leaf for leaf in model_of(source, "density").leaves if leaf.name == "sex"]
+    assert repr(sex.pool[sex.typical]) == "Sex.MALE"
+    assert verdict(source, "density").status == "biased"
