@@ -202,7 +202,10 @@ def typical_index(
             usual = inside + [v for v in usual if v not in inside]
         if usual:
             return pool.index(usual[0])
-    return next((i for i, v in enumerate(pool) if fine(v)), 0)
+    # A required input rests on a value, not on None: the code's `if x is None:` reports a
+    # missing input, and a base on which two inputs are missing fails whatever one varies.
+    given = [i for i, v in enumerate(pool) if fine(v) and not (v is None and default is MISSING)]
+    return given[0] if given else next((i for i, v in enumerate(pool) if fine(v)), 0)
 
 
 LIMITS: dict[str, Callable[[float, float], bool]] = {
