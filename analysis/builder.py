@@ -5,6 +5,9 @@ the value pool of every leaf."""
 from __future__ import annotations
 
 import ast
+import math
+import re
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +20,14 @@ from analysis.fieldreads import (
     record_accesses,
     tuple_positions,
 )
-from analysis.functions import FunctionInfo, function_defaults, is_classvar, record_class_kind
+from analysis.functions import (
+    FunctionInfo,
+    call_bindings,
+    called_function,
+    function_defaults,
+    is_classvar,
+    record_class_kind,
+)
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, Param, display
 from analysis.param_docs import module_descriptions, param_descriptions
@@ -126,7 +136,7 @@ class InputBuilder:
             if spread.kind == "record":
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
         spread_typicals(leaves, self.policy)
-        tables_by_age(fn, leaves)
+        tables_by_age(fn, leaves, self.facts)
         return only_people(InputModel(params, leaves), info, self.policy)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
@@ -260,10 +270,16 @@ class InputBuilder:
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
 
-    def documented_category(self, description: str) -> str | None:
+    def documented_category(self, description: str, name: str) -> str | None:
         """The category a parameter's description names: "the age as integer number" is an
         age. Words that name other things too ("the degree of the node") count only beside a
-        person ("degree of the applicant")."""
+        person ("degree of the applicant"). Another parameter named in it is that parameter,
+        not this one ("unit of `start_age`")."""
+        others = [n for n in self.docs if n != name and len(n) > 2]
+        if others:
+            description = re.sub(
+                r"\b(?:" + "|".join(map(re.escape, others)) + r")\b", " ", description
+            )
         category = self.policy.canonical_category(description)
         if category is None or category in UNAMBIGUOUS_IN_PROSE:
             return category
@@ -422,8 +438,14 @@ class InputBuilder:
         """`category_name`: the name whose category the leaf carries, when not its own
         ("" for none): the "value" of `patient["age"]["value"]` is an age."""
         category = self.policy.canonical_category(name if category_name is None else category_name)
-        if category is None and category_name is None and len(path) == 1 and name in self.docs:
-            category = self.documented_category(self.docs[name])
+        if (
+            category is None
+            and category_name is None
+            and len(path) == 1
+            and name in self.docs
+            and not self.policy.excluded_name(name)  # `age_unit`: its name says what it is
+        ):
+            category = self.documented_category(self.docs[name], name)
         hint = self.name_hint(name, category)
         declared: list[Any] = []
         if annotation is not None:
@@ -581,31 +603,73 @@ def renamed_by_decorator(info: FunctionInfo, facts: ModuleFacts) -> bool:
 
 
 def age_table(kind: int) -> list[float]:
-    """A table looked up by age (`mt.qx[x]`, `rates[age]`): one entry per year of age, each its
-    own value, decreasing like a survival table, none zero; each table of a function decays at
-    its own rate, so that one divided by another (`Mx[x] / Dx[x]`) still changes with age."""
-    rate = 0.97 - 0.008 * (kind % 10)
-    return [round(100000 * rate**year, 6) for year in range(151)]
+    """A table looked up by age (`mt.qx[x]`, `rates[age]`): one entry per year of age, falling
+    like a survival table (Gompertz: the fall steepens with age, so that `lx[x + n] / lx[x]`
+    still changes with x) and reaching 0 only at the last entry, as a life table closes; each
+    table of a function has its own parameters, so one divided by another still changes."""
+    hazard, growth = 0.0003 * (1 + 0.3 * (kind % 10)), 0.06 + 0.002 * (kind % 10)
+    table = [
+        float(f"{100000 * math.exp(-hazard / growth * (math.exp(growth * year) - 1)):.6g}")
+        for year in range(150)
+    ]
+    return [*table, 0.0]
 
 
-def tables_by_age(fn: ast.AST, leaves: list[Leaf]) -> None:
+def tables_by_age(fn: ast.AST, leaves: list[Leaf], facts: ModuleFacts) -> None:
     """Give an input indexed by an age parameter a table to index: a list, a number or a
-    string in its place would fail or read one character."""
+    string in its place would fail or read one character. Helpers count: `qx(mt, x + n)`
+    whose `qx` reads `mt.qx[x]` indexes the caller's `mt.qx` by its age too."""
     ages = {
         leaf.path[0][1] for leaf in leaves if leaf.category == "age" and len(leaf.path) == 1
     }
     if not ages:
         return
     others = [leaf for leaf in leaves if not leaf.protected]
+    roots = {leaf.path[0][1]: leaf.path[0][1] for leaf in leaves}
     tabled: list[Leaf] = []
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Slice):
-            continue
-        if not any(isinstance(n, ast.Name) and n.id in ages for n in ast.walk(node.slice)):
-            continue
+    for indexed, names in age_subscripts(fn, ages, roots, facts, HELPER_DEPTH):
         for leaf in others:
-            if leaf_matches(node.value, leaf.path) and leaf not in tabled:
-                leaf.pool.insert(0, age_table(len(tabled)))
-                leaf.from_code += 1
-                leaf.typical = 0
-                tabled.append(leaf)
+            inner = [name for name, outer in names.items() if outer == leaf.path[0][1]]
+            if leaf in tabled or not any(
+                leaf_matches(indexed, (("param", name), *leaf.path[1:])) for name in inner
+            ):
+                continue
+            leaf.pool.insert(0, age_table(len(tabled)))
+            leaf.from_code += 1
+            leaf.typical = 0
+            tabled.append(leaf)
+
+
+HELPER_DEPTH = 2  # helpers of helpers, as record reads follow them
+
+
+def age_subscripts(
+    fn: ast.AST, ages: set[str], roots: dict[str, str], facts: ModuleFacts, depth: int
+) -> Iterator[tuple[ast.expr, dict[str, str]]]:
+    """Expressions `fn` indexes by an age (`mt.qx` of `mt.qx[x]`), with `roots`: which of the
+    caller's parameters each name of `fn` stands for."""
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Subscript)
+            and not isinstance(node.slice, ast.Slice)
+            and mentions(node.slice, ages)
+        ):
+            yield node.value, roots
+        if not depth or not isinstance(node, ast.Call):
+            continue
+        called = called_function(node, facts.functions)
+        if called is None or called[0] is fn:
+            continue
+        bindings = call_bindings(called[0], node, called[1])
+        callee_ages = {param for param, arg in bindings if mentions(arg, ages)}
+        callee_roots = {
+            param: roots[arg.id]
+            for param, arg in bindings
+            if isinstance(arg, ast.Name) and arg.id in roots
+        }
+        if callee_ages and callee_roots:
+            yield from age_subscripts(called[0], callee_ages, callee_roots, facts, depth - 1)
+
+
+def mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))

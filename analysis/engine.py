@@ -403,6 +403,7 @@ class Engine:
             package=location.is_package,
             repo=self.shared(project),
             paths=location.paths,
+            last_paths=location.last_paths,
             stub=stub,
         )
 

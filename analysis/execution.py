@@ -180,6 +180,7 @@ class Target:
     package: bool = False
     repo: str | None = None
     paths: tuple[str, ...] = ()
+    last_paths: tuple[str, ...] = ()  # searched after the standard library (project.py)
     stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
     stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
 
@@ -390,6 +391,7 @@ def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[
         "module": target.module if inside else None,
         "package": target.package,
         "paths": [seen(p) for p in target.paths] if inside else [],
+        "last_paths": [seen(p) for p in target.last_paths] if inside else [],
         "cwd": repo_view if inside else None,
         "stub": list(target.stub),
         "stub_missing": target.stub_missing,

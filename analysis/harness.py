@@ -13,7 +13,8 @@ printing.
 
 Protocol (parent -> child, one JSON object per line):
   {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
-   "load_timeout": float, "module": str | null, "package": bool, "paths": [str], "cwd": str | null,
+   "load_timeout": float, "module": str | null, "package": bool, "paths": [str],
+   "last_paths": [str] (searched after the standard library), "cwd": str | null,
    "stub": [str], "stub_missing": bool}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
                             "parts": bool}]}
@@ -66,6 +67,9 @@ if __name__ != "__main__":
 
 MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
+
+
+INPUT_ERROR = "InputError"  # what a call raised while its arguments were being built
 
 
 class CallTimeout(BaseException):
@@ -145,6 +149,7 @@ class Guard:
             (where, name): id(value)
             for where, table in self.sources.items()
             for name, value in list(table.items())
+            if not (where == "builtins" and name in SITE_BUILTINS)
         }
         self.broken = None
 
@@ -169,6 +174,7 @@ class Harness:
         self.module = None
         self.target = None
         self.call_timeout = 1.0
+        self.plain_instances = {}  # by class: objects whose constructor takes no argument
 
     def send(self, obj):
         self.reply.write(self.dumps(obj, default=str) + "\n")
@@ -178,6 +184,7 @@ class Harness:
     def load(self, msg):
         self.call_timeout = float(msg.get("call_timeout", 1.0))
         sys.path[:0] = [p for p in msg.get("paths", []) if isinstance(p, str)]
+        sys.path += [p for p in msg.get("last_paths", []) if isinstance(p, str)]
         if msg.get("cwd"):
             os.chdir(msg["cwd"])
         STUBS.forced.update(msg.get("stub", []))
@@ -280,6 +287,7 @@ class Harness:
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
+        building = True
         try:
             with self.alarm(self.call_timeout):
                 # Building the inputs runs the module's own constructors: time them and
@@ -287,6 +295,7 @@ class Harness:
                 args = [self.decode(v) for v in call.get("args", [])]
                 kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
                 masks = [self.decode(v) for v in call.get("mask", [])]
+                building = False
                 result = self.target(*args, **kwargs)
                 if result is None and args and getattr(self.target, "__name__", "") == "__init__":
                     result = args[0]  # what a constructor gives is the object it set up
@@ -311,7 +320,12 @@ class Harness:
             if STUBS.touched:
                 return needs_outcome()
             missing = exc.name if isinstance(exc, ModuleNotFoundError) else None
-            return {"ok": False, "error": describe(exc), "missing": missing}
+            error = describe(exc)
+            if building:
+                # A constructor refused the inputs before the function ran: that refusal is
+                # the constructor's (reviewed as a function of its own), not this function's.
+                error = f"{INPUT_ERROR}: building the inputs raised {error}"
+            return {"ok": False, "error": error, "missing": missing}
         finally:
             sys.stdout = saved_stdout
         if STUBS.touched:
@@ -327,11 +341,27 @@ class Harness:
         }
 
     def resolve(self, dotted):
-        """A class of the module by its qualified name: "League.Rules"."""
-        found = self.module
-        for part in dotted.split("."):
+        """A class of the module by its qualified name: "League.Rules". A class the module
+        does not name itself (`Sex`, the type of a field of an imported `UserProfile`) is
+        looked for in the modules of its package that are loaded."""
+        head, *rest = dotted.split(".")
+        found = getattr(self.module, head, None)
+        if not isinstance(found, type):
+            found = self.loaded_class(head) or found
+        if found is None:
+            raise AttributeError(f"no class {head!r} in {self.module.__name__}")
+        for part in rest:
             found = getattr(found, part)
         return found
+
+    def loaded_class(self, name):
+        package = (getattr(self.module, "__name__", "") or "").split(".")[0]
+        for module_name, module in list(sys.modules.items()):
+            if module_name == package or module_name.startswith(package + "."):
+                value = getattr(module, name, None)
+                if isinstance(value, type):
+                    return value
+        return None
 
     def decode(self, value):
         if isinstance(value, list):
@@ -369,13 +399,21 @@ class Harness:
         if tag == "new":
             cls = self.resolve(value["class"])
             kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
+            # Built from nothing, every instance of a class is the same: one per session (a
+            # calculator that reads its coefficient workbook in its constructor), unless the
+            # constructor is what is tested (each call must start from a fresh object).
+            shared = not kwargs and getattr(self.target, "__name__", "") != "__init__"
+            if shared and value["class"] in self.plain_instances:
+                return self.plain_instances[value["class"]]
             try:
-                return cls(**kwargs)
+                obj = cls(**kwargs)
             except TypeError:  # its constructor wants other arguments: fill the fields by hand
                 obj = object.__new__(cls)
                 for k, v in kwargs.items():
                     object.__setattr__(obj, k, v)
-                return obj
+            if shared:
+                self.plain_instances[value["class"]] = obj
+            return obj
         raise ValueError(f"unknown value tag {tag!r}")
 
 
@@ -440,6 +478,21 @@ def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
+# What site.py adds to builtins for people at a prompt: the harness never calls them, and
+# a package may replace them (`builtins.help = custom_help`) without touching the harness.
+SITE_BUILTINS = frozenset({"help", "exit", "quit", "copyright", "credits", "license", "_"})
+
+
+def site_builtins():
+    """`exit`, `quit`, `help`, `copyright`... as every interpreter started without -S has them
+    (code under test calls `exit()` and reads `builtins.help`); no .pth file is run for them."""
+    import site
+
+    site.setquit()
+    site.sethelper()
+    site.setcopyright()
+
+
 def main():
     # Take the protocol channels away from fds 0/1 before any untrusted code runs.
     request_fd = os.dup(0)
@@ -448,6 +501,7 @@ def main():
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     sys.stdin = open(os.devnull)
+    site_builtins()
     harness = Harness(reply_fd, Guard(globals()))
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     for line in requests:

@@ -52,6 +52,11 @@ class Hint:
             self.constants.append(value)
         self.kinds.add(kind_of(value))
 
+    def copy(self) -> Hint:
+        fresh = Hint()
+        fresh.merge(self)
+        return fresh
+
     def merge(self, other: Hint) -> None:
         for value in other.constants:
             self.add(value)
@@ -115,6 +120,13 @@ class ModuleFacts:
                 every_function.append(node)
             elif isinstance(node, ast.ImportFrom) and node.module in NUMERIC_TYPES.values():
                 self.numeric_names |= numeric_constructors(node)
+        if imported is not None:
+            for name, cls in imported.field_classes.items():
+                if name not in self.classes:  # the module's own `Sex` is the one it means
+                    self.classes[name] = cls
+                    self.class_names.setdefault(id(cls), name)
+                    if record_class_kind(cls) == "enum":
+                        self.enums[name] = enum_members(cls)
         # Helpers are looked up by name: module-level definitions win over methods.
         for stmt in tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -166,12 +178,21 @@ class ModuleFacts:
                 Harvester(self, fn, links).run()
             except RecursionError:
                 continue  # an expression too deep to read: its values stay unknown
-        # A helper's parameter shares what is known of the names passed to it, both ways.
+        # A helper's parameter shares what is known of the names passed to it, both ways:
+        # the caller's input learns what the helper compares with (through helpers of
+        # helpers), the helper's parameter what its callers hold, each from the other's own
+        # facts only. Merged back and forth, one helper called with an age and with a sex
+        # (`check(value)`) would give every age the sex's values and the sex the age's.
+        unique = list(dict.fromkeys(links))  # a helper called 300 times: one link
+        before = {name: self.hint(name).copy() for pair in unique for name in pair}
+        learnt = {name: hint.copy() for name, hint in before.items()}
         for _ in range(2):
-            for param, subject in dict.fromkeys(links):  # a helper called 300 times: one link
-                a, b = self.hint(param), self.hint(subject)
-                a.merge(b)
-                b.merge(a)
+            for param, subject in unique:
+                learnt[subject].merge(learnt[param])
+        for param, subject in unique:
+            learnt[param].merge(before[subject])
+        for name, hint in learnt.items():
+            self.hints[name] = hint
 
     def domain_of(self, values: list[Any]) -> list[Any]:
         """The other members of a constant list that holds two or more of these values: code

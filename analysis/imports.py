@@ -35,6 +35,9 @@ class Exports:
     public: list[str] | None = None  # `__all__`, when it is a literal
     # Constants of the modules imported functions come from: what their comparisons name.
     context: dict[str, Any] = field(default_factory=dict)
+    # Classes the fields of imported classes are annotated with (`sex: Sex` of an imported
+    # `UserProfile`), though this module does not name them: what a built record needs.
+    field_classes: dict[str, ast.ClassDef] = field(default_factory=dict)
 
     def update(self, other: Exports, names: dict[str, str] | None = None) -> None:
         """Take `other`'s names: all of its public ones (a star import), or `names`
@@ -51,6 +54,9 @@ class Exports:
                 self.constants[ours] = other.constants[theirs]
             if theirs in other.classes:
                 self.classes[ours] = other.classes[theirs]
+                known = {**other.field_classes, **other.classes}
+                for name in field_class_names(other.classes[theirs], known):
+                    self.field_classes.setdefault(name, known[name])
                 prefix = f"{theirs}."
                 for key, value in other.constants.items():
                     if key.startswith(prefix):
@@ -82,7 +88,8 @@ class ImportedNames:
     def of(self, tree: ast.Module, location: ModuleLocation) -> Exports:
         """What `tree`, the module at `location`, imports from its project."""
         with self._lock:
-            return self._imports(tree, location.name, location.is_package, location.paths, 0)
+            roots = (*location.paths, *location.last_paths)
+            return self._imports(tree, location.name, location.is_package, roots, 0)
 
     def _imports(
         self, tree: ast.Module, module: str, is_package: bool, roots: tuple[str, ...], depth: int
@@ -159,6 +166,23 @@ def define(tree: ast.Module, exports: Exports) -> None:
     public = facts.constants.get("__all__")
     if isinstance(public, (list, tuple)) and all(isinstance(n, str) for n in public):
         exports.public = list(public)
+
+
+def field_class_names(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> list[str]:
+    """Names of `classes` that the annotated fields of `cls` use, and theirs in turn."""
+    found: list[str] = []
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        for stmt in current.body:
+            if not isinstance(stmt, ast.AnnAssign):
+                continue
+            for node in ast.walk(stmt.annotation):
+                name = node.id if isinstance(node, ast.Name) else None
+                if name in classes and name not in found and classes[name] is not cls:
+                    found.append(name)
+                    todo.append(classes[name])
+    return found
 
 
 def top_level(body: list[ast.stmt]) -> list[ast.stmt]:

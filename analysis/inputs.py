@@ -22,6 +22,10 @@ Step = tuple[str, Any]
 InputPath = tuple[Step, ...]
 
 
+# Values of a leaf without values from the code tried in each context after the base.
+SPREAD = 6
+
+
 @dataclass
 class Leaf:
     path: InputPath  # first step is ("param", name)
@@ -48,7 +52,7 @@ class Leaf:
         is all there is to go on, so it is used whole.
         """
         if not self.from_code:
-            return self.pool
+            return self.spread
         chosen = self.pool[: self.from_code] + [self.pool[self.typical]]
         numbers = [v for v in self.pool if isinstance(v, (int, float)) and not isinstance(v, bool)]
         if numbers:
@@ -56,6 +60,24 @@ class Leaf:
         else:
             chosen += self.pool[self.from_code : self.from_code + 2]
         return dedupe(chosen)
+
+    @property
+    def spread(self) -> list[Any]:
+        """Without values from the code, a few that span the pool: the base value, the
+        extremes and values between (the whole pool runs in the base context; a value that
+        matters nowhere in the code's own terms shows as well with any of them)."""
+        if len(self.pool) <= SPREAD:
+            return self.pool
+        base = self.pool[self.typical]
+        numbers = sorted(
+            {v for v in self.pool if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        )
+        dates = sorted({v for v in self.pool if isinstance(v, DateValue)}, key=lambda d: d.iso)
+        # Numbers and dates from the least to the greatest; words from the first of the
+        # pool to its last.
+        ordered = numbers if len(numbers) >= 2 else dates if len(dates) >= 2 else self.pool
+        step = (len(ordered) - 1) / (SPREAD - 2)
+        return dedupe([base, *(ordered[round(i * step)] for i in range(SPREAD - 1))])
 
     @property
     def protected(self) -> bool:

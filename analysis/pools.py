@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analysis.hints import Hint
-from analysis.values import MISSING, DateValue, is_number, neighbours
+from analysis.values import MISSING, DateValue, EnumMember, is_number, neighbours
 from config.policy import Category, Policy, name_tokens
 
 DEFAULTS_BY_KIND: dict[str, list[Any]] = {
@@ -176,12 +176,22 @@ def typical_index(
     def fine(value: Any) -> bool:
         if any(same(value, r) for r in refused):
             return False
-        if bounds and not within(value, bounds):
-            return False
+        if bounds and is_number(value) and not within(value, bounds):
+            return False  # a numeric limit says nothing of a word or a member
         return not accepted or any(same(value, a) for a in accepted)
 
     if default is not MISSING and default in pool and fine(default):
         return pool.index(default)
+    members = [v for v in pool if isinstance(v, EnumMember) and fine(v)]
+    if members:
+        # A typed input (`sex: Sex`) rests on a member of its type, not on a word of the
+        # category: `int(profile.sex)` only works on the member. Sex.MALE for "male".
+        words = [str(v).casefold() for v in policy.protected[category].values] if category else []
+        named = sorted(
+            (m for m in members if m.member.casefold() in words),
+            key=lambda m: words.index(m.member.casefold()),
+        )
+        return pool.index((named or members)[0])
     if category is not None:
         usual = [v for v in policy.protected[category].values if v in pool and fine(v)]
         # Within the span of the code's own thresholds when it has several: code about
@@ -192,7 +202,10 @@ def typical_index(
             usual = inside + [v for v in usual if v not in inside]
         if usual:
             return pool.index(usual[0])
-    return next((i for i, v in enumerate(pool) if fine(v)), 0)
+    # A required input rests on a value, not on None: the code's `if x is None:` reports a
+    # missing input, and a base on which two inputs are missing fails whatever one varies.
+    given = [i for i, v in enumerate(pool) if fine(v) and not (v is None and default is MISSING)]
+    return given[0] if given else next((i for i, v in enumerate(pool) if fine(v)), 0)
 
 
 LIMITS: dict[str, Callable[[float, float], bool]] = {

@@ -39,6 +39,10 @@ class ModuleLocation:
     root: str
     paths: tuple[str, ...]
     is_package: bool = False  # an `__init__.py`: its folder is the package's __path__
+    # Searched after everything else: a package module's own folder, for the sibling it
+    # imports by bare name as a script would (`from body_scales import bodyScales`); last,
+    # so that its `types.py` or `logging.py` never hides the standard library's.
+    last_paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,8 @@ class Project:
         if not dotted or not all(p.isidentifier() for p in dotted):
             return None
         paths = tuple(dict.fromkeys([*extra, root, *self.roots]))
-        return ModuleLocation(".".join(dotted), rel, root, paths, is_package)
+        last = () if extra or "/".join(folder) in paths else ("/".join(folder),)
+        return ModuleLocation(".".join(dotted), rel, root, paths, is_package, last)
 
 
 def package_root(file: Path) -> Path | None:

@@ -16,7 +16,10 @@ from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category
 
 # Failures that say nothing about the value: the harness's own limits, a broken reply.
-NOT_REFUSALS = frozenset({"TimeoutError", "MemoryError", "RecursionError", "malformed outcome"})
+# InputError: a constructor of an argument raised (harness.py), before the function ran.
+NOT_REFUSALS = frozenset(
+    {"TimeoutError", "MemoryError", "RecursionError", "malformed outcome", "InputError"}
+)
 ISO_DATE = re.compile(r"^(\d{4})-\d{2}-\d{2}")
 
 

@@ -67,6 +67,8 @@ class SearchResult:
     executions: int = 0
     ok_calls: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    # The first message of each kind of error, to say why calls raised.
+    error_messages: dict[str, str] = field(default_factory=dict)
     noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
     needs: Counter[str] = field(default_factory=Counter)  # stubbed modules calls touched
     # The leaves some of whose calls touched a stub (by display): not tested in full.
@@ -120,17 +122,18 @@ def contrast(leaf: Leaf) -> list[Any]:
 
 
 def protected_pairs(
-    model: InputModel, base: dict[InputPath, Any]
+    model: InputModel, base: dict[InputPath, Any], proved: set[str]
 ) -> Iterator[dict[InputPath, Any]]:
     """Pairs that include another protected input (its focus values): a sex that matters only
     for one measurement *and* past an age (`method == "ofc" and age > 17`). Tried last, and
     only once another attribute is proved (Search.pairs_due): the pairs are many."""
     guarded = [leaf for leaf in model.others if leaf.guarded]
     protected = [leaf for leaf in model.protected if leaf.guarded]
-    for a in protected:
+    firsts = [leaf for leaf in protected if leaf.display in proved]
+    for a in firsts:
         for b in [*guarded, *protected]:
-            if b is not a and not (b in protected and protected.index(b) < protected.index(a)):
-                yield from pairs([a, b], base, lambda leaf: leaf.focus)
+            if b is not a and not (b in firsts and firsts.index(b) < firsts.index(a)):
+                yield from pairs([a, b], base, contrast)
 
 
 def pairs(
@@ -228,7 +231,8 @@ class Search:
                     self.paired = True
                     self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
                     base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
-                    pairs = protected_pairs(self.model, base)
+                    proved = set(self.result.witnesses)
+                    pairs = protected_pairs(self.model, base, proved)
                     stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
                     continue
             if not calls:
@@ -274,7 +278,9 @@ class Search:
         ok = [t for t in ok if not absent(t.value)]
         for o in outs:
             if not o.ok:
-                self.result.errors[o.error.split(":")[0]] += 1
+                kind = o.error.split(":")[0]
+                self.result.errors[kind] += 1
+                self.result.error_messages.setdefault(kind, o.error)
                 self.result.needs.update(o.needs)
                 if o.needs:
                     self.result.needing.add(leaf.display)

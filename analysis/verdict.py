@@ -58,6 +58,7 @@ def record_result(
         return
     if result.never_ran and not report.findings:
         common = result.errors.most_common(1)[0][0] if result.errors else "an error"
+        common = one_line(result.error_messages.get(common, common))
         static_review(info, model, report, f"every call raised ({common}); judged statically")
         report.executions = result.executions
         return
@@ -126,3 +127,9 @@ def drop_conversions(info: FunctionInfo, report: FunctionReport, policy: Policy)
     report.reason = f"{report.reason}; {note}" if report.reason else note
     if report.status == "biased" and not any(f.method == "dynamic" for f in report.findings):
         report.status = "clean"
+
+
+def one_line(error: str, limit: int = 160) -> str:
+    """An error message short enough for a reason: its first line, cut at `limit`."""
+    first = error.strip().splitlines()[0] if error.strip() else error
+    return first if len(first) <= limit else first[: limit - 1] + "…"

@@ -5,13 +5,21 @@ of the other inputs' pools (the full cartesian product, stopping at the first co
 witness as the engine does). Both run in the same sandbox through the same harness.
 Functions: the labelled corpus (tests/corpus), biased and clean alike.
 
+Both searches vary every protected input the model holds (`--leaves all`, the default, the
+method of every figure in benchmarks/RESULTS.md). `--leaves read` varies only those the
+function can read, as `codebias scan` chooses its targets (a field of a record the function
+never touches is searched by neither): exhaustive search then has far less to waste, so the
+ratio is smaller.
+
     python benchmarks/search_vs_exhaustive.py [--split train|validation|all] [--cap N]
+        [--leaves read|all]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import statistics
 import sys
 import time
@@ -28,6 +36,7 @@ from analysis.engine import Engine  # noqa: E402
 from analysis.functions import list_functions  # noqa: E402
 from analysis.inputs import InputModel  # noqa: E402
 from analysis.search import Search  # noqa: E402
+from analysis.static import never_read  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 
@@ -43,6 +52,8 @@ def main() -> int:
     parser.add_argument(
         "--cap", type=int, default=200_000, help="max executions per function for exhaustive"
     )
+    parser.add_argument("--leaves", choices=["read", "all"], default="all")
+    parser.add_argument("--json", type=Path, help="write each function's figures here")
     args = parser.parse_args()
     splits = ["train", "validation", "holdout"] if args.split == "all" else [args.split]
     files = sorted(p for s in splits for p in (ROOT / "tests/corpus" / s).glob("*.py"))
@@ -56,7 +67,10 @@ def main() -> int:
             continue
         for info in list_functions(module.parsed.tree):
             model = InputBuilder(module.facts, policy).build(info)
-            if not model.protected:
+            targets = model.protected
+            if args.leaves == "read":
+                targets = [leaf for leaf in targets if not never_read(info.node, leaf)]
+            if not targets:
                 continue
             row: dict[str, Any] = {"fn": f"{file.name}::{info.qualname}"}
             for mode in ("engine", "exhaustive"):
@@ -76,7 +90,7 @@ def main() -> int:
                     budget = policy.budget.executions_per_function if mode == "engine" else args.cap
                     deadline = time.monotonic() + seconds
                     search = Search(
-                        model, session, model.protected, budget, deadline, stream, policy
+                        model, session, targets, budget, deadline, stream, policy
                     )
                     try:
                         result = search.run()
@@ -90,6 +104,11 @@ def main() -> int:
                 }
             else:
                 rows.append(row)
+    if args.json:
+        args.json.write_text(
+            json.dumps([{**r, **{m: {**r[m], "found": sorted(r[m]["found"])} for m in
+                                 ("engine", "exhaustive")}} for r in rows], indent=1)
+        )
     found_engine = sum(len(r["engine"]["found"]) for r in rows)
     found_exhaustive = sum(len(r["exhaustive"]["found"]) for r in rows)
     both = sum(len(r["engine"]["found"] & r["exhaustive"]["found"]) for r in rows)

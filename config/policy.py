@@ -198,6 +198,16 @@ class Policy(Strict):
                     return category
         return None
 
+    def excluded_name(self, name: str) -> bool:
+        """Whether a name holds a category's word only inside one of its exclusions
+        (`max_age`, `age_unit`): it says what it is, and what it is is no person's value."""
+        if self.canonical_category(name) is not None:
+            return False
+        tokens = name_tokens(name)
+        return any(
+            contains_run(tokens, want) and self._excluded(tokens, c) for want, c in self._phrases
+        )
+
     def _excluded(self, tokens: tuple[str, ...], category: str) -> bool:
         return any(
             contains_run(tokens, name_tokens(phrase)) for phrase in self.protected[category].exclude

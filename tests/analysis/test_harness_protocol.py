@@ -261,7 +261,8 @@ def test_an_unknown_tag_fails_that_call_only(h: InProcessHarness) -> None:
     h.load("def f(x):\n    return x\n")
     assert h.call({"__cb__": "pickle", "v": "..."}) == {
         "ok": False,
-        "error": "ValueError: unknown value tag 'pickle'",
+        # raised while the arguments were built: never the function's own refusal
+        "error": "InputError: building the inputs raised ValueError: unknown value tag 'pickle'",
     }
     assert h.call(1)["repr"] == "1"
 
@@ -354,3 +355,18 @@ def test_asked_for_parts_an_outcome_gives_its_output_part_by_part(h: InProcessHa
     assert parts and all(isinstance(p, list) and len(p) == 3 for p in parts)
     assert any(p[1] == "True" for p in parts), parts
     assert h.call("Ann", 70)["parts"] == []  # only when asked
+
+
+def test_an_object_built_from_nothing_is_built_once_per_session(h: InProcessHarness) -> None:
+    # A calculator that loads its tables in its constructor: one load, however many calls.
+    h.load(
+        "LOADS = []\n"
+        "class Calculator:\n"
+        "    def __init__(self):\n"
+        "        LOADS.append(1)\n"
+        "    def rate(self, age):\n"
+        "        return len(LOADS)\n",
+        qualname="Calculator.rate",
+    )
+    calc = {"__cb__": "new", "class": "Calculator", "kwargs": {}}
+    assert [h.call(calc, 30)["repr"] for _ in range(3)] == ["1", "1", "1"]

@@ -212,6 +212,34 @@ def test_a_table_indexed_by_age_is_given_one_entry_per_year() -> None:
     assert isinstance(entries, list) and len(entries) > 100 and len(set(entries)) == len(entries)
 
 
+TABLES = DOCUMENTED + (
+    "def tpx(mt, x, t):\n"
+    "    return mt.lx[x + t] / mt.lx[x]\n"
+    "def tqxn(mt, x, n, t):\n"
+    '    """Deferred probability of death of a life aged x."""\n'
+    "    return tpx(mt, x, t) * qx(mt, x + n)\n"
+    "def dx(mt, x):\n"
+    '    """Deaths at age x."""\n'
+    "    end = mt.lx.index(0)\n"
+    "    return mt.lx[x] - mt.lx[x + 1] if x < end else 0.0\n"
+)
+
+
+def test_tables_read_by_age_in_helpers_are_tables_too() -> None:
+    # tqxn reads no table itself: its helpers index the caller's `mt` by (a sum with) the age.
+    assert biased_for(TABLES, "tqxn") == {"age"}
+    tables = {leaf.display for leaf in model_of(TABLES, "tqxn").leaves if leaf.pool and
+              isinstance(leaf.pool[leaf.typical], list)}
+    assert tables == {"mt.lx", "mt.qx"}
+
+
+def test_survival_ratios_and_a_closed_life_table_change_with_age() -> None:
+    # `lx[x + t] / lx[x]` of a table falling at one rate would be the same at every age;
+    # `lx.index(0)` needs the table to close at 0, as life tables do.
+    assert biased_for(TABLES, "tpx") == {"age"}
+    assert biased_for(TABLES, "dx") == {"age"}
+
+
 def test_an_overlong_docstring_line_is_not_read() -> None:
     # Hostile code may hold a line of 100,000 spaces: it documents nothing and costs nothing.
     assert described("x", "x" + " " * 100_000 + ": the age", "") is None

@@ -54,3 +54,23 @@ def test_refusing_a_sex_outright_is_still_a_finding() -> None:
 def test_raising_for_a_value_outside_a_literal_annotation_is_its_contract() -> None:
     report = verdict(DECLARED, "weight_for")
     assert report.status == "clean", (report.findings, report.reason)
+
+
+# A constructor that refuses the oldest (as a script does, with `exit()`), and a method of the
+# object that only echoes the age.
+CONSTRUCTED = (
+    "class Metrics:\n"
+    "    def __init__(self, weight, age):\n"
+    "        self.weight, self.age = weight, age\n"
+    "        if age > 99:\n"
+    "            exit()\n"
+    "    def bmi_label(self):\n"
+    "        return f'{self.age} years, ' + ('heavy' if self.weight > 90 else 'light')\n"
+)
+
+
+def test_a_refusal_while_building_the_object_is_the_constructor_s() -> None:
+    # The method never runs for a person of 100: its object could not be built.
+    refusal = verdict(CONSTRUCTED, "Metrics.__init__")
+    assert [(f.attribute, f.kind) for f in refusal.findings] == [("age", "refuses")]
+    assert verdict(CONSTRUCTED, "Metrics.bmi_label").status == "clean"

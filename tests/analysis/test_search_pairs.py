@@ -9,7 +9,8 @@ import time
 from analysis_kit import model_of, verdict
 
 from analysis.execution import Limits, ProcessExecutor, Target
-from analysis.search import Search
+from analysis.inputs import SPREAD, Leaf
+from analysis.search import Search, protected_pairs, typical
 
 SOURCE = (
     "GIRTH = 'girth'\n"
@@ -50,3 +51,22 @@ def test_pairs_with_another_protected_input_come_only_after_a_proof() -> None:
     clean = "def f(age, sex, plan):\n    return plan == 'gold' and age == age and sex == sex\n"
     assert _search(clean, "f").paired is False  # a clean function does not pay for them
     assert _search(SOURCE, "missing_reference").paired is True
+
+
+def test_pairs_with_another_protected_input_start_from_the_one_proved() -> None:
+    # The sex matters only past an age: the age is proved first, and each pair moves it.
+    model = model_of(SOURCE, "missing_reference")
+    base = {leaf.path: typical(leaf) for leaf in model.leaves}
+    (age,) = [leaf for leaf in model.protected if leaf.display == "age"]
+    contexts = list(protected_pairs(model, base, {"age"}))
+    assert contexts and all(ctx[age.path] != base[age.path] for ctx in contexts)
+    assert list(protected_pairs(model, base, set())) == []
+
+
+def test_a_leaf_without_values_from_the_code_tries_a_spread_of_its_pool() -> None:
+    # After the base context (its whole pool), a few values from one end to the other.
+    ages = Leaf((("param", "age"),), "age", "age", [30, *range(0, 100, 5)], "age")
+    assert ages.focus == ages.spread
+    assert len(ages.spread) <= SPREAD and {30, 0, 95} <= set(ages.spread)
+    words = Leaf((("param", "sex"),), "sex", "sex", ["male", "female", "M", "F", "x", "y", "z"])
+    assert words.spread[0] == "male" and "z" in words.spread

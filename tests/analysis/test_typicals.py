@@ -72,3 +72,48 @@ def test_a_reference_kept_for_girls_of_some_ages_refuses_the_others() -> None:
         ("age", "refuses"),
         ("gender", "refuses"),
     }
+
+
+def test_a_numeric_limit_does_not_push_a_typed_value_off_its_members() -> None:
+    # Two helpers name their parameter `value`: the limit one of them checks (> 0) reaches
+    # the sex's hint too, yet a sex rests on a member of its enum, not on the number 1.
+    source = (
+        "from enum import Enum\n"
+        "class Sex(str, Enum):\n"
+        "    MALE = 'male'\n"
+        "    FEMALE = 'female'\n"
+        "def positive(value):\n"
+        "    if value <= 0:\n"
+        "        raise ValueError(value)\n"
+        "def as_sex(value):\n"
+        "    return value if isinstance(value, Sex) else Sex(value)\n"
+        "def density(age: int, sex: Sex):\n"
+        "    positive(age)\n"
+        "    return 1.1 - 0.001 * age if as_sex(sex) == Sex.MALE else 1.08 - 0.001 * age\n"
+    )
+    (sex,) = [leaf for leaf in model_of(source, "density").leaves if leaf.name == "sex"]
+    assert repr(sex.pool[sex.typical]) == "Sex.MALE"
+    assert verdict(source, "density").status == "biased"
+
+
+def test_a_required_input_rests_on_a_value_and_shared_helpers_do_not_mix_inputs() -> None:
+    # `if x is None: errors.append(...)` for two required inputs: a base with both None
+    # fails whatever one varies. And `check(value)` called with the age and with the flag
+    # must not give the age the flag's True/False (nor the flag the age's numbers).
+    source = (
+        "def check(value):\n"
+        "    return value is not None\n"
+        "def risk(age, is_male, egfr, uacr):\n"
+        "    errors = []\n"
+        "    if egfr is None:\n"
+        "        errors.append('egfr')\n"
+        "    if uacr is None:\n"
+        "        errors.append('uacr')\n"
+        "    if errors or not (check(age) and check(is_male)):\n"
+        "        raise ValueError(errors)\n"
+        "    return 0.2 * age + (0.5 if is_male else 0.0) - egfr / 100 + uacr / 1000\n"
+    )
+    leaves = {leaf.name: leaf for leaf in model_of(source, "risk").leaves}
+    assert leaves["egfr"].pool[leaves["egfr"].typical] is not None
+    assert not any(isinstance(v, bool) for v in leaves["age"].pool)
+    assert verdict(source, "risk").status == "biased"

@@ -286,3 +286,77 @@ def test_a_module_the_package_already_imported_is_not_run_twice(
     }
     reports = scan(executor, write(tmp_path / "repo", files))
     assert verdict(reports["degree.py::degree_bonus"]) == ("biased", ["age"])
+
+
+TYPED = {
+    "scale/__init__.py": "",
+    "scale/models.py": """\
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Sex(IntEnum):
+    FEMALE = 0
+    MALE = 1
+
+
+@dataclass(frozen=True)
+class Profile:
+    height_cm: float
+    age: int
+    sex: Sex
+""",
+    "scale/body.py": """\
+from .models import Profile
+
+
+def fat_offset(profile: Profile) -> float:
+    # `int()` of a word raises: only a member of Sex gets as far as the rule.
+    return 10.0 + 5.0 * int(profile.sex) + 0.1 * profile.age
+""",
+}
+
+
+def test_a_field_typed_by_a_class_the_module_never_names_gets_its_members(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # `Sex` is named only in models.py: the record imported from there still needs a member.
+    reports = scan(executor, write(tmp_path / "repo", dict(TYPED)))
+    assert verdict(reports["body.py::fat_offset"]) == ("biased", ["age", "gender"])
+
+
+SCRIPTS = {
+    "scale2/__init__.py": (
+        "import builtins\n"
+        "original_help = builtins.help  # as site.py sets it\n"
+        "builtins.help = lambda *a: print('see the README')  # not the harness's business\n"
+    ),
+    # A sibling named like a standard module must not hide the standard one.
+    "scale2/types.py": "raise RuntimeError('the package folder came before the standard one')\n",
+    "scale2/body_scales.py": "def fat_limit(sex):\n    return 25 if sex == 'female' else 18\n",
+    "scale2/metrics.py": """\
+import types
+
+from body_scales import fat_limit
+
+
+def fat_allowed(sex):
+    return f"up to {fat_limit(sex)}%"
+
+
+def check_age(age):
+    if age > 99:
+        exit()  # the script's way of refusing
+    return age
+""",
+}
+
+
+def test_a_sibling_imported_as_by_a_script_is_found_after_the_standard_library(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    reports = scan(executor, write(tmp_path / "repo", dict(SCRIPTS)))
+    # `from body_scales import ...` inside a package works when its folder is on the path.
+    assert verdict(reports["metrics.py::fat_allowed"]) == ("biased", ["gender"])
+    # `help` and `exit` exist as in any interpreter started without -S.
+    assert reports["metrics.py::check_age"].status != "unverified"
