@@ -363,6 +363,11 @@ class Harvester:
 
     def link(self, callee: FunctionNode, bound: bool, call: ast.Call) -> None:
         for param, arg in call_bindings(callee, call, bound):
+            value = self.facts.const(arg) if isinstance(arg, (ast.Constant, ast.Name)) else MISSING
+            if isinstance(value, (str, int, float)):
+                # What the project itself passes (`self.calc_lung_param('FEV1', ...)`) is a
+                # value the helper's parameter takes: its table has no row for a stray 1.
+                self.facts.hint(param).add(value)
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))

@@ -273,3 +273,21 @@ def test_the_signature_s_default_survives_a_long_pool() -> None:
     )
     unit = leaf(model_of(source), "unit")
     assert unit.pool[unit.typical] == "years"
+
+
+def test_what_the_project_passes_a_helper_is_a_value_of_its_parameter() -> None:
+    # `param` is only ever a key of a table; the callers name the keys it takes.
+    source = (
+        "import json\n"
+        "class Spiro:\n"
+        "    def __init__(self):  # as read from the package's workbook\n"
+        "        self.data = json.loads('{\"FEV1\": {\"males\": 1.0, \"females\": 0.9}}')\n"
+        "    def calc(self, param, sex, age):\n"
+        "        return self.data[param][sex + 's'] * (1 - age / 200)\n"
+        "    def fev1(self, sex, age):\n"
+        "        return self.calc('FEV1', sex, age)\n"
+    )
+    (param,) = [leaf for leaf in model_of(source, "Spiro.calc").leaves if leaf.name == "param"]
+    assert param.pool[param.typical] == "FEV1"
+    report = verdict(source, "Spiro.calc")
+    assert {f.attribute for f in report.findings} == {"age", "gender"}
