@@ -64,8 +64,11 @@ FLOORS = {
     # under per-function time limits on a shared machine. Re-measured the same day with
     # five new dev packages (259 pairs; README "Now: after issue 10's third session"):
     # bare 140/259 proved, 209/259 detected, 140/140 precise; deps 167/259, 215/259, 167/174.
-    "bare": Floors(proved=0.532, detected=0.799, precision=0.95),
-    "deps": Floors(proved=0.637, detected=0.822, precision=0.95),
+    # With four more dev packages (369 pairs; README "Now: after issue 10's fourth session"):
+    # bare 206/369 proved, 304/369 detected, 206/206 precise; deps 256/369, 308/369, 256/262.
+    # Floors sit four pairs below: a function near its time limit on a loaded machine.
+    "bare": Floors(proved=0.547, detected=0.813, precision=0.95),
+    "deps": Floors(proved=0.682, detected=0.823, precision=0.95),
 }
 # Biased functions allowed in the general libraries: the target, zero, holds since cloud
 # regions, HTTP headers and redirects are no longer taken for people (issue 10 item 6).
