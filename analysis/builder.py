@@ -29,7 +29,16 @@ from analysis.functions import (
     record_class_kind,
 )
 from analysis.hints import Hint, ModuleFacts
-from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, Param, display
+from analysis.inputs import (
+    MAPPING_KEYS,
+    InputModel,
+    InputPath,
+    Leaf,
+    Node,
+    Param,
+    display,
+    leaves_of,
+)
 from analysis.param_docs import module_descriptions, param_descriptions
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
@@ -373,6 +382,10 @@ class InputBuilder:
             )
             for fname, (where, matcher, style) in accessed.items()
         }
+        for fname, (where, _, _) in accessed.items():
+            if where is not fn and isinstance(where, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for leaf in leaves_of(fields[fname]):
+                    leaf.read_in = leaf.read_in or where.name  # the helper reading it
         return Node("record", fields=fields)
 
     def annotated_class(self, annotation: ast.expr | None) -> ast.ClassDef | None:

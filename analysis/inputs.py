@@ -37,6 +37,9 @@ class Leaf:
     from_code: int = 0  # the first `from_code` values of the pool come from the code itself
     # The values its `Literal[...]` annotation declares: raising for another is the contract.
     declared: tuple[Any, ...] = ()
+    # The helper of the project that reads it, when the function hands it the whole record
+    # (`_compute(params, ...)` reading `params.get("sex")`): for the static review.
+    read_in: str = ""
 
     @property
     def guarded(self) -> bool:

@@ -96,9 +96,25 @@ class Tainter:
                 return True
             if leaf_matches(node, self.leaf.path):
                 return True
+            if self.leaf.read_in and self.hands_record(node):
+                return True
             if self.loop_vars and self.reads_element(node):
                 return True
         return False
+
+    def hands_record(self, node: ast.AST) -> bool:
+        """A call of the helper that reads the leaf, given the record that holds it."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name != self.leaf.read_in:
+            return False
+        root = self.leaf.path[0][1]
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        return any(
+            isinstance(n, ast.Name) and n.id == root for a in arguments for n in ast.walk(a)
+        )
 
     def reads_element(self, node: ast.AST) -> bool:
         field = self.leaf.path[-1][1]

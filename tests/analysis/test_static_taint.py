@@ -154,3 +154,22 @@ def test_code_that_cannot_run_gets_static_findings_for_exactly_what_reaches() ->
         ("age", "static", 4),
         ("race", "static", 5),
     }
+
+
+def test_a_record_handed_to_the_helper_that_reads_its_field_reaches_there() -> None:
+    # The object holding the tables is never built right, so nothing runs; the sex is read
+    # by the helper the whole record is handed to, and what that helper gives is returned.
+    source = (
+        "def _z(params, tables):\n"
+        "    return tables[params.get('sex')] * 2\n"
+        "class Calculator:\n"
+        "    def __init__(self, tables):\n"
+        "        if not tables:\n"
+        "            raise ValueError('no tables')\n"
+        "        self._tables = tables\n"
+        "    def compute(self, params):\n"
+        "        return _z(params, self._tables)\n"
+    )
+    report = verdict(source, "Calculator.compute")
+    assert report.status == "unverified", (report.status, report.reason)
+    assert {(x.attribute, x.method, x.line) for x in report.findings} == {("gender", "static", 9)}
