@@ -175,6 +175,7 @@ class Harness:
         self.target = None
         self.call_timeout = 1.0
         self.plain_instances = {}  # by class: objects whose constructor takes no argument
+        self.found_classes = {}  # by name: classes found in the package's other modules
 
     def send(self, obj):
         self.reply.write(self.dumps(obj, default=str) + "\n")
@@ -355,13 +356,20 @@ class Harness:
         return found
 
     def loaded_class(self, name):
-        package = (getattr(self.module, "__name__", "") or "").split(".")[0]
-        for module_name, module in list(sys.modules.items()):
-            if module_name == package or module_name.startswith(package + "."):
-                value = getattr(module, name, None)
-                if isinstance(value, type):
-                    return value
-        return None
+        # Every call decodes its arguments again: look through the modules once per name.
+        if name not in self.found_classes:
+            package = (getattr(self.module, "__name__", "") or "").split(".")[0]
+            self.found_classes[name] = next(
+                (
+                    value
+                    for module_name, module in list(sys.modules.items())
+                    if module_name == package or module_name.startswith(package + ".")
+                    for value in [getattr(module, name, None)]
+                    if isinstance(value, type)
+                ),
+                None,
+            )
+        return self.found_classes[name]
 
     def decode(self, value):
         if isinstance(value, list):

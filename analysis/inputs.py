@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.pools import dedupe
-from analysis.values import DateValue, EnumMember
+from analysis.values import DateValue, EnumMember, is_number
 
 # Steps from a parameter to a leaf: ("key", "age"), ("attr", "gender"), ("index", 0).
 Step = tuple[str, Any]
@@ -57,7 +57,7 @@ class Leaf:
         if not self.from_code:
             return self.spread
         chosen = self.pool[: self.from_code] + [self.pool[self.typical]]
-        numbers = [v for v in self.pool if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        numbers = [v for v in self.pool if is_number(v)]
         if numbers:
             chosen += [min(numbers), max(numbers)]
         else:
@@ -72,9 +72,7 @@ class Leaf:
         if len(self.pool) <= SPREAD:
             return self.pool
         base = self.pool[self.typical]
-        numbers = sorted(
-            {v for v in self.pool if isinstance(v, (int, float)) and not isinstance(v, bool)}
-        )
+        numbers = sorted({v for v in self.pool if is_number(v)})
         dates = sorted({v for v in self.pool if isinstance(v, DateValue)}, key=lambda d: d.iso)
         # Numbers and dates from the least to the greatest; words from the first of the
         # pool to its last.

@@ -124,9 +124,10 @@ def contrast(leaf: Leaf) -> list[Any]:
 def protected_pairs(
     model: InputModel, base: dict[InputPath, Any], proved: set[str]
 ) -> Iterator[dict[InputPath, Any]]:
-    """Pairs that include another protected input (its focus values): a sex that matters only
-    for one measurement *and* past an age (`method == "ofc" and age > 17`). Tried last, and
-    only once another attribute is proved (Search.pairs_due): the pairs are many."""
+    """Pairs that move an attribute already `proved` beside another guarded input (their
+    contrasting values): a sex that matters only for one measurement *and* past an age
+    (`method == "ofc" and age > 17`). Tried last, and only once another attribute is proved
+    (Search.pairs_due): the pairs are many."""
     guarded = [leaf for leaf in model.others if leaf.guarded]
     protected = [leaf for leaf in model.protected if leaf.guarded]
     firsts = [leaf for leaf in protected if leaf.display in proved]
