@@ -31,6 +31,7 @@ from analysis.functions import (
 from analysis.hints import Hint, ModuleFacts
 from analysis.inputs import (
     MAPPING_KEYS,
+    VARARGS,
     InputModel,
     InputPath,
     Leaf,
@@ -39,7 +40,7 @@ from analysis.inputs import (
     display,
     leaves_of,
 )
-from analysis.param_docs import module_descriptions, param_descriptions
+from analysis.param_docs import documented_flags, module_descriptions, param_descriptions
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
 from analysis.static import leaf_matches
@@ -61,6 +62,8 @@ LIST_ANNOTATIONS = frozenset(
 MAX_DEPTH = 3
 # Categories whose words name a person's attribute in any description ("the age", "sex of").
 UNAMBIGUOUS_IN_PROSE = frozenset({"age", "gender", "race"})
+# How a module names the function that makes a thing: `load_tables()` for `tables`.
+MAKER_VERBS = ("load", "get", "make", "build", "create", "default", "read", "new")
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
 
@@ -81,6 +84,8 @@ class InputBuilder:
         if key not in self.facts.memo:
             self.facts.memo[key] = module_descriptions(self.facts.tree)
         self.docs = {**self.facts.memo[key], **param_descriptions(fn)}
+        if ("documented flags",) not in self.facts.memo:
+            self.facts.memo[("documented flags",)] = documented_flags(self.facts.tree)
         args = fn.args
         positional = [*args.posonlyargs, *args.args]
         leaves: list[Leaf] = []
@@ -104,6 +109,7 @@ class InputBuilder:
                 self_shape = self.instance_shape(info.owner, first.arg, leaves)
                 params.append(Param(first.arg, False, self_shape))
         posonly = {a.arg for a in args.posonlyargs}
+        positional_names = {a.arg for a in positional}
         defaults = dict(
             zip(
                 [a.arg for a in [*args.posonlyargs, *args.args]][::-1],
@@ -137,6 +143,12 @@ class InputBuilder:
                 continue
             shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
             params.append(Param(arg.arg, keyword, shape))
+        if args.vararg is not None and not passed_in.keys() & {a.arg for a in positional}:
+            # `def f(age, sex, *folds)`: the named ones go by position, then the extras.
+            for param in params:
+                param.keyword = param.keyword and param.name not in positional_names
+            extras = vararg_leaf(fn, args.vararg, (("param", args.vararg.arg),), leaves)
+            params.append(Param(args.vararg.arg, False, extras, spread=True))
         if args.kwarg is not None:
             # `def score(**applicant)`: the keys it reads are keyword arguments of the call.
             spread = self.shape(
@@ -156,6 +168,7 @@ class InputBuilder:
             (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
         )
         fields: dict[str, Node] = {}
+        by_position = 0  # with `*args`, how many named fields go by position before them
         if init is not None:
             iargs = init.args
             named = [*iargs.posonlyargs, *iargs.args][1:] + list(iargs.kwonlyargs)
@@ -168,14 +181,41 @@ class InputBuilder:
             )
             stored = stored_attributes(init)
             for arg in named:
-                if arg.arg in defaults:
+                if arg.arg in defaults and iargs.vararg is None:
                     continue  # keep the constructor's own default; fewer inputs to search
+                default = (
+                    self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
+                )  # before `*args`, a parameter with a default is still given, by position
+                maker = self.maker_of(arg.arg)
+                if maker is not None:  # `create_anthro(day_tables=_load_day_tables(), ...)`
+                    fields[arg.arg] = Node("made", cls=maker)
+                    continue
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
                 step = ("attr", stored.get(arg.arg, arg.arg))
                 fields[arg.arg] = self.shape(
-                    init, arg.arg, arg.annotation, MISSING, (*path, step), leaves, 1
+                    init, arg.arg, arg.annotation, default, (*path, step), leaves, 1
                 )
-        return Node("new", fields=fields, cls=self.facts.qualname(cls))
+            if iargs.vararg is not None:
+                by_position = len(named) - len(iargs.kwonlyargs)
+                fields[VARARGS] = vararg_leaf(init, iargs.vararg, path, leaves)
+        return Node("new", fields=fields, cls=self.facts.qualname(cls), by_position=by_position)
+
+    def maker_of(self, name: str) -> str | None:
+        """A function of the module that makes what a constructor parameter holds, called
+        without arguments: `_load_day_tables()` for `day_tables`, `default_config()` for
+        `config`. Tables of coefficients and loaded data sets are no input to vary, and no
+        made-up value holds what the code looks up in them. Never for a protected input."""
+        if self.policy.canonical_category(name) is not None:
+            return None
+        wanted = {f"{verb}_{name.strip('_')}" for verb in MAKER_VERBS}
+        for stmt in self.facts.tree.body:
+            if (
+                isinstance(stmt, ast.FunctionDef)
+                and stmt.name.lstrip("_") in wanted
+                and not required_parameters(stmt)
+            ):
+                return stmt.name
+        return None
 
     def class_fields(
         self, cls: ast.ClassDef, path: InputPath, leaves: list[Leaf], depth: int, kind: str
@@ -472,6 +512,8 @@ class InputBuilder:
         own = set(self.facts.hints.get(name.lower(), Hint()).kinds)
         if annotation is not None:
             own.add(annotation_kind(annotation) or "")
+        elif name in self.facts.memo.get(("documented flags",), ()):
+            own.add("bool")  # `is_north_american (bool): ...`
         form = age_form(name, own) if category == "age" else None
         if category is not None and is_flag(name, own):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
@@ -525,6 +567,50 @@ def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
                 value = next((v for v in ordered if v not in taken and v in leaf.pool), value)
                 leaf.typical = leaf.pool.index(value)
             taken.add(value)
+
+
+def vararg_leaf(
+    init: ast.FunctionDef | ast.AsyncFunctionDef, vararg: ast.arg, path: InputPath,
+    leaves: list[Leaf],
+) -> Node:
+    """`__init__(self, age, sex, *args)`: the extra positional arguments, as one input whose
+    values are whole lists of them. How many the constructor wants comes from the lengths it
+    checks (`if len(self.skinfolds) != 4: raise`); each is a
+    number, or a list of numbers when annotated as one (`*args: Sequence[int]`). Without a
+    length check, none is the base, as a caller that passes nothing."""
+    lengths = sorted(checked_lengths(init)) or [0, 1, 2, 3]
+    sequences = annotation_kind(vararg.annotation) == "list" if vararg.annotation else False
+    pool: list[Any] = []
+    for n in lengths:
+        numbers = [12 + 3 * i for i in range(n)]
+        pool.append([numbers] if sequences else numbers)
+    where = (*path, ("attr", vararg.arg))
+    leaf = Leaf(where, display(where), vararg.arg, pool)
+    leaves.append(leaf)
+    return Node("leaf", leaf=leaf)
+
+
+def required_parameters(fn: ast.FunctionDef) -> list[str]:
+    """The parameters a call must pass: those without a default (not `*args`, `**kwargs`)."""
+    a = fn.args
+    positional = [*a.posonlyargs, *a.args]
+    required = [x.arg for x in positional[: len(positional) - len(a.defaults)]]
+    return required + [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is None]
+
+
+def checked_lengths(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """Whole numbers a constructor compares a `len(...)` with."""
+    found: set[int] = set()
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Compare) or len(node.comparators) != 1:
+            continue
+        sides = [node.left, node.comparators[0]]
+        if any(isinstance(s, ast.Call) and getattr(s.func, "id", "") == "len" for s in sides):
+            found |= {
+                s.value for s in sides
+                if isinstance(s, ast.Constant) and type(s.value) is int and 0 < s.value <= 64
+            }
+    return found
 
 
 def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:

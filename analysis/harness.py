@@ -34,9 +34,10 @@ relative imports, siblings and the package's __init__ work as in the project's o
 A module that cannot be imported (or one listed in "stub") is replaced by a recording stub; a
 call that touches a stub fails with "needs": the modules it needed, so it proves nothing.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
-answers both item and attribute access), "new" (class, kwargs: instance of a class of the
-module, by qualified name), "enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"),
-"date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set).
+answers both item and attribute access), "new" (class, kwargs, optional args: instance of a
+class of the module, by qualified name), "enum" (class, member), "tuple" (items), "float"
+(v: "inf"/"nan"), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set),
+"made" (function: what that function of the module returns when called without arguments).
 """
 
 import importlib.util
@@ -175,6 +176,7 @@ class Harness:
         self.target = None
         self.call_timeout = 1.0
         self.plain_instances = {}  # by class: objects whose constructor takes no argument
+        self.made = {}  # by function name: what a module's maker returned
         self.found_classes = {}  # by name: classes found in the package's other modules
 
     def send(self, obj):
@@ -404,17 +406,23 @@ class Harness:
             return ast.literal_eval(value["v"])
         if tag == "enum":
             return getattr(self.resolve(value["class"]), value["member"])
+        if tag == "made":  # tables a module loads: made once per session, as the module does
+            name = value["function"]
+            if name not in self.made:
+                self.made[name] = getattr(self.module, name)()
+            return self.made[name]
         if tag == "new":
             cls = self.resolve(value["class"])
+            args = [self.decode(v) for v in value.get("args", [])]
             kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
             # Built from nothing, every instance of a class is the same: one per session (a
             # calculator that reads its coefficient workbook in its constructor), unless the
             # constructor is what is tested (each call must start from a fresh object).
-            shared = not kwargs and getattr(self.target, "__name__", "") != "__init__"
+            shared = not args and not kwargs and getattr(self.target, "__name__", "") != "__init__"
             if shared and value["class"] in self.plain_instances:
                 return self.plain_instances[value["class"]]
             try:
-                obj = cls(**kwargs)
+                obj = cls(*args, **kwargs)
             except TypeError:  # its constructor wants other arguments: fill the fields by hand
                 obj = object.__new__(cls)
                 for k, v in kwargs.items():

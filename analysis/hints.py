@@ -173,6 +173,17 @@ class ModuleFacts:
                 if name in named and id(function) not in own:
                     own.add(id(function))
                     every_function.append(function)
+            # And the methods of classes from other modules that this one names: a
+            # `Patient` dataclass validating `weight_kg` in `__post_init__` says which
+            # weights build one.
+            for name, cls in imported.classes.items():
+                if name not in named:
+                    continue
+                for stmt in cls.body:
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        if id(stmt) not in own:
+                            own.add(id(stmt))
+                            every_function.append(stmt)
         for fn in every_function:
             try:
                 Harvester(self, fn, links).run()

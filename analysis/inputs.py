@@ -90,11 +90,20 @@ class Node:
     """The shape of one argument: a leaf, a record, an instance of a module class, or a list
     (of two items: the one whose leaves are tried, and a fixed peer)."""
 
-    kind: str  # leaf | record | new | list | mapping (a dict of records by id) | frame | tuple
+    # leaf | record | new | list | mapping (a dict of records by id) | frame | tuple | made
+    # (what a function of the module, named by `cls`, returns when called without arguments)
+    kind: str
     leaf: Leaf | None = None
     fields: dict[str, Node] = field(default_factory=dict)
     cls: str | None = None
     item: Node | None = None
+    # A "new" whose constructor takes `*args`: its first `by_position` fields go by
+    # position, then the list in its VARARGS field, spread.
+    by_position: int = 0
+
+
+# The field of a "new" node holding the extra positional arguments of `__init__(..., *args)`.
+VARARGS = "*args"
 
 
 @dataclass
@@ -102,7 +111,9 @@ class Param:
     name: str
     keyword: bool  # pass by keyword (False: by position)
     shape: Node
-    spread: bool = False  # `**name`: each field of the record is its own keyword argument
+    # `**name`: each field of the record is its own keyword argument; `*name` (by
+    # position): each item of the list is its own positional argument.
+    spread: bool = False
 
 
 @dataclass
@@ -136,12 +147,13 @@ class InputModel:
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for param in self.params:
-            if param.spread:
-                kwargs.update(
-                    {k: encode_node(sub, values) for k, sub in param.shape.fields.items()}
-                )
-                continue
             encoded = encode_node(param.shape, values)
+            if param.spread and param.keyword:
+                kwargs.update(encoded["fields"])
+                continue
+            if param.spread:
+                args.extend(encoded)
+                continue
             if param.keyword:
                 kwargs[param.name] = encoded
             else:
@@ -152,7 +164,7 @@ class InputModel:
         """The same inputs as plain JSON-able data, for reports."""
         out: dict[str, Any] = {}
         for p in self.params:
-            if p.spread:
+            if p.spread and p.keyword:
                 out.update({k: plain_node(sub, values) for k, sub in p.shape.fields.items()})
             else:
                 out[p.name] = plain_node(p.shape, values)
@@ -189,11 +201,18 @@ def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
             columns = {k: [row["fields"][k] for row in pair] for k in node.item.fields}
             return {"__cb__": "frame", "columns": columns}
         return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
+    if node.kind == "made":
+        return {"__cb__": "made", "function": node.cls}
     fields = {name: encode_node(sub, values) for name, sub in node.fields.items()}
     if node.kind == "tuple":
         return {"__cb__": "tuple", "items": list(fields.values())}
     if node.kind == "new":
-        return {"__cb__": "new", "class": node.cls, "kwargs": fields}
+        if VARARGS not in fields:
+            return {"__cb__": "new", "class": node.cls, "kwargs": fields}
+        extra = fields.pop(VARARGS)
+        names = list(fields)[: node.by_position]
+        args = [fields.pop(name) for name in names] + list(extra)
+        return {"__cb__": "new", "class": node.cls, "args": args, "kwargs": fields}
     return {"__cb__": "record", "fields": fields}
 
 
@@ -223,6 +242,8 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
         if node.kind == "frame":
             return {k: [row[k] for row in pair] for k in node.item.fields}
         return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
+    if node.kind == "made":
+        return f"{node.cls}()"
     fields = {name: plain_node(sub, values) for name, sub in node.fields.items()}
     return list(fields.values()) if node.kind == "tuple" else fields
 

@@ -50,6 +50,29 @@ def module_descriptions(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+# A parameter documented as a yes/no value: `- is_male (bool): ...`, `:type x: bool`,
+# numpy's `x : bool, optional`.
+DOCUMENTED_BOOL = re.compile(
+    r"\s*(?:[-*•]\s+)?\**(\w+)\s*\(\s*bool(?:ean)?\b[^)]*\)\s*:"
+    r"|\s*:type\s+(\w+)\s*:\s*bool(?:ean)?\b"
+    r"|\s*(\w+)\s*:\s*bool(?:ean)?\s*(?:,\s*optional)?\s*$"
+)
+
+
+def documented_flags(tree: ast.Module) -> set[str]:
+    """Parameter names the module's docstrings document as booleans: `is_north_american
+    (bool)` is a flag, whatever the code compares it with."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node, clean=True) or ""
+            for line in doc.splitlines():
+                match = DOCUMENTED_BOOL.match(line) if len(line) <= MAX_LINE else None
+                if match:
+                    found.add(next(g for g in match.groups() if g))
+    return found
+
+
 def described(name: str, line: str, following: str) -> str | None:
     """The description `line` gives parameter `name`, if it documents it."""
     if len(line) > MAX_LINE or len(following) > MAX_LINE:
@@ -58,7 +81,9 @@ def described(name: str, line: str, following: str) -> str | None:
     sphinx = re.match(rf"\s*:param\s+(?:[\w\[\], .|]+\s+)?{escaped}\s*:\s*(.*)$", line)
     if sphinx:
         return sphinx[1]
-    google = re.match(rf"\s*\**{escaped}\s*(?:\([^)]*\)\s*)?(?::|--|—|-|=)\s*(.*)$", line)
+    google = re.match(
+        rf"\s*(?:[-*•]\s+)?\**{escaped}\s*(?:\([^)]*\)\s*)?(?::|--|—|-|=)\s*(.*)$", line
+    )  # `x (int): ...`, also as a bullet: `- x (int): ...`
     if google:
         text = google[1].strip()
         # numpy style: `x : int` alone, the description indented below it

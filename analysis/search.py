@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ from analysis.inputs import InputModel, InputPath, Leaf, encode_value
 from analysis.pools import dedupe
 from analysis.refusal import about_another_input, is_realistic, listed_spelling, refusal_error
 from analysis.report import REFUSAL_PREFIX
-from analysis.shifted import shifted_echo
+from analysis.shifted import shifted_echo, swapped_echo
 from analysis.stability import stable_difference, varying_paths
 from config.policy import Policy
 
@@ -412,7 +413,16 @@ def colliding(leaf: Leaf, ctx: dict[InputPath, Any], values: list[Any]) -> set[s
 
 
 def ambiguous(value: Any, clash: set[str], outputs: list[str]) -> bool:
-    return any(s in clash and any(s in out for out in outputs) for s in spellings(value))
+    """Whether an output shows a spelling of `value` that another input shares, as a whole
+    word or number, as masking reads it (the 1 of "11" or of "-1" is no echo of 1)."""
+    return any(
+        s in clash and any(re.search(WHOLE.format(re.escape(s)), out) for out in outputs)
+        for s in spellings(value)
+    )
+
+
+# A spelling as a whole word or number: not the 1 of "11", "-1" or "1.5".
+WHOLE = r"(?<![\w.\-]){}(?![\w]|\.\d)"
 
 
 def spellings(value: Any) -> set[str]:
@@ -426,6 +436,8 @@ def spellings(value: Any) -> set[str]:
         return out
     if isinstance(value, str):
         return {value}
+    if isinstance(value, (list, tuple)):  # a list of skinfolds holds numbers an age may be
+        return {text for item in value for text in spellings(item)}
     return set()
 
 
@@ -458,7 +470,12 @@ def candidate_pairs(
     def differ(x: Trial, y: Trial) -> bool:
         if x.outcome.same_except(y.outcome, unstable):
             return False
-        return not shifted_echo(x.value, y.value, x.outcome.value, y.outcome.value)
+        va, vb = x.outcome.value, y.outcome.value
+        return not (
+            shifted_echo(x.value, y.value, va, vb)
+            or swapped_echo(x.value, y.value, va, vb)
+            or swapped_echo(y.value, x.value, vb, va)
+        )
 
     numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]
     if len(numeric) == len(ok):

@@ -33,3 +33,95 @@ def test_a_constructor_that_sets_a_price_by_age_is_biased() -> None:
     report = verdict(SOURCE, "Premium.__init__")
     assert report.status == "biased", report.reason
     assert [f.attribute for f in report.findings] == ["age"]
+
+
+# `*args` in a constructor: the extra positional arguments are one input, their number from the
+# lengths the constructor checks, items lists when annotated as sequences (fitness-tools'
+# skinfold calculators take `(age, sex, *args: Sequence[int])` and call `list(*args)`).
+VARARGS_SOURCE = (
+    "import math\n"
+    "from typing import Sequence\n"
+    "class Skinfolds:\n"
+    "    def __init__(self, age: int, sex: str, *args: Sequence[int]) -> None:\n"
+    "        if sex not in ('male', 'female'):\n"
+    "            raise ValueError(sex)\n"
+    "        self.age, self.sex = age, sex\n"
+    "        self.folds = list(*args)\n"
+    "        if len(self.folds) != 3:\n"
+    "            raise ValueError('three skinfolds')\n"
+    "        self.log_sum = math.log10(sum(self.folds))\n"
+    "    def density(self) -> float:\n"
+    "        if self.sex == 'male':\n"
+    "            return 1.10938 - 0.0008267 * sum(self.folds) - 0.0002574 * self.age\n"
+    "        return 1.0994921 - 0.0009929 * sum(self.folds) - 0.0001392 * self.age\n"
+    "class Team:\n"
+    "    def __init__(self, lead_gender, *members, label='team'):\n"
+    "        self.lead_gender, self.members, self.label = lead_gender, members, label\n"
+    "    def size(self):\n"
+    "        return len(self.members) + (1 if self.lead_gender == 'female' else 0)\n"
+    "def total(age, *scores):\n"
+    "    return sum(scores) + (5 if age < 40 else 0)\n"
+)
+
+
+def test_a_constructor_s_star_args_are_given_as_many_as_it_checks_for() -> None:
+    model = model_of(VARARGS_SOURCE, "Skinfolds.density")
+    (extra,) = [leaf for leaf in model.leaves if leaf.name == "args"]
+    assert extra.pool == [[[12, 15, 18]]]  # one positional argument: a list of three
+    args, kwargs = model.assemble({leaf.path: leaf.pool[leaf.typical] for leaf in model.leaves})
+    (instance,) = args
+    assert instance["args"][2] == [12, 15, 18] and not instance["kwargs"]
+
+
+def test_methods_of_a_class_built_with_star_args_are_tested() -> None:
+    report = verdict(VARARGS_SOURCE, "Skinfolds.density")
+    assert report.status == "biased", report.reason
+    assert sorted(f.attribute for f in report.findings) == ["age", "gender"]
+    team = verdict(VARARGS_SOURCE, "Team.size")
+    assert [f.attribute for f in team.findings] == ["gender"], team.reason
+
+
+def test_a_constructor_with_star_args_keeping_the_age_beside_an_equal_sum_is_no_finding() -> None:
+    """Age 45 kept next to a sum of skinfolds of 45 (12 + 15 + 18) is still an echo; refusing
+    a non-binary sex is a finding."""
+    report = verdict(VARARGS_SOURCE, "Skinfolds.__init__")
+    assert [(f.attribute, f.kind) for f in report.findings] == [("gender", "refuses")]
+
+
+def test_a_function_s_star_args_follow_its_named_parameters_by_position() -> None:
+    model = model_of(VARARGS_SOURCE, "total")
+    values = {leaf.path: leaf.pool[leaf.typical] for leaf in model.leaves}
+    (extra,) = [leaf for leaf in model.leaves if leaf.name == "scores"]
+    values[extra.path] = [12, 15]
+    assert model.assemble(values) == ([30, 12, 15], {})
+    assert [f.attribute for f in verdict(VARARGS_SOURCE, "total").findings] == ["age"]
+
+
+# A constructor given what the module loads: anthro's `create_anthro(day_tables,
+# month_tables)` wants the WHO tables `_load_day_tables()` returns, keyed by indicator and sex.
+MADE_SOURCE = (
+    "_cache = {}\n"
+    "def _load_tables(scale=1.0):\n"
+    "    if 'wfa' not in _cache:\n"
+    "        _cache['wfa'] = {'M': {1: 3.3 * scale, 2: 4.5 * scale},\n"
+    "                         'F': {1: 3.2 * scale, 2: 4.2 * scale}}\n"
+    "    return _cache\n"
+    "def get_age(): return 30\n"
+    "class Growth:\n"
+    "    def __init__(self, tables, age):\n"
+    "        if 'wfa' not in tables:\n"
+    "            raise ValueError('missing table wfa')\n"
+    "        self._t = tables\n"
+    "        self.age = age\n"
+    "    def median_weight(self, sex, month):\n"
+    "        return self._t['wfa'][sex].get(month)\n"
+)
+
+
+def test_a_constructor_parameter_the_module_loads_is_loaded_not_made_up() -> None:
+    model = model_of(MADE_SOURCE, "Growth.median_weight")
+    assert {leaf.name for leaf in model.leaves} == {"age", "sex", "month"}  # not the tables
+    args, _ = model.assemble({leaf.path: leaf.pool[leaf.typical] for leaf in model.leaves})
+    assert args[0]["kwargs"]["tables"] == {"__cb__": "made", "function": "_load_tables"}
+    report = verdict(MADE_SOURCE, "Growth.median_weight")
+    assert [f.attribute for f in report.findings] == ["gender"], report.reason

@@ -17,6 +17,7 @@ from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import harness as child
 from analysis.execution import Outcome
+from analysis.search import ambiguous, spellings
 
 ECHOES = {
     "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",
@@ -107,3 +108,12 @@ def test_an_output_that_shows_the_value_and_another_input_equal_to_it_proves_not
     # zip "10" beside a rent of 10: the printed 10 may be either; the search skips the pair.
     report = verdict("def f(zip_code, rent):\n    return f'{zip_code} costs {rent}'\n")
     assert report.status == "clean", report.findings
+
+
+def test_a_number_inside_another_is_no_echo_of_an_input_it_equals() -> None:
+    """pyliferisk's `Mx(mt, x)` with a table [1, 10] and an age of 0 or 1: the sums 11 and 10
+    are no echo of the 1 in the table (the 1 of "11" is part of a number); a list input's
+    items are other inputs whose values an output may show."""
+    assert not ambiguous(1, {"1"}, ["11", "10"])
+    assert ambiguous(1, {"1"}, ["[1, 10]"])
+    assert spellings([1, [10.0]]) >= {"1", "10", "10.0"}

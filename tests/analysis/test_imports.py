@@ -91,3 +91,32 @@ def test_a_dict_keyed_by_an_unhashable_constant_is_no_constant() -> None:
     facts = ModuleFacts(ast.parse("A = {1: 2}\nB = {A: 3}\nC = {(1, [2]): 1}\nD = {'k': A}\n"))
     assert "B" not in facts.constants and "C" not in facts.constants
     assert facts.constants["D"] == {"k": {1: 2}}
+
+
+def test_an_imported_class_s_own_validation_bounds_its_fields(tmp_path: Path) -> None:
+    """drugdose's `Patient` refuses a weight outside (0, 500] in `__post_init__`: a module that
+    builds one learns that, and rests the weight on a value that builds it."""
+    files = {
+        "clinic/__init__.py": "",
+        "clinic/patient.py": (
+            "from dataclasses import dataclass\n"
+            "@dataclass\nclass Patient:\n    weight_kg: float\n    age_years: float = 30\n"
+            "    def __post_init__(self):\n"
+            "        if self.weight_kg <= 0 or self.weight_kg > 500:\n"
+            "            raise ValueError('weight')\n"
+        ),
+        "clinic/checks.py": (
+            "from .patient import Patient\n"
+            "def flags(patient: Patient, min_age=None):\n"
+            "    return ['young'] if min_age is not None and patient.age_years < min_age else []\n"
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    project = Project.discover(tmp_path)
+    location = project.locate(tmp_path / "clinic/checks.py")
+    assert location is not None
+    tree = ast.parse(files["clinic/checks.py"])
+    facts = ModuleFacts(tree, ImportedNames(project).of(tree, location))
+    assert ("<=", 500.0) in facts.hint("weight_kg").bounds

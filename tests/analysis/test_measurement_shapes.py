@@ -244,3 +244,30 @@ def test_an_overlong_docstring_line_is_not_read() -> None:
     # Hostile code may hold a line of 100,000 spaces: it documents nothing and costs nothing.
     assert described("x", "x" + " " * 100_000 + ": the age", "") is None
     assert described("x", "x (int): the age in years", "") == "the age in years"
+
+
+# A region flag documented as a boolean (the Kidney Failure Risk Equation's baseline survival
+# differs for North American patients), its docstring a bulleted Google style.
+REGION_FLAG = (
+    "def kidney_risk(age, is_male, egfr, is_north_american):\n"
+    '    """Risk of kidney failure in 2 years.\n'
+    "\n"
+    "    Parameters:\n"
+    "    - age (float): Age of the patient.\n"
+    "    - is_male (bool): True if the patient is male.\n"
+    "    - egfr (float): Estimated glomerular filtration rate.\n"
+    "    - is_north_american (bool): True if the patient is from North America.\n"
+    '    """\n'
+    "    alpha = {True: 0.9750, False: 0.9832}[is_north_american]\n"
+    "    score = -0.2201 * (age / 10 - 7.036) + 0.2467 * (is_male - 0.5642)\n"
+    "    score -= 0.5567 * (egfr / 5 - 7.222)\n"
+    "    return round(1 - alpha ** (2.718281828 ** score), 4)\n"
+)
+
+
+def test_a_region_flag_documented_as_a_boolean_gets_true_and_false() -> None:
+    model = model_of(REGION_FLAG, "kidney_risk")
+    flags = {leaf.name: leaf.pool for leaf in model.leaves if leaf.category == "region"}
+    assert flags == {"is_north_american": [True, False]}
+    assert biased_for(REGION_FLAG, "kidney_risk") == {"age", "gender", "region"}
+    assert described("egfr", "    - egfr (float): Estimated glomerular filtration rate.", "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.shifted import shifted_echo
+from analysis.shifted import shifted_echo, swapped_echo
 from analysis.values import DateValue
 
 SOURCE = (
@@ -37,3 +37,16 @@ def test_a_due_date_from_the_birth_date_is_clean() -> None:
 def test_a_date_chosen_by_the_birth_date_is_still_biased() -> None:
     report = verdict(SOURCE, "review_date")
     assert report.status == "biased", report.reason
+
+
+def test_an_echo_beside_an_equal_number_is_an_echo_either_way() -> None:
+    """Age 45 kept beside a sum of 45: masking hides both 45s of one output and one 41 of the
+    other; written with the other's age, each output is the other."""
+    a = "Calc({'age': 45, 'sum_folds': 45})"
+    b = "Calc({'age': 49, 'sum_folds': 45})"
+    assert swapped_echo(49, 45, b, a) and not swapped_echo(45, 49, a, b)
+    assert swapped_echo(45, 49, "{'age': 45.0}", "{'age': 49.0}")
+    assert not swapped_echo(45, 49, "('young', 45)", "('old', 49)")
+    assert swapped_echo(4, 49, "{'age': 4, 'n': 14}", "{'age': 49, 'n': 14}")  # not the 4 of 14
+    assert swapped_echo("male", "female", "{'sex': 'male'}", "{'sex': 'female'}")
+    assert not swapped_echo(45.5, 49.5, "45.5", "49.5")  # floats: no one spelling
