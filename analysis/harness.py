@@ -36,8 +36,9 @@ call that touches a stub fails with "needs": the modules it needed, so it proves
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs, optional args: instance of a
 class of the module, by qualified name), "enum" (class, member), "tuple" (items), "float"
-(v: "inf"/"nan"), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set),
-"made" (function: what that function of the module returns when called without arguments).
+(v: "inf"/"nan"), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex,
+Ellipsis, a set), "made" (function: what that function of the module returns when called
+without arguments).
 """
 
 import importlib.util
