@@ -509,7 +509,10 @@ class InputBuilder:
             choices = choices or declared
         # How this input carries an age is its own business: `dob.year` in one function says
         # nothing about a `dateOfBirth` string in another.
-        own = set(self.facts.hints.get(name.lower(), Hint()).kinds)
+        own_hint = self.facts.hints.get(name.lower(), Hint())
+        own = set(own_hint.kinds)
+        if all(c is None or isinstance(c, bool) for c in own_hint.constants):
+            own.discard("other")  # `if is_male is None:` checks for a missing flag
         if annotation is not None:
             own.add(annotation_kind(annotation) or "")
         elif name in self.facts.memo.get(("documented flags",), ()):
@@ -536,7 +539,7 @@ class InputBuilder:
             name,
             pool,
             category,
-            typical_index(pool, category, self.policy, default, hint),
+            typical_index(pool, category, self.policy, default, hint, frozenset(own)),
             from_code=from_code,
             declared=tuple(declared),
         )
@@ -636,11 +639,15 @@ def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
 
 def is_flag(name: str, kinds: set[str]) -> bool:
     """Whether a protected input is a yes/no flag: annotated `bool`, or named `is_male`,
-    `isBlack`, `has_...` and only ever tested for truth."""
+    `isBlack`, `has_...` and only ever tested for truth or used as a number (`0.2467 *
+    (is_male - 0.5642)` in a clinical equation: True is 1)."""
     if "bool" in kinds:
         return True
     tokens = name_tokens(name)
-    return bool(tokens) and tokens[0] in FLAG_PREFIXES and kinds <= {"truthy", "bool", ""}
+    return bool(tokens) and tokens[0] in FLAG_PREFIXES and kinds <= FLAG_KINDS
+
+
+FLAG_KINDS = frozenset({"truthy", "bool", "", "int", "float", "num"})
 
 
 # Names a key held in a variable goes by: `row[key]`, `record[field_name]`.

@@ -160,9 +160,15 @@ def realistic(pool: list[Any], category: Category) -> list[Any]:
 
 
 def typical_index(
-    pool: list[Any], category: str | None, policy: Policy, default: Any, hint: Hint | None = None
+    pool: list[Any],
+    category: str | None,
+    policy: Policy,
+    default: Any,
+    hint: Hint | None = None,
+    own_kinds: frozenset[str] = frozenset(),
 ) -> int:
     """A protected leaf rests on its category's first value; others on their default or first.
+    `own_kinds`: how the input itself is used (not every name of its category).
 
     Never on a value the code refuses (`assert x is not None` after `x=None` in the
     signature), and on one it accepts when it accepts only some (`assert sex in ["M", "F"]`):
@@ -180,7 +186,10 @@ def typical_index(
             return False  # a numeric limit says nothing of a word or a member
         return not accepted or any(same(value, a) for a in accepted)
 
-    if default is not MISSING and default in pool and fine(default):
+    # The signature's own None is a way to call it (`num_vars=None`: choose the model from the
+    # inputs), even when the values given otherwise must be some (`not in (4, 6, 8)`).
+    unrefused = default is None and not any(same(default, r) for r in refused)
+    if default is not MISSING and default in pool and (fine(default) or unrefused):
         return pool.index(default)
     members = [v for v in pool if isinstance(v, EnumMember) and fine(v)]
     if members:
@@ -194,6 +203,9 @@ def typical_index(
         return pool.index((named or members)[0])
     if category is not None:
         usual = [v for v in policy.protected[category].values if v in pool and fine(v)]
+        if own_kinds & {"num", "int", "float"} and not own_kinds & {"str", "bool", "truthy"}:
+            # `0.2467 * (sex - 0.5642)`: a sex the code uses as a number is a number.
+            usual = [v for v in usual if is_number(v)]
         # Within the span of the code's own thresholds when it has several: code about
         # children (`age < 1`, `age > 20`) is about nobody at a default adult age of 30.
         span = [v for v in (hint.constants if hint else []) if is_number(v)]
