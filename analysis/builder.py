@@ -200,6 +200,15 @@ class InputBuilder:
                 fields[VARARGS] = vararg_leaf(init, iargs.vararg, path, leaves)
         return Node("new", fields=fields, cls=self.facts.qualname(cls), by_position=by_position)
 
+    def names_a_column(self, default: Any, category: str) -> bool:
+        """Whether a default names where the attribute is kept rather than giving one:
+        `AKIFlagger(age="age", sex="sex")` takes a frame's column names. A value of the
+        category (`sex="female"`) is a value."""
+        if not isinstance(default, str) or self.policy.canonical_category(default) != category:
+            return False
+        values = {str(v).casefold() for v in self.policy.protected[category].values}
+        return default.strip().casefold() not in values
+
     def maker_of(self, name: str) -> str | None:
         """A function of the module that makes what a constructor parameter holds, called
         without arguments: `_load_day_tables()` for `day_tables`, `default_config()` for
@@ -499,6 +508,8 @@ class InputBuilder:
             and not self.policy.excluded_name(name)  # `age_unit`: its name says what it is
         ):
             category = self.documented_category(self.docs[name], name)
+        if category is not None and self.names_a_column(default, category):
+            category = None  # `age="age"`: the name of a column of ages, not an age
         hint = self.name_hint(name, category)
         declared: list[Any] = []
         if annotation is not None:

@@ -72,11 +72,15 @@ def value_pool(
     kinds = set(hint.kinds)
     pool: list[Any] = list(choices)
     numeric = bool(kinds & {"int", "float", "num"})
+    spellings: list[Any] = []
     for value in hint.constants:
         pool += neighbours(value) if numeric or isinstance(value, (int, float)) else [value]
         if isinstance(value, str) and value:
-            # Code that normalises case still receives raw input: try the usual spellings.
-            pool += [value.lower(), value.capitalize(), value.upper()]
+            # Code that normalises case still receives raw input: try the usual spellings,
+            # after every value the code names (sixteen states, each in four spellings,
+            # would fill the pool before the last states).
+            spellings += [value.lower(), value.capitalize(), value.upper()]
+    pool += spellings
     for size in hint.lengths:
         for n in range(max(0, size - 1), size + 2):
             pool.append([f"item{i}" for i in range(n)])

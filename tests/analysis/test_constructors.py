@@ -125,3 +125,17 @@ def test_a_constructor_parameter_the_module_loads_is_loaded_not_made_up() -> Non
     assert args[0]["kwargs"]["tables"] == {"__cb__": "made", "function": "_load_tables"}
     report = verdict(MADE_SOURCE, "Growth.median_weight")
     assert [f.attribute for f in report.findings] == ["gender"], report.reason
+
+
+def test_a_constructor_given_column_names_takes_no_person() -> None:
+    """akiFlagger's `AKIFlagger(age="age", sex="sex", race="race")` names a frame's columns;
+    `sex="female"` is a value and stays an input."""
+    source = (
+        "class Flagger:\n"
+        "    def __init__(self, creatinine='creatinine', age='age', sex='sex', race='race'):\n"
+        "        self.age, self.sex, self.race = age, sex, race\n"
+        "def quote(age=30, sex='female'):\n"
+        "    return 2 if sex == 'female' and age > 40 else 1\n"
+    )
+    assert not model_of(source, "Flagger.__init__").protected
+    assert {leaf.name for leaf in model_of(source, "quote").protected} == {"age", "sex"}

@@ -33,6 +33,13 @@ NAMES = [
     ("home_address", "region"),
     ("income", None),
     ("marital_status", None),  # off by default
+    # Other languages name people in their own words; SQL's ALTER is no age.
+    ("geburtsjahr", "age"),
+    ("bundesland", "region"),
+    ("geschlecht", "gender"),
+    ("alter_table", None),
+    ("is_north_american", "region"),
+    ("african_american", "race"),
 ]
 
 

@@ -291,3 +291,14 @@ def test_what_the_project_passes_a_helper_is_a_value_of_its_parameter() -> None:
     assert param.pool[param.typical] == "FEV1"
     report = verdict(source, "Spiro.calc")
     assert {f.attribute for f in report.findings} == {"age", "gender"}
+
+
+def test_every_key_of_a_long_table_comes_before_the_spellings_of_any() -> None:
+    """Sixteen German states, each also tried in lower, title and upper case, would fill the
+    pool before Saxony, the one state whose care-insurance rate differs."""
+    states = [f"Land{i:02d}" for i in range(15)] + ["Sachsen"]
+    table = ", ".join(f"{s!r}: {2.3 if s == 'Sachsen' else 1.8}" for s in states)
+    source = f"RATES = {{{table}}}\ndef care_rate(bundesland):\n    return RATES[bundesland]\n"
+    pool = leaf(model_of(source, "care_rate"), "bundesland").pool
+    assert pool[:16] == states
+    assert verdict(source, "care_rate").status == "biased"
