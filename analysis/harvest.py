@@ -368,9 +368,18 @@ class Harvester:
                 # What the project itself passes (`self.calc_lung_param('FEV1', ...)`) is a
                 # value the helper's parameter takes: its table has no row for a stray 1.
                 self.facts.hint(param).add(value)
+            elif isinstance(value, (dict, list, tuple)) and 0 < len(value) <= MAX_GIVEN_ITEMS:
+                given = self.facts.hint(param).given
+                if len(given) < MAX_GIVEN and not any(value is g for g in given):
+                    given.append(value)  # a table of the module, whole
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+# Tables passed whole to a helper that become values of its parameter: how many, how big.
+MAX_GIVEN = 4
+MAX_GIVEN_ITEMS = 64
 
 
 # An ordering test as the limit it sets: when it must hold, and when it must not (`if x < 45:

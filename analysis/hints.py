@@ -40,6 +40,9 @@ class Hint:
     accepted: list[Any] = field(default_factory=list)
     # Limits a number must keep to (`if height < 45: raise` -> (">=", 45)).
     bounds: list[tuple[str, float]] = field(default_factory=list)
+    # Tables the project itself passes (`_clamp(bw, _WILKS_BW_RANGE, sex)`): whole values of
+    # the parameter, where `constants` holds what it is compared with.
+    given: list[Any] = field(default_factory=list)
     # (type, value) of every constant, so that adding one costs the same however many there are.
     seen: set[tuple[type, Any]] = field(default_factory=set, repr=False, compare=False)
 
@@ -68,6 +71,7 @@ class Hint:
         self.refused += [v for v in other.refused if v not in self.refused]
         self.accepted += [v for v in other.accepted if v not in self.accepted]
         self.bounds += [b for b in other.bounds if b not in self.bounds]
+        self.given += [g for g in other.given if not any(g is h for h in self.given)]
 
 
 def kind_of(value: Any) -> str:

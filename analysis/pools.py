@@ -70,7 +70,7 @@ def value_pool(
     Returns the pool and how many of its first values come from the code itself.
     """
     kinds = set(hint.kinds)
-    pool: list[Any] = list(choices)
+    pool: list[Any] = [*choices, *hint.given]
     numeric = bool(kinds & {"int", "float", "num"})
     spellings: list[Any] = []
     for value in hint.constants:

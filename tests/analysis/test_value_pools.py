@@ -302,3 +302,20 @@ def test_every_key_of_a_long_table_comes_before_the_spellings_of_any() -> None:
     pool = leaf(model_of(source, "care_rate"), "bundesland").pool
     assert pool[:16] == states
     assert verdict(source, "care_rate").status == "biased"
+
+
+def test_a_table_the_project_passes_a_helper_is_a_value_of_its_parameter() -> None:
+    """liftmath clamps a bodyweight into the range a formula was fit over, per sex; callers
+    pass the module's table of ranges: an empty dict only raises KeyError."""
+    source = (
+        "_WILKS_RANGE = {'male': (40.0, 201.9), 'female': (26.51, 154.53)}\n"
+        "def _clamp(bodyweight_kg: float, bw_range: dict, sex: str) -> float:\n"
+        "    low, high = bw_range[sex]\n"
+        "    return min(max(bodyweight_kg, low), high)\n"
+        "def wilks(total_kg, bodyweight_kg, sex):\n"
+        "    return total_kg * 500 / _clamp(bodyweight_kg, _WILKS_RANGE, sex)\n"
+    )
+    assert leaf(model_of(source, "_clamp"), "bw_range").pool[0] == {
+        "male": (40.0, 201.9), "female": (26.51, 154.53)
+    }
+    assert verdict(source, "_clamp").status == "biased"
