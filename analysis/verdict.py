@@ -44,6 +44,9 @@ def record_result(
             )
         )
     if report.status == "error":
+        # The child died or ran out of time before any proof: what the code says still holds.
+        static_review(info, model, report, f"{report.reason}; judged statically")
+        report.executions = result.executions
         return
     if result.needs and not report.findings:
         # A call that used a stub proves nothing either way: not clean, not biased.

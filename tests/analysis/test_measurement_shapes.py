@@ -176,6 +176,16 @@ def test_a_first_call_that_kills_the_child_is_no_internal_error() -> None:
     assert report.status in ("unverified", "error")
 
 
+def test_a_child_that_dies_mid_search_leaves_the_static_review() -> None:
+    """A function that ends the interpreter for older people (or runs past the time limit)
+    kills the session before any proof: what the code says still holds."""
+    source = "import os\ndef f(age):\n    if age > 60:\n        os._exit(3)\n    return age * 2\n"
+    report = verdict(source)
+    assert report.status == "unverified", report.reason
+    assert report.reason and report.reason.endswith("judged statically")
+    assert [(f.attribute, f.method) for f in report.findings] == [("age", "static")]
+
+
 DOCUMENTED = (
     "def qx(mt, x):\n"
     '    """Probability that a life aged x dies within the year.\n'
