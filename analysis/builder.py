@@ -43,7 +43,7 @@ from analysis.inputs import (
 from analysis.param_docs import documented_flags, module_descriptions, param_descriptions
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
-from analysis.static import leaf_matches
+from analysis.static import leaf_matches, passed_to_helpers
 from analysis.values import MISSING, EnumMember
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
@@ -158,6 +158,9 @@ class InputBuilder:
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
         spread_typicals(leaves, self.policy)
         tables_by_age(fn, leaves, self.facts)
+        for leaf in leaves:
+            if leaf.protected:
+                leaf.passed_to = passed_to_helpers(fn, leaf, self.facts.functions, self.facts.memo)
         return only_people(InputModel(params, leaves), info, self.policy)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:

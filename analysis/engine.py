@@ -19,6 +19,7 @@ from pathlib import Path as FsPath
 
 from analysis.acceptance import Acceptance
 from analysis.builder import InputBuilder
+from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
     ExecutionError,
@@ -497,6 +498,12 @@ class Engine:
                 budget.executions_per_function,
                 deadline,
                 policy=self.policy,
+                # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
+                refusals_only={
+                    leaf.category
+                    for leaf in targets
+                    if leaf.category and converts(info.qualname, leaf.category, self.policy)
+                },
             )
             try:
                 result = search.run()

@@ -40,6 +40,9 @@ class Leaf:
     # The helper of the project that reads it, when the function hands it the whole record
     # (`_compute(params, ...)` reading `params.get("sex")`): for the static review.
     read_in: str = ""
+    # Helpers of the project it is passed to whose own parameter decides something with it
+    # (`generate_centile(..., sex=sex)` looking up the sex's table): for the static review.
+    passed_to: tuple[str, ...] = ()
 
     @property
     def guarded(self) -> bool:

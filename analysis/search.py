@@ -160,8 +160,10 @@ class Search:
         deadline: float,
         stream: Iterator[dict[InputPath, Any]] | None = None,
         policy: Policy | None = None,  # its `realistic:` values make refusals findings
+        refusals_only: set[str] | None = None,  # categories only a refusal can prove
     ) -> None:
         self.policy = policy
+        self.refusals_only = refusals_only or set()
         # Paths of output parts seen to vary between runs of the same call, per leaf.
         self.unstable: dict[str, frozenset[str]] = {}
         self.model = model
@@ -286,6 +288,10 @@ class Search:
                 self.result.needs.update(o.needs)
                 if o.needs:
                     self.result.needing.add(leaf.display)
+        if leaf.category in self.refusals_only:
+            # Its output is the attribute in another form: only a refusal is a finding, and
+            # one shows in the first context where any value returns, or nowhere.
+            return self.refusal(leaf, ctx, index, values, outs) or any(o.ok for o in outs)
         clash = colliding(leaf, ctx, values)
         unstable = self.unstable.get(leaf.display, frozenset())
         for a, b in candidate_pairs(ok, unstable):

@@ -8,8 +8,10 @@ never read (so no execution is spent on it).
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass
 
+from analysis.functions import FunctionNode, call_bindings, called_function
 from analysis.inputs import InputPath, Leaf
 
 OPAQUE_CALLS = frozenset({"locals", "vars", "eval", "exec", "globals"})
@@ -53,6 +55,34 @@ def leaf_matches(node: ast.AST, path: InputPath) -> bool:
     return isinstance(current, ast.Name) and current.id == steps[0][1]
 
 
+def none_check(node: ast.AST) -> bool:
+    """`age is None`, `sex != None`: whether a value was given, no decision about it."""
+    return (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+        and any(
+            isinstance(c, ast.Constant) and c.value is None for c in [node.left, *node.comparators]
+        )
+    )
+
+
+class NoneChecks(ast.NodeTransformer):
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        return ast.Constant(True) if none_check(node) else self.generic_visit(node)
+
+
+def without_none_checks(test: ast.expr) -> ast.AST:
+    """A test with its None checks taken out: `if age is None or age > 60` still decides."""
+    if not any(none_check(n) for n in ast.walk(test)):
+        return test
+    return NoneChecks().visit(copy.deepcopy(test))
+
+
+# Methods that put their arguments into the container they are called on.
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
+
+
 class Tainter:
     """Follows one protected leaf through assignments inside one function."""
 
@@ -73,6 +103,15 @@ class Tainter:
                     targets, value = [node.target], node.value
                 elif isinstance(node, ast.NamedExpr):
                     targets, value = [node.target], node.value
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in MUTATORS
+                    and isinstance(node.func.value, ast.Name)
+                    and node.args
+                ):
+                    # `rows.append(...)`, `by_sex.update({sex: data})`: the container holds it
+                    targets, value = [node.func.value], ast.Tuple(elts=list(node.args))
                 if value is None or not self.tainted(value):
                     continue
                 for target in targets:
@@ -116,6 +155,16 @@ class Tainter:
             isinstance(n, ast.Name) and n.id == root for a in arguments for n in ast.walk(a)
         )
 
+    def hands_helper(self, node: ast.AST) -> bool:
+        """A call of a helper that decides with the leaf, given the leaf (or what it became)."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name not in self.leaf.passed_to:
+            return False
+        return any(self.tainted(a) for a in [*node.args, *(k.value for k in node.keywords)])
+
     def reads_element(self, node: ast.AST) -> bool:
         field = self.leaf.path[-1][1]
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -129,10 +178,12 @@ class Tainter:
         for node in ast.walk(self.fn):
             how = None
             if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and self.tainted(
-                node.test
+                without_none_checks(node.test)
             ):
                 how = "branch"
-            elif isinstance(node, ast.comprehension) and any(self.tainted(c) for c in node.ifs):
+            elif isinstance(node, ast.comprehension) and any(
+                self.tainted(without_none_checks(c)) for c in node.ifs
+            ):
                 how = "branch"
             elif isinstance(node, ast.Match) and self.tainted(node.subject):
                 how = "match"
@@ -141,8 +192,10 @@ class Tainter:
                     how = "return"
             elif isinstance(node, ast.Subscript) and self.tainted(node.slice):
                 how = "lookup"
-            elif isinstance(node, ast.Compare) and self.tainted(node):
+            elif isinstance(node, ast.Compare) and not none_check(node) and self.tainted(node):
                 how = "branch"
+            elif self.leaf.passed_to and self.hands_helper(node):
+                how = "call"
             if how is not None:
                 # A comprehension clause has no line of its own: take its `if`'s.
                 where = node.ifs[0] if isinstance(node, ast.comprehension) else node
@@ -209,3 +262,47 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
         else:
             return False
     return True
+
+
+# How deep the static review follows a protected value into helpers of the project.
+HELPER_DEPTH = 2
+
+
+def passed_to_helpers(
+    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], memo: dict[object, bool],
+    depth: int = 0,
+) -> tuple[str, ...]:
+    """Names of the project's helpers `fn` hands the leaf to (as it is or as what it became)
+    whose parameter then reaches a branch, a lookup or a match there, or in their helpers."""
+    tainter = Tainter(fn, leaf)
+    found: list[str] = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        called = called_function(node, functions)
+        if called is None or called[0] is fn:
+            continue
+        callee, bound = called
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        if name in found:
+            continue
+        for param, arg in call_bindings(callee, node, bound):
+            if tainter.tainted(arg) and decides_with(callee, param, leaf, functions, memo, depth):
+                found.append(name)
+                break
+    return tuple(found)
+
+
+def decides_with(
+    callee: FunctionNode, param: str, leaf: Leaf, functions: dict[str, FunctionNode],
+    memo: dict[object, bool], depth: int,
+) -> bool:
+    key = ("decides", id(callee), param, depth)
+    if key not in memo:
+        memo[key] = False  # a helper that calls itself ends here
+        inner = Leaf((("param", param),), param, param, [], leaf.category)
+        decided = any(r.how != "return" for r in Tainter(callee, inner).reaches())
+        if not decided and depth + 1 < HELPER_DEPTH:
+            decided = bool(passed_to_helpers(callee, inner, functions, memo, depth + 1))
+        memo[key] = decided
+    return memo[key]

@@ -118,9 +118,12 @@ def stubbed_leaves(
 
 def drop_conversions(info: FunctionInfo, report: FunctionReport, policy: Policy) -> None:
     """A function that computes the attribute it receives (`decimal_age(birth_date, ...)`)
-    echoes it in another form: not a finding (analysis/conversions.py)."""
+    echoes it in another form: not a finding (analysis/conversions.py). Unless it refuses a
+    realistic value: `canonical_sex("non-binary")` raising turns the person away."""
     converted = {
-        f.attribute for f in report.findings if converts(info.qualname, f.attribute, policy)
+        f.attribute
+        for f in report.findings
+        if converts(info.qualname, f.attribute, policy) and f.kind != "refuses"
     }
     if not converted:
         return

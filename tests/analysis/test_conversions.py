@@ -44,3 +44,24 @@ def test_conversions_are_named_by_the_attribute_and_form_words_only(
 )
 def test_decisions_are_not_conversions(qualname: str, category: str) -> None:
     assert not converts(qualname, category, default_policy())
+
+
+def test_a_conversion_that_refuses_a_realistic_value_is_still_a_refusal() -> None:
+    """liftmath's `_canonical_sex` maps 'M'/'female'/... to 'male'/'female' and raises for
+    anything else: 'non-binary' is turned away, whatever the function is named."""
+    from analysis_kit import verdict
+
+    source = (
+        "def canonical_sex(sex):\n"
+        "    s = sex.strip().lower()\n"
+        "    if s in ('m', 'male'):\n"
+        "        return 'male'\n"
+        "    if s in ('f', 'female'):\n"
+        "        return 'female'\n"
+        "    raise ValueError(f'unknown sex {sex!r}')\n"
+        "def normalised_gender(gender):\n"
+        "    return str(gender).strip().lower()\n"
+    )
+    report = verdict(source, "canonical_sex")
+    assert [(f.attribute, f.kind) for f in report.findings] == [("gender", "refuses")]
+    assert verdict(source, "normalised_gender").status == "clean"

@@ -79,6 +79,33 @@ CASES: dict[str, tuple[str, str, set[tuple[str, int]]]] = {
         "p['age']",
         {("branch", 2), ("return", 3)},
     ),
+    "into a container by its method": (
+        "def f(sex, rows):\n    by_sex = {}\n    by_sex.update({sex: rows})\n    return by_sex\n",
+        "sex",
+        {("return", 4)},
+    ),
+    "handed to a helper that decides with it": (
+        "def _log_rate(s, book):\n    book.append(2 if s == 'f' else 1)\n"
+        "def f(gender, book):\n    _log_rate(gender, book)\n    return len(book)\n",
+        "gender",
+        {("call", 4)},
+    ),
+    "handed to a helper that only stores it": (
+        "def _keep(s, book):\n    book.append(s)\n"
+        "def f(gender, book):\n    _keep(gender, book)\n    return len(book)\n",
+        "gender",
+        set(),
+    ),
+    "checked for None only": (
+        "def f(age):\n    if age is None:\n        return None\n    return 1\n",
+        "age",
+        set(),
+    ),
+    "checked for None beside a decision": (
+        "def f(age):\n    if age is None or age > 60:\n        return 0\n    return 1\n",
+        "age",
+        {("branch", 2)},
+    ),
     "printed only": ("def f(gender):\n    print(gender)\n    return 1\n", "gender", set()),
     "logged only, through a local": (
         "import logging\n"
