@@ -76,7 +76,8 @@ def without_none_checks(test: ast.expr) -> ast.AST:
     """A test with its None checks taken out: `if age is None or age > 60` still decides."""
     if not any(none_check(n) for n in ast.walk(test)):
         return test
-    return NoneChecks().visit(copy.deepcopy(test))
+    stripped: ast.AST = NoneChecks().visit(copy.deepcopy(test))
+    return stripped
 
 
 # Methods that put their arguments into the container they are called on.
