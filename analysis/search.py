@@ -123,19 +123,39 @@ def contrast(leaf: Leaf) -> list[Any]:
 
 
 def protected_pairs(
-    model: InputModel, base: dict[InputPath, Any], proved: set[str]
+    model: InputModel,
+    base: dict[InputPath, Any],
+    proved: set[str],
+    open_leaves: list[Leaf] | None = None,
+    scopes: dict[str, frozenset[int]] | None = None,
 ) -> Iterator[dict[InputPath, Any]]:
     """Pairs that move an attribute already `proved` beside another guarded input (their
     contrasting values): a sex that matters only for one measurement *and* past an age
     (`method == "ofc" and age > 17`). Tried last, and only once another attribute is proved
-    (Search.pairs_due): the pairs are many."""
+    (Search.pairs_due): the pairs are many. With the function's `scopes` (static.
+    condition_scopes), only pairs that some condition reads together with an input still
+    open, or inputs of which the code says nothing here."""
     guarded = [leaf for leaf in model.others if leaf.guarded]
     protected = [leaf for leaf in model.protected if leaf.guarded]
     firsts = [leaf for leaf in protected if leaf.display in proved]
     for a in firsts:
         for b in [*guarded, *protected]:
-            if b is not a and not (b in firsts and firsts.index(b) < firsts.index(a)):
+            if b is a or (b in firsts and firsts.index(b) < firsts.index(a)):
+                continue
+            if scopes is None or together(scopes, [a, b], open_leaves or []):
                 yield from pairs([a, b], base, contrast)
+
+
+def together(scopes: dict[str, frozenset[int]], pair: list[Leaf], open_leaves: list[Leaf]) -> bool:
+    """Whether one condition may read the pair with an open leaf; unknown is yes."""
+    if any(leaf.display not in scopes for leaf in pair):
+        return True
+    shared = scopes[pair[0].display] & scopes[pair[1].display]
+    return any(
+        leaf.display not in scopes or shared & scopes[leaf.display]
+        for leaf in open_leaves
+        if leaf not in pair
+    )
 
 
 def pairs(
@@ -161,8 +181,10 @@ class Search:
         stream: Iterator[dict[InputPath, Any]] | None = None,
         policy: Policy | None = None,  # its `realistic:` values make refusals findings
         refusals_only: set[str] | None = None,  # categories only a refusal can prove
+        scopes: dict[str, frozenset[int]] | None = None,  # static.condition_scopes
     ) -> None:
         self.policy = policy
+        self.scopes = scopes
         self.refusals_only = refusals_only or set()
         # Paths of output parts seen to vary between runs of the same call, per leaf.
         self.unstable: dict[str, frozenset[str]] = {}
@@ -236,7 +258,7 @@ class Search:
                     self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
                     base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
                     proved = set(self.result.witnesses)
-                    pairs = protected_pairs(self.model, base, proved)
+                    pairs = protected_pairs(self.model, base, proved, open_leaves, self.scopes)
                     stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
                     continue
             if not calls:

@@ -307,3 +307,63 @@ def decides_with(
             decided = bool(passed_to_helpers(callee, inner, functions, memo, depth + 1))
         memo[key] = decided
     return memo[key]
+
+
+# Nodes whose test decides which way the code goes; with the tests nested in their bodies
+# they make one scope of conditions.
+CONDITIONALS = (ast.If, ast.While, ast.IfExp, ast.Assert, ast.Match)
+
+
+def condition_scopes(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, frozenset[int]]:
+    """For each leaf the function itself decides with, the conditional scopes it is read in:
+    a scope is one `if`/`while`/`match`/conditional expression, its test and every test
+    nested in its body. Two inputs and a third can only act together where one scope reads
+    all three (`if method == GIRTH and age >= 18 and sex == "female"`). A leaf that may be
+    decided on in a helper or a method is left out: nothing is known of it."""
+    scopes: list[tuple[int, list[ast.expr]]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, CONDITIONALS):
+            scopes.append((id(node), [t for inner in ast.walk(node) for t in tests_of(inner)]))
+        elif isinstance(node, ast.comprehension) and node.ifs:
+            scopes.append((id(node), list(node.ifs)))
+    found: dict[str, frozenset[int]] = {}
+    for leaf in leaves:
+        if leaf.passed_to or leaf.read_in or (len(leaf.path) > 1 and escapes(fn, leaf)):
+            continue  # it may decide in a helper or a method too: scopes here do not say
+        tainter = Tainter(fn, leaf)
+        found[leaf.display] = frozenset(
+            scope
+            for scope, tests in scopes
+            if any(tainter.tainted(without_none_checks(t)) for t in tests)
+        )
+    return found
+
+
+def escapes(fn: FunctionNode, leaf: Leaf) -> bool:
+    """Whether the object holding a field leaf goes where this function's code cannot be
+    read: passed whole to a call, or asked to run a method (`self._rate()` reading
+    `self.sex`)."""
+    root = leaf.path[0][1]
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            if func.value.id == root:
+                return True
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(isinstance(a, ast.Name) and a.id == root for a in arguments):
+            return True
+    return False
+
+
+def tests_of(node: ast.AST) -> list[ast.expr]:
+    """The expressions a node decides with: a test, a match subject and its guards, the
+    `if`s of a comprehension."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return [node.test]
+    if isinstance(node, ast.Match):
+        return [node.subject, *(case.guard for case in node.cases if case.guard)]
+    if isinstance(node, ast.comprehension):
+        return list(node.ifs)
+    return []

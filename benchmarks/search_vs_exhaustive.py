@@ -36,7 +36,7 @@ from analysis.engine import Engine  # noqa: E402
 from analysis.functions import list_functions  # noqa: E402
 from analysis.inputs import InputModel  # noqa: E402
 from analysis.search import Search  # noqa: E402
-from analysis.static import never_read  # noqa: E402
+from analysis.static import condition_scopes, never_read  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 
@@ -89,8 +89,11 @@ def main() -> int:
                     stream = None if mode == "engine" else product_contexts(model, args.cap)
                     budget = policy.budget.executions_per_function if mode == "engine" else args.cap
                     deadline = time.monotonic() + seconds
+                    # The engine's own search, as `Engine.judge` sets it up: the conditions
+                    # of the function say which pairs of inputs may act together.
+                    scopes = condition_scopes(info.node, model.leaves) if stream is None else None
                     search = Search(
-                        model, session, targets, budget, deadline, stream, policy
+                        model, session, targets, budget, deadline, stream, policy, scopes=scopes
                     )
                     try:
                         result = search.run()

@@ -4,13 +4,16 @@ pairs that include another protected input, not only pairs of the unprotected on
 
 from __future__ import annotations
 
+import ast
 import time
 
 from analysis_kit import model_of, verdict
 
 from analysis.execution import Limits, ProcessExecutor, Target
+from analysis.functions import find_function
 from analysis.inputs import SPREAD, Leaf
 from analysis.search import Search, protected_pairs, typical
+from analysis.static import condition_scopes
 
 SOURCE = (
     "GIRTH = 'girth'\n"
@@ -70,3 +73,26 @@ def test_a_leaf_without_values_from_the_code_tries_a_spread_of_its_pool() -> Non
     assert len(ages.spread) <= SPREAD and {30, 0, 95} <= set(ages.spread)
     words = Leaf((("param", "sex"),), "sex", "sex", ["male", "female", "M", "F", "x", "y", "z"])
     assert words.spread[0] == "male" and "z" in words.spread
+
+
+def test_pairs_are_only_tried_where_one_condition_reads_them_with_an_open_input() -> None:
+    """The age and the sex of `missing_reference` meet in one `if` with the method: those
+    pairs stay. Where the sex is never read in a condition beside the age (it is only kept),
+    no pair with the age can show it."""
+    apart = (
+        "def f(age, sex, plan):\n"
+        "    rate = 2 if age > 60 else 1\n"
+        "    if plan == 'gold':\n"
+        "        rate += 1\n"
+        "    return {'rate': rate, 'sex': sex}\n"
+    )
+    for source, qualname, wanted in ((SOURCE, "missing_reference", True), (apart, "f", False)):
+        model = model_of(source, qualname)
+        info = find_function(ast.parse(source), qualname)
+        assert info is not None
+        base = {leaf.path: typical(leaf) for leaf in model.leaves}
+        sex = [leaf for leaf in model.protected if leaf.display == "sex"]
+        scopes = condition_scopes(info.node, model.leaves)
+        found = list(protected_pairs(model, base, {"age"}, sex, scopes))
+        assert bool(found) is wanted, qualname
+        assert list(protected_pairs(model, base, {"age"}, sex))  # without scopes: all pairs
