@@ -200,7 +200,8 @@ class InputBuilder:
                 )
             if iargs.vararg is not None:
                 by_position = len(named) - len(iargs.kwonlyargs)
-                fields[VARARGS] = vararg_leaf(init, iargs.vararg, path, leaves)
+                where = (*path, ("attr", iargs.vararg.arg))
+                fields[VARARGS] = vararg_leaf(init, iargs.vararg, where, leaves)
         return Node("new", fields=fields, cls=self.facts.qualname(cls), by_position=by_position)
 
     def names_a_column(self, default: Any, category: str) -> bool:
@@ -590,19 +591,18 @@ def vararg_leaf(
     init: ast.FunctionDef | ast.AsyncFunctionDef, vararg: ast.arg, path: InputPath,
     leaves: list[Leaf],
 ) -> Node:
-    """`__init__(self, age, sex, *args)`: the extra positional arguments, as one input whose
-    values are whole lists of them. How many the constructor wants comes from the lengths it
-    checks (`if len(self.skinfolds) != 4: raise`); each is a
-    number, or a list of numbers when annotated as one (`*args: Sequence[int]`). Without a
-    length check, none is the base, as a caller that passes nothing."""
+    """`__init__(self, age, sex, *args)`: the extra positional arguments, as one input (at
+    `path`) whose values are whole lists of them. How many the code wants comes from the
+    lengths it checks (`if len(self.skinfolds) != 4: raise`); each is a number, or a list of
+    numbers when annotated as one (`*args: Sequence[int]`). Without a length check, none is
+    the base, as a caller that passes nothing."""
     lengths = sorted(checked_lengths(init)) or [0, 1, 2, 3]
     sequences = annotation_kind(vararg.annotation) == "list" if vararg.annotation else False
     pool: list[Any] = []
     for n in lengths:
         numbers = [12 + 3 * i for i in range(n)]
         pool.append([numbers] if sequences else numbers)
-    where = (*path, ("attr", vararg.arg))
-    leaf = Leaf(where, display(where), vararg.arg, pool)
+    leaf = Leaf(path, display(path), vararg.arg, pool)
     leaves.append(leaf)
     return Node("leaf", leaf=leaf)
 

@@ -221,7 +221,7 @@ class Search:
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
         seen: dict[str, set[str]] = {leaf.display: set() for leaf in open_leaves}
         batch_size = 2
-        stream = enumerate(self.stream)
+        stream: Iterator[tuple[int, dict[InputPath, Any]]] = enumerate(self.stream)
         base_failed: bool | None = None
         while open_leaves:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
@@ -239,6 +239,7 @@ class Search:
                 for leaf in open_leaves:
                     # Contexts that differ only in this leaf's own value are the same test.
                     key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p != leaf.path))
+                    key = f"{index == 0}{key}"  # a base runs the whole pool, again if need be
                     if key in seen[leaf.display]:
                         continue
                     seen[leaf.display].add(key)
@@ -284,7 +285,10 @@ class Search:
                     open_leaves.remove(leaf)
             if base_failed and working is not None and self.may_recenter:
                 self.may_recenter = False
-                stream = enumerate(itertools.chain(around(self.model, working), self.stream), 1)
+                # The context that works is the base now: its whole pool for each input (a
+                # refusal of one value shows only there), then the variations around it.
+                around_it = enumerate(itertools.chain(around(self.model, working), self.stream), 1)
+                stream = itertools.chain([(0, working)], around_it)
             batch_size = min(batch_size * 2, 16)
         return self.result
 

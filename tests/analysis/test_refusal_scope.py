@@ -74,3 +74,20 @@ def test_a_refusal_while_building_the_object_is_the_constructor_s() -> None:
     refusal = verdict(CONSTRUCTED, "Metrics.__init__")
     assert [(f.attribute, f.kind) for f in refusal.findings] == [("age", "refuses")]
     assert verdict(CONSTRUCTED, "Metrics.bmi_label").status == "clean"
+
+
+def test_a_refusal_shows_in_the_context_that_works_when_the_base_does_not() -> None:
+    """The base call fails (no skinfolds); the first context that works becomes the base and
+    runs every value of the sex, 'non-binary' included, not only the code's own few."""
+    source = (
+        "def fold_sum(sex, folds=()):\n"
+        "    if not folds:\n"
+        "        raise ValueError('no skinfolds')\n"
+        "    if sex in (0, 1):\n"
+        "        raise ValueError('give the sex as a word')\n"
+        "    if sex not in ('male', 'female'):\n"
+        "        raise ValueError(f'unknown sex {sex!r}')\n"
+        "    return sum(folds)\n"
+    )
+    report = verdict(source, "fold_sum")
+    assert [(f.attribute, f.kind) for f in report.findings] == [("gender", "refuses")]

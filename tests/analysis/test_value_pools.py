@@ -319,3 +319,11 @@ def test_a_table_the_project_passes_a_helper_is_a_value_of_its_parameter() -> No
         "male": (40.0, 201.9), "female": (26.51, 154.53)
     }
     assert verdict(source, "_clamp").status == "biased"
+
+
+@pytest.mark.parametrize("name", ["annual_income", "gross_pay", "brutto_jahr", "zve"])
+def test_an_amount_of_money_gets_realistic_magnitudes(name: str) -> None:
+    """A church tax of 8 or 9 % shows only on an income above the tax-free allowance: an
+    income tried at 0, 1 and 100 hides it (German payroll code names it `brutto`, `zve`)."""
+    source = f"def f({name}):\n    return {name} > 12000\n"
+    assert 30000.0 in leaf(model_of(source), name).pool
