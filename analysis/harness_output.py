@@ -46,11 +46,15 @@ def mask_text(text, masks):
     for token in sorted(filter(None, tokens), key=len, reverse=True):
         # Masking too much is harmless (outputs also compare unmasked); too little is not.
         # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
-        # A number is not part of another one: the 1 of "-1" or of "1.5" is no echo of 1.
-        before = r"[\w.\-]" if tokens[token] else r"[\w.]"
-        pattern = rf"(?<!{before}){re.escape(token)}(?![\w]|\.\d)"
-        text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
+        text = re.sub(whole(token, tokens[token]), MASK, text, flags=re.IGNORECASE)
     return text
+
+
+def whole(token: str, number: bool) -> str:
+    """The pattern of `token` as a whole word or number: a number is not part of another one
+    (the 1 of "11", "-1" or "1.5" is no echo of 1), nor a word part of another word."""
+    before = r"[\w.\-]" if number else r"[\w.]"
+    return rf"(?<!{before}){re.escape(token)}(?![\w]|\.\d)"
 
 
 def is_masked(obj, masks):

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from analysis.execution import Outcome
+from analysis.harness_output import whole
 from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category
 
@@ -85,8 +86,6 @@ def about_another_input(error: str, refused: Any, others: list[Any]) -> bool:
             texts = {value}
         else:
             return False
-        return any(
-            re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|\.\d)", message) for text in texts
-        )
+        return any(re.search(whole(text, False), message) for text in texts)
 
     return not mentions(refused) and any(mentions(v) for v in others)

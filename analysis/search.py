@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from analysis.execution import Call, Outcome, Session
+from analysis.harness_output import whole
 from analysis.inputs import InputModel, InputPath, Leaf, encode_value
 from analysis.pools import dedupe
 from analysis.refusal import about_another_input, is_realistic, listed_spelling, refusal_error
@@ -448,13 +449,10 @@ def ambiguous(value: Any, clash: set[str], outputs: list[str]) -> bool:
     """Whether an output shows a spelling of `value` that another input shares, as a whole
     word or number, as masking reads it (the 1 of "11" or of "-1" is no echo of 1)."""
     return any(
-        s in clash and any(re.search(WHOLE.format(re.escape(s)), out) for out in outputs)
+        s in clash and any(re.search(whole(s, True), out) for out in outputs)
         for s in spellings(value)
     )
 
-
-# A spelling as a whole word or number: not the 1 of "11", "-1" or "1.5".
-WHOLE = r"(?<![\w.\-]){}(?![\w]|\.\d)"
 
 
 def spellings(value: Any) -> set[str]:

@@ -12,6 +12,7 @@ import datetime
 import re
 from typing import Any
 
+from analysis.harness_output import whole
 from analysis.values import DateValue, is_number
 
 DATE_REPR = re.compile(r"datetime\.date\((\d{1,4}), (\d{1,2}), (\d{1,2})\)|(\d{4})-(\d{2})-(\d{2})")
@@ -62,9 +63,7 @@ def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
         return False
     text = output_a
     for before, after in pairs:
-        # A number is not part of another one, as masking reads it (the 1 of "-1" or "1.5").
-        guard = r"[\w.\-]" if is_number(value_a) else r"[\w.]"
-        text = re.sub(rf"(?<!{guard}){re.escape(before)}(?![\w]|\.\d)", after, text)
+        text = re.sub(whole(before, is_number(value_a)), after, text)  # as masking reads it
     return text == output_b
 
 

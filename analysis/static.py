@@ -146,9 +146,7 @@ class Tainter:
         """A call of the helper that reads the leaf, given the record that holds it."""
         if not isinstance(node, ast.Call):
             return False
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-        if name != self.leaf.read_in:
+        if call_name(node) != self.leaf.read_in:
             return False
         root = self.leaf.path[0][1]
         arguments = [*node.args, *(k.value for k in node.keywords)]
@@ -160,9 +158,7 @@ class Tainter:
         """A call of a helper that decides with the leaf, given the leaf (or what it became)."""
         if not isinstance(node, ast.Call):
             return False
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-        if name not in self.leaf.passed_to:
+        if call_name(node) not in self.leaf.passed_to:
             return False
         return any(self.tainted(a) for a in [*node.args, *(k.value for k in node.keywords)])
 
@@ -265,6 +261,12 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
     return True
 
 
+def call_name(call: ast.Call) -> str:
+    """The name a call is made by: `helper(...)`, `self.helper(...)`, `module.helper(...)`."""
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
 # How deep the static review follows a protected value into helpers of the project.
 HELPER_DEPTH = 2
 
@@ -284,7 +286,7 @@ def passed_to_helpers(
         if called is None or called[0] is fn:
             continue
         callee, bound = called
-        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        name = call_name(node)
         if name in found:
             continue
         for param, arg in call_bindings(callee, node, bound):
