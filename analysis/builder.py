@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
+from analysis.callers import category_from_callers
 from analysis.fieldreads import (
     Matcher,
     element_accesses,
@@ -22,6 +23,7 @@ from analysis.fieldreads import (
 )
 from analysis.functions import (
     FunctionInfo,
+    FunctionNode,
     call_bindings,
     called_function,
     function_defaults,
@@ -71,13 +73,17 @@ VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "nu
 class InputBuilder:
     """Builds the InputModel of one function from the module's facts and the policy."""
 
-    def __init__(self, facts: ModuleFacts, policy: Policy) -> None:
+    def __init__(self, facts: ModuleFacts, policy: Policy, from_callers: bool = True) -> None:
+        """`from_callers`: a parameter its names leave open takes what the module's calls
+        pass it (analysis.callers); off for the callers themselves, one step only."""
         self.facts = facts
         self.policy = policy
         self.docs: dict[str, str] = {}
+        self.from_callers = from_callers
+        self.function: FunctionNode | None = None
 
     def build(self, info: FunctionInfo) -> InputModel:
-        fn = info.node
+        fn = self.function = info.node
         # `x: the age as integer number`: what the docstring says a parameter holds (or,
         # when its own is silent, what the module's other docstrings say of the name)
         key = ("module docs",)
@@ -332,6 +338,15 @@ class InputBuilder:
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
 
+    def caller_model(self, info: FunctionInfo) -> InputModel:
+        """A caller's inputs by their own names, built once per module."""
+        key = ("caller model", id(info.node))
+        if key not in self.facts.memo:
+            builder = InputBuilder(self.facts, self.policy, from_callers=False)
+            self.facts.memo[key] = builder.build(info)
+        model: InputModel = self.facts.memo[key]
+        return model
+
     def documented_category(self, description: str, name: str) -> str | None:
         """The category a parameter's description names: "the age as integer number" is an
         age. Words that name other things too ("the degree of the node") count only beside a
@@ -512,6 +527,15 @@ class InputBuilder:
             and not self.policy.excluded_name(name)  # `age_unit`: its name says what it is
         ):
             category = self.documented_category(self.docs[name], name)
+        if (
+            category is None
+            and category_name is None
+            and len(path) == 1
+            and self.from_callers
+            and self.function is not None
+            and not self.policy.excluded_name(name)
+        ):
+            category = category_from_callers(self.function, name, self.facts, self.caller_model)
         if category is not None and self.names_a_column(default, category):
             category = None  # `age="age"`: the name of a column of ages, not an age
         hint = self.name_hint(name, category)

@@ -21,6 +21,9 @@ from config.policy import default_policy
         ("dob2age", "age"),
         ("_age_sex", "age"),  # named for two attributes: an encoding of both
         ("_age_sex", "gender"),
+        ("_norm_sex", "gender"),
+        ("months_to_days", "age"),  # units alone: whatever the caller hands it
+        ("_days_to_months", "age"),
     ],
 )
 def test_conversions_are_named_by_the_attribute_and_form_words_only(
@@ -40,6 +43,8 @@ def test_conversions_are_named_by_the_attribute_and_form_words_only(
         ("gender_bonus", "gender"),
         ("paediatric", "age"),  # names a group: decides who belongs
         ("age_sex_discount", "age"),
+        ("days_discount", "age"),  # one unit word and a decision
+        ("calculate", "age"),  # no unit, no attribute: says nothing
     ],
 )
 def test_decisions_are_not_conversions(qualname: str, category: str) -> None:

@@ -1,0 +1,100 @@
+"""What a helper's parameter holds, by what the module's own calls hand it.
+
+`_lookup_day(tbl, d)` says nothing of `d`; its one caller passes `days`, worked out from the
+child's age, so `d` is an age. A parameter takes the category of its callers' protected
+inputs only when every call of the module that binds it passes a value made from inputs of
+that one category: a helper also called with a count, a table or a constant holds no
+person's attribute.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import date
+
+from analysis.functions import (
+    FunctionInfo,
+    FunctionNode,
+    call_bindings,
+    called_function,
+    list_functions,
+)
+from analysis.hints import ModuleFacts
+from analysis.inputs import InputModel, Leaf
+from analysis.static import Tainter
+from analysis.values import DateValue
+
+# (helper, parameter) -> the calls binding it: the listed function each is in, the argument.
+CallSites = dict[tuple[int, str], list[tuple[FunctionInfo, ast.expr]]]
+
+
+def call_sites(facts: ModuleFacts) -> CallSites:
+    """Every call of the module's (or project's) functions made in this module, by the
+    parameter it binds; worked out once per module."""
+    key = ("call sites",)
+    if key not in facts.memo:
+        sites: CallSites = defaultdict(list)
+        for info in list_functions(facts.tree):
+            for node in ast.walk(info.node):
+                if not isinstance(node, ast.Call):
+                    continue
+                called = called_function(node, facts.functions)
+                if called is None or called[0] is info.node:
+                    continue  # a function calling itself says nothing new of its parameter
+                callee, bound = called
+                for param, arg in call_bindings(callee, node, bound):
+                    sites[(id(callee), param)].append((info, arg))
+        facts.memo[key] = dict(sites)
+    sites_found: CallSites = facts.memo[key]
+    return sites_found
+
+
+def category_from_callers(
+    fn: FunctionNode,
+    param: str,
+    facts: ModuleFacts,
+    model_of: Callable[[FunctionInfo], InputModel],
+) -> str | None:
+    """The protected category every call of the module passes `fn` as `param`, if one.
+
+    `model_of` gives a caller's inputs as their own names say (never from its callers in
+    turn: one step, no cycles)."""
+    key = ("category from callers", id(fn), param)
+    if key in facts.memo:
+        known: str | None = facts.memo[key]
+        return known
+    found: str | None = None
+    for info, arg in call_sites(facts).get((id(fn), param), []):
+        model = model_of(info)
+        categories = {
+            leaf.category for leaf in model.protected if tainter(info, leaf, facts).tainted(arg)
+        }
+        # Worked out with anything but the attribute (a taxable income from the birth year and
+        # the salary), it is something else; a reference date goes with a birth date.
+        if categories and any(
+            not leaf.protected and not dated(leaf) and tainter(info, leaf, facts).tainted(arg)
+            for leaf in model.leaves
+        ):
+            categories.add(None)
+        if len(categories) != 1 or None in categories or found not in (None, *categories):
+            found = None
+            break
+        found = categories.pop()
+    facts.memo[key] = found
+    return found
+
+
+def dated(leaf: Leaf) -> bool:
+    """An input the code takes as a date: the day a measurement or a tax year is taken at."""
+    return any(isinstance(v, (date, DateValue)) for v in leaf.pool)
+
+
+def tainter(info: FunctionInfo, leaf: Leaf, facts: ModuleFacts) -> Tainter:
+    """One caller's walk of one input, shared by every call it makes."""
+    key = ("caller taint", id(info.node), id(leaf))
+    if key not in facts.memo:
+        facts.memo[key] = Tainter(info.node, leaf)
+    walk: Tainter = facts.memo[key]
+    return walk

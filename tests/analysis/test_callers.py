@@ -1,0 +1,108 @@
+"""A helper's parameter its name leaves open holds what the module's calls hand it."""
+
+from __future__ import annotations
+
+from analysis_kit import leaf, model_of, verdict
+
+# anthro's shape: the caller works the days out of the child's record, the helper looks the
+# row up by a parameter named `d`.
+LOOKUP = """
+TABLE = {0: 'newborn', 365: 'one year', 730: 'two years'}
+
+def _lookup_day(tbl, d):
+    return tbl.get(round(d))
+
+def z_score(params, tables):
+    rad = params.get('age_days')
+    days = round(float(rad)) if rad is not None else None
+    def lookup_age(tbl_sex):
+        return _lookup_day(tbl_sex, days)
+    return lookup_age(tables[params.get('sex')])
+"""
+
+
+def test_a_parameter_takes_the_category_of_what_every_caller_passes() -> None:
+    assert leaf(model_of(LOOKUP, "_lookup_day"), "d").category == "age"
+    assert leaf(model_of(LOOKUP, "_lookup_day"), "tbl").category is None
+
+
+def test_the_helper_is_reviewed_for_the_category() -> None:
+    report = verdict(LOOKUP, "_lookup_day")
+    assert "age" in {f.attribute for f in report.findings}
+
+
+def test_a_helper_also_called_with_something_else_stays_open() -> None:
+    """`_scale(x)` also scales a price: its `x` is no person's age."""
+    source = """
+def _scale(x):
+    return x * 2 if x > 40 else x
+
+def premium(age, price):
+    return _scale(age) + _scale(price)
+"""
+    assert leaf(model_of(source, "_scale"), "x").category is None
+
+
+def test_a_constant_argument_leaves_the_parameter_open() -> None:
+    source = """
+def _band(x):
+    return 'high' if x > 40 else 'low'
+
+def premium(age):
+    return _band(age), _band(10)
+"""
+    assert leaf(model_of(source, "_band"), "x").category is None
+
+
+def test_callers_of_two_categories_leave_the_parameter_open() -> None:
+    source = """
+def _code(x):
+    return 1 if x in ('f', 'old') else 0
+
+def a(gender):
+    return _code(gender)
+
+def b(age_group):
+    return _code(age_group)
+"""
+    assert leaf(model_of(source, "_code"), "x").category is None
+
+
+def test_an_infrastructure_age_is_no_persons_age_in_the_helper_either() -> None:
+    """werkzeug's shape: `max_age` of a cookie handed to a helper."""
+    source = """
+def _dump_age(x):
+    return None if x is None else int(x.total_seconds()) if hasattr(x, 'total_seconds') else int(x)
+
+def set_cookie(key, value, max_age=None):
+    return key, value, _dump_age(max_age)
+"""
+    assert leaf(model_of(source, "_dump_age"), "x").category is None
+
+
+def test_a_value_worked_out_with_other_inputs_is_something_else() -> None:
+    """lohnsteuer-bmf's shape: the taxable income depends on the birth year (a care-insurance
+    surcharge) and on the salary; the tariff helper it is handed to decides by income."""
+    source = """
+def _tariff(zve):
+    return 0.0 if zve <= 12000 else zve * 0.3
+
+def tax(brutto, geburtsjahr):
+    surcharge = 600 if 2026 - geburtsjahr > 23 else 0
+    zve = brutto - 1200 - surcharge
+    return _tariff(zve)
+"""
+    assert leaf(model_of(source, "_tariff"), "zve").category is None
+
+
+def test_a_birth_date_and_the_day_of_measurement_make_an_age() -> None:
+    source = """
+import datetime
+
+def _band(days):
+    return 'infant' if days < 365 else 'child'
+
+def assess(dob: datetime.date, measured: datetime.date):
+    return _band((measured - dob).days)
+"""
+    assert leaf(model_of(source, "_band"), "days").category == "age"
