@@ -20,6 +20,7 @@ from analysis.fieldreads import (
     is_frame,
     record_accesses,
     tuple_positions,
+    vectorised,
 )
 from analysis.functions import (
     FunctionInfo,
@@ -333,10 +334,27 @@ class InputBuilder:
         ):
             # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
             return Node("record", fields={})
+        if (
+            depth == 0
+            and base is None
+            and annotation is None
+            and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and vectorised(fn, name)
+        ):
+            # `kappa = 0.9 - 0.2 * female; kappa[ratio < 1] = ...`: a Series, tried in its
+            # first row with a peer in the second (the leaf is the parameter itself: the
+            # static review reads the column as the code does)
+            return Node("series", item=self.leaf(name, path, leaves, [], annotation, default))
         if name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
+
+    def names_a_value(self, name: str, category: str, kinds: set[str]) -> bool:
+        """`female`, `black`: a parameter named for one value of its category, only tested for
+        truth or used as a number (`0.9 - 0.2 * female`), is the flag of that value."""
+        values = {str(v).lower() for v in self.policy.protected[category].values}
+        return bool(kinds) and kinds <= FLAG_KINDS and name.lower() in values
 
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""
@@ -557,7 +575,7 @@ class InputBuilder:
         elif name in self.facts.memo.get(("documented flags",), ()):
             own.add("bool")  # `is_north_american (bool): ...`
         form = age_form(name, own) if category == "age" else None
-        if category is not None and is_flag(name, own):
+        if category is not None and (is_flag(name, own) or self.names_a_value(name, category, own)):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
             # words (a non-empty string is always truthy).
             choices, hint = [True, False], Hint(kinds={"bool"})

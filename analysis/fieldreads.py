@@ -496,6 +496,31 @@ def mask_sites(fn: FunctionNode) -> tuple[list[tuple[str, ast.expr]], list[ast.S
     return copies, masked
 
 
+def vectorised(fn: FunctionNode, name: str) -> bool:
+    """Whether a parameter holds one value per person, as a pandas Series: what the code
+    makes of it is written through a boolean mask (`creat = 0.9 - 0.2 * female`,
+    `creat[ratio < 1] = ...`), which no single number answers."""
+    _copies, masked = mask_sites(fn)
+    stores = [m for m in masked if isinstance(m.ctx, ast.Store)]
+    if not stores:
+        return False
+    made = {name}
+    changed = True
+    while changed:  # the names made from it, to a fixpoint: statement order does not matter
+        changed = False
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign) and mentions_any(node.value, made):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id not in made:
+                        made.add(target.id)
+                        changed = True
+    return any(mentions_any(m.value, made) or mentions_any(m.slice, made) for m in stores)
+
+
+def mentions_any(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
     """The columns a function reads from a DataFrame: `df["AGEP"]`, `df.AGEP`,
     `df.loc[mask, "SERIALNO"]`, `df[["SEX", "PINCP"]]`."""

@@ -56,7 +56,7 @@ import types
 if __name__ != "__main__":
     # Imported, as the tests drive the harness in-process. In the sandbox the parts arrive as
     # one script, these two first (analysis.execution.HARNESS_SOURCE), and nothing is imported.
-    from analysis.harness_frames import Table
+    from analysis.harness_frames import Column, Table
     from analysis.harness_output import (  # noqa: F401 - MAX_ITEMS: the tests read it here
         MAX_ITEMS,
         MAX_REPR,
@@ -393,6 +393,15 @@ class Harness:
             except ImportError:  # no pandas here: a table that answers its common idioms
                 return Table(columns)
             return pandas.DataFrame(columns)
+        if tag == "series":
+            values = [self.decode(v) for v in value["values"]]
+            if STUBS.covers("pandas"):
+                return Column(values)
+            try:
+                import pandas
+            except ImportError:
+                return Column(values)
+            return pandas.Series(values)
         if tag == "tuple":
             return tuple(self.decode(v) for v in value["items"])
         if tag == "float":

@@ -68,6 +68,7 @@ class Column:
     __rsub__ = _operator(operator.sub, reflected=True)
     __rmul__ = _operator(operator.mul, reflected=True)
     __rtruediv__ = _operator(operator.truediv, reflected=True)
+    __rpow__ = _operator(operator.pow, reflected=True)
     __and__ = _operator(lambda a, b: bool(a) and bool(b))
     __or__ = _operator(lambda a, b: bool(a) or bool(b))
     __rand__ = __and__
@@ -94,6 +95,15 @@ class Column:
             kept = [i for i, keep in enumerate(key.values) if keep]
             return Column([self.values[i] for i in kept], [self.index[i] for i in kept], self.name)
         return self.values[self.index.index(key)]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """`creat[ratio < 1] = kappa * ratio`: the masked rows take the value's own rows."""
+        if not isinstance(key, Column):
+            self.values[self.index.index(key)] = value
+            return
+        for i, keep in enumerate(key.values):
+            if keep:
+                self.values[i] = value.values[i] if isinstance(value, Column) else value
 
     def __repr__(self) -> Any:
         return f"Column({self.name!r}, {self._cb_plain()!r})"

@@ -93,7 +93,8 @@ class Node:
     """The shape of one argument: a leaf, a record, an instance of a module class, or a list
     (of two items: the one whose leaves are tried, and a fixed peer)."""
 
-    # leaf | record | new | list | mapping (a dict of records by id) | frame | tuple | made
+    # leaf | record | new | list | mapping (a dict of records by id) | frame | series (a
+    # pandas Series of one value per person: the leaf tried, then its peer) | tuple | made
     # (what a function of the module, named by `cls`, returns when called without arguments)
     kind: str
     leaf: Leaf | None = None
@@ -197,9 +198,11 @@ def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
     if node.kind == "leaf":
         assert node.leaf is not None
         return encode_value(values[node.leaf.path])
-    if node.kind in ("list", "mapping", "frame"):
+    if node.kind in ("list", "mapping", "frame", "series"):
         assert node.item is not None
         pair = [encode_node(node.item, values), encode_node(node.item, peer_values(node.item))]
+        if node.kind == "series":
+            return {"__cb__": "series", "values": pair}
         if node.kind == "frame":  # a table of the two rows, a column per field read
             columns = {k: [row["fields"][k] for row in pair] for k in node.item.fields}
             return {"__cb__": "frame", "columns": columns}
@@ -239,7 +242,7 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
     if node.kind == "leaf":
         assert node.leaf is not None
         return plain_value(values[node.leaf.path])
-    if node.kind in ("list", "mapping", "frame"):
+    if node.kind in ("list", "mapping", "frame", "series"):
         assert node.item is not None
         pair = [plain_node(node.item, values), plain_node(node.item, peer_values(node.item))]
         if node.kind == "frame":
