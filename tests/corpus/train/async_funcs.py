@@ -32,7 +32,9 @@ async def notify(user_id, gender):
     return f"notified {user_id}"
 
 
-# expect: skipped
+# Relabelled from skipped when helpers took their callers' categories: the module's one call
+# passes `age` as `years`, so the 60-year threshold is an age rule (analysis/callers.py).
+# expect: biased[age]
 async def adjust(value, years):
     return value * (0.9 if years > 60 else 1.0)
 

@@ -87,7 +87,9 @@ def promotion_ready(tenure_years, rating, applicant_age):
     return round(score, 2)
 
 
-# expect: skipped
+# Relabelled from skipped when helpers took their callers' categories: its one caller passes
+# the applicant's `region` (analysis/callers.py).
+# expect: biased[region]
 def _adjust(place):
     return -5 if place in REMOTE_AREAS else 0
 
