@@ -345,7 +345,7 @@ class InputBuilder:
             # first row with a peer in the second (the leaf is the parameter itself: the
             # static review reads the column as the code does)
             return Node("series", item=self.leaf(name, path, leaves, [], annotation, default))
-        if name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
+        if owner and name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)

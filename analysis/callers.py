@@ -23,7 +23,7 @@ from analysis.functions import (
 )
 from analysis.hints import ModuleFacts
 from analysis.inputs import InputModel, Leaf
-from analysis.static import Tainter
+from analysis.static import Tainter, leaf_matches
 from analysis.values import DateValue
 
 # (helper, parameter) -> the calls binding it: the listed function each is in, the argument.
@@ -74,7 +74,10 @@ def category_from_callers(
         # Worked out with anything but the attribute (a taxable income from the birth year and
         # the salary), it is something else; a reference date goes with a birth date.
         if categories and any(
-            not leaf.protected and not dated(leaf) and tainter(info, leaf, facts).tainted(arg)
+            not leaf.protected
+            and not dated(leaf)
+            and not selects_only(info, leaf, model, facts)
+            and tainter(info, leaf, facts).tainted(arg)
             for leaf in model.leaves
         ):
             categories.add(None)
@@ -89,6 +92,26 @@ def category_from_callers(
 def dated(leaf: Leaf) -> bool:
     """An input the code takes as a date: the day a measurement or a tax year is taken at."""
     return any(isinstance(v, (date, DateValue)) for v in leaf.pool)
+
+
+def selects_only(info: FunctionInfo, leaf: Leaf, model: InputModel, facts: ModuleFacts) -> bool:
+    """An input only ever handed to accessors after the field's name: the `period` of
+    `person("age", period)` says which age, it is no part of it."""
+    key = ("selects only", id(info.node), leaf.path)
+    if key not in facts.memo:
+        if len(leaf.path) != 1:
+            facts.memo[key] = False
+            return False
+        name = leaf.path[0][1]
+        paths = [other.path for other in model.leaves if len(other.path) > 1]
+        handed: set[int] = set()
+        for node in ast.walk(info.node):
+            if isinstance(node, ast.Call) and any(leaf_matches(node, p) for p in paths):
+                handed |= {id(a) for a in node.args[1:] if isinstance(a, ast.Name)}
+        reads = [n for n in ast.walk(info.node) if isinstance(n, ast.Name) and n.id == name]
+        facts.memo[key] = bool(handed) and all(id(n) in handed for n in reads)
+    only: bool = facts.memo[key]
+    return only
 
 
 def tainter(info: FunctionInfo, leaf: Leaf, facts: ModuleFacts) -> Tainter:

@@ -501,24 +501,38 @@ def vectorised(fn: FunctionNode, name: str) -> bool:
     makes of it is written through a boolean mask (`creat = 0.9 - 0.2 * female`,
     `creat[ratio < 1] = ...`), which no single number answers."""
     _copies, masked = mask_sites(fn)
-    stores = [m for m in masked if isinstance(m.ctx, ast.Store)]
+    stores = [m for m in masked if isinstance(m.ctx, ast.Store) and is_mask(m.slice)]
     if not stores:
         return False
+    assignments = [
+        ({t.id for t in node.targets if isinstance(t, ast.Name)}, names_in(node.value))
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Assign)
+    ]
     made = {name}
     changed = True
     while changed:  # the names made from it, to a fixpoint: statement order does not matter
         changed = False
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Assign) and mentions_any(node.value, made):
-                for target in node.targets:
-                    if isinstance(target, ast.Name) and target.id not in made:
-                        made.add(target.id)
-                        changed = True
-    return any(mentions_any(m.value, made) or mentions_any(m.slice, made) for m in stores)
+        for targets, read in assignments:
+            if read & made and not targets <= made:
+                made |= targets
+                changed = True
+    return any((names_in(m.value) | names_in(m.slice)) & made for m in stores)
 
 
-def mentions_any(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+def is_mask(node: ast.expr) -> bool:
+    """A test of rows: `ratio < 1`, `(a > 1) & ~(b == 2)`; not a position (`arr[i + 1]`)."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        return is_mask(node.left) or is_mask(node.right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
+        return is_mask(node.operand)
+    return False
+
+
+def names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

@@ -25,7 +25,8 @@ class Reach:
 
 
 def leaf_matches(node: ast.AST, path: InputPath) -> bool:
-    """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps)."""
+    """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps):
+    `p["age"]`, `p.get("age")`, `p.age`, `getattr(p, "age")`, `p("age", period)`."""
     steps = list(path)
     current: ast.AST = node
     while len(steps) > 1:
@@ -48,6 +49,22 @@ def leaf_matches(node: ast.AST, path: InputPath) -> bool:
                 and current.args[0].value == value
             ):
                 current = current.func.value
+            elif (
+                isinstance(current, ast.Call)
+                and isinstance(current.func, ast.Name)
+                and current.func.id == "getattr"
+                and len(current.args) >= 2
+                and isinstance(current.args[1], ast.Constant)
+                and current.args[1].value == value
+            ):
+                current = current.args[0]
+            elif (  # an accessor: `person("age", period)`
+                isinstance(current, ast.Call)
+                and current.args
+                and isinstance(current.args[0], ast.Constant)
+                and current.args[0].value == value
+            ):
+                current = current.func
             else:
                 return False
         else:  # an element of a list parameter: any loop variable over it is accepted

@@ -14,7 +14,7 @@ output in some context, and changing a decoy never does; the clock never makes a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -318,6 +318,28 @@ def test_a_helper_in_another_module_makes_its_caller_biased(
     report = next(f for f in ENGINE.scan_paths([str(package)]).functions if f.qualname == "scored")
     note(f"{report.status} {report.biased_attributes} {report.reason}")
     assert set(report.biased_attributes) == {u.category for u in case.drivers}
+
+
+def through_helpers(case: Case) -> Case:
+    """The case with every driver deciding in a helper of its own (`_weight_0(v)`)."""
+    return replace(case, drivers=tuple(replace(u, construct="helper") for u in case.drivers))
+
+
+@pytest.mark.sandbox
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(cases(min_drivers=1).map(through_helpers))
+def test_a_helper_takes_the_attribute_its_caller_hands_it(case: Case) -> None:
+    """`_weight_0(v)` says nothing of `v`; its one caller passes the driver: the helper is
+    biased for exactly that attribute (analysis/callers.py)."""
+    source = render(case)
+    note(source)
+    for i, use in enumerate(case.drivers):
+        report = ENGINE.scan_function(source, "generated.py", f"_weight_{i}")
+        note(f"_weight_{i}: {report.status} {report.biased_attributes} {report.reason}")
+        assert report.status == "biased"
+        assert set(report.biased_attributes) == {use.category}
 
 
 @pytest.mark.parametrize("construct", CONSTRUCTS)

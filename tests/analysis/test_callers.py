@@ -106,3 +106,16 @@ def assess(dob: datetime.date, measured: datetime.date):
     return _band((measured - dob).days)
 """
     assert leaf(model_of(source, "_band"), "days").category == "age"
+
+
+def test_the_period_an_accessor_is_asked_for_is_no_part_of_the_value() -> None:
+    """OpenFisca's shape: `person("age", period)` reads the age of that period."""
+    source = """
+def _band(years):
+    return 'senior' if years >= 65 else 'adult'
+
+def formula(person, period):
+    age = person('age', period)
+    return _band(age)
+"""
+    assert leaf(model_of(source, "_band"), "years").category == "age"

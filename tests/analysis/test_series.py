@@ -81,3 +81,9 @@ def test_the_imputation_is_biased_with_pandas() -> None:
     report = verdict(IMPUTE, "impute")
     assert report.status == "biased", report.reason
     assert {f.attribute for f in report.findings} == {"age", "gender"}
+
+
+def test_a_position_written_is_no_mask() -> None:
+    """`slots[n - 1] = age`: a list written at a position, not a column by a test."""
+    model = model_of("def f(n, age, slots):\n    slots[n - 1] = age\n    return slots\n")
+    assert all(p.shape.kind != "series" for p in model.params)
