@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from config.errors import PolicyError as PolicyError  # re-exported: callers know it from here
+from config.places import names_a_place
 
 
 class Strict(BaseModel):
@@ -191,11 +192,14 @@ class Policy(Strict):
         return cache[name]
 
     def category_of_value(self, tokens: tuple[str, ...]) -> str | None:
-        """A flag named by a value of a category: `isBlack`, `is_hispanic` -> race."""
+        """A flag named by a value of a category: `isBlack`, `is_hispanic` -> race; by a place:
+    `ist_sachsen` -> region."""
         for category in self.enabled_categories:
             for value in self.protected[category].values:
                 if isinstance(value, str) and name_tokens(value) == tokens:
                     return category
+        if "region" in self.enabled_categories and names_a_place(tokens):
+            return "region"  # `ist_sachsen`, `is_california_resident` (config/places.py)
         return None
 
     def excluded_name(self, name: str) -> bool:
@@ -218,7 +222,7 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 # How a yes/no flag is named: `is_female`, `hasDisability`.
-FLAG_PREFIXES = frozenset({"is", "has", "was", "are"})
+FLAG_PREFIXES = frozenset({"is", "has", "was", "are", "ist"})  # "ist": German "is"
 
 
 def name_tokens(name: str) -> tuple[str, ...]:

@@ -40,6 +40,16 @@ NAMES = [
     ("alter_table", None),
     ("is_north_american", "region"),
     ("african_american", "race"),
+    # A flag named for a place is where the person lives (config/places.py); a place's name
+    # alone, or a flag of something else, is not.
+    ("ist_sachsen", "region"),
+    ("is_california_resident", "region"),
+    ("isTexas", "region"),
+    ("is_new_south_wales", "region"),
+    ("texas_rate", None),
+    ("is_dark", None),
+    ("ist_time", None),
+    ("is_california_open", None),
 ]
 
 
@@ -66,3 +76,18 @@ def test_an_invalid_layer_names_its_source_and_field() -> None:
         build_policy(
             [parse_layer("fail_on: sometimes\n", "repo/.codebias.yml")], source="repo/.codebias.yml"
         )
+
+
+def test_a_place_flag_is_tested_as_the_persons_region() -> None:
+    """lohnsteuer-bmf's shape: Saxony's care-insurance rate, beside the birth year."""
+    from analysis_kit import verdict
+
+    source = (
+        "def pv_rate(kinder, geburtsjahr, ist_sachsen):\n"
+        "    basis = 2.3 if ist_sachsen else 1.8\n"
+        "    if kinder == 0 and 2026 - geburtsjahr > 23:\n"
+        "        return basis + 0.6\n"
+        "    return basis\n"
+    )
+    report = verdict(source, "pv_rate")
+    assert set(report.biased_attributes) == {"age", "region"}
