@@ -303,9 +303,13 @@ class Harvester:
         positive = isinstance(op, (ast.In, ast.Eq, ast.Is))
         if not positive and not isinstance(op, (ast.NotIn, ast.NotEq, ast.IsNot)):
             return
+        if isinstance(op, (ast.In, ast.NotIn)) and not isinstance(
+            value, (list, tuple, set, frozenset)
+        ):
+            # `x in "abc"`, `x in TABLE`: no list of values to rest on; nor `x in self.regions`
+            # where a base class says `regions = None`
+            return
         items = list(value) if isinstance(op, (ast.In, ast.NotIn)) else [value]
-        if isinstance(value, (str, dict)) and isinstance(op, (ast.In, ast.NotIn)):
-            return  # `x in "abc"`, `x in TABLE`: no list of values to rest on
         for name in self.subjects(test.left):
             hint = self.facts.hint(name)
             kept = hint.accepted if positive == holds else hint.refused

@@ -327,3 +327,23 @@ def test_an_amount_of_money_gets_realistic_magnitudes(name: str) -> None:
     income tried at 0, 1 and 100 hides it (German payroll code names it `brutto`, `zve`)."""
     source = f"def f({name}):\n    return {name} > 12000\n"
     assert 30000.0 in leaf(model_of(source), name).pool
+
+
+def test_a_membership_test_of_something_not_a_collection_reads_no_values() -> None:
+    """cvd-risk's who.py: the base class says `supported_regions = None`, the subclass
+    tests `region not in self.supported_regions`; reading the module crashed (None is no
+    list) and its functions were left out of the report."""
+    source = (
+        "REGIONS = ['AFR_D', 'EUR_A']\n"
+        "class RiskModel:\n"
+        "    supported_regions = None\n"
+        "class Who(RiskModel):\n"
+        "    supported_regions = REGIONS\n"
+        "    def risk(self, region, age):\n"
+        "        if region is None or region not in self.supported_regions:\n"
+        "            raise ValueError('region')\n"
+        "        return age * (2 if region == 'EUR_A' else 1)\n"
+    )
+    report = verdict(source, "Who.risk")
+    assert report.status == "biased", report.reason
+    assert "age" in report.biased_attributes
