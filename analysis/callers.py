@@ -81,10 +81,11 @@ def category_from_callers(
             for leaf in model.leaves
         ):
             categories.add(None)
-        if len(categories) != 1 or None in categories or found not in (None, *categories):
-            found = None
+        category = categories.pop() if len(categories) == 1 else None
+        if category is None or found not in (None, category):
+            found = None  # no category, two, or another than an earlier call's
             break
-        found = categories.pop()
+        found = category
     facts.memo[key] = found
     return found
 

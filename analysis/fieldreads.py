@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 from analysis.functions import FunctionNode, call_bindings, called_function, function_defaults
 from analysis.hints import ModuleFacts
+from analysis.inputs import Leaf
+from analysis.static import Tainter
 
 Matcher = Callable[[ast.AST], bool]
 
@@ -504,20 +506,8 @@ def vectorised(fn: FunctionNode, name: str) -> bool:
     stores = [m for m in masked if isinstance(m.ctx, ast.Store) and is_mask(m.slice)]
     if not stores:
         return False
-    assignments = [
-        ({t.id for t in node.targets if isinstance(t, ast.Name)}, names_in(node.value))
-        for node in ast.walk(fn)
-        if isinstance(node, ast.Assign)
-    ]
-    made = {name}
-    changed = True
-    while changed:  # the names made from it, to a fixpoint: statement order does not matter
-        changed = False
-        for targets, read in assignments:
-            if read & made and not targets <= made:
-                made |= targets
-                changed = True
-    return any((names_in(m.value) | names_in(m.slice)) & made for m in stores)
+    made = Tainter(fn, Leaf((("param", name),), name, name, []))  # the names made from it
+    return any(made.tainted(m.value) or made.tainted(m.slice) for m in stores)
 
 
 def is_mask(node: ast.expr) -> bool:
@@ -529,10 +519,6 @@ def is_mask(node: ast.expr) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
         return is_mask(node.operand)
     return False
-
-
-def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

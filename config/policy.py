@@ -192,8 +192,8 @@ class Policy(Strict):
         return cache[name]
 
     def category_of_value(self, tokens: tuple[str, ...]) -> str | None:
-        """A flag named by a value of a category: `isBlack`, `is_hispanic` -> race; by a place:
-    `ist_sachsen` -> region."""
+        """A flag named by a value of a category: `isBlack`, `is_hispanic` -> race; by a
+        place: `ist_sachsen` -> region."""
         for category in self.enabled_categories:
             for value in self.protected[category].values:
                 if isinstance(value, str) and name_tokens(value) == tokens:
