@@ -13,6 +13,7 @@ from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
 from analysis.callers import category_from_callers
+from analysis.doc_examples import documented_arguments, documented_items, seed_from_examples
 from analysis.fieldreads import (
     Matcher,
     element_accesses,
@@ -80,6 +81,7 @@ class InputBuilder:
         self.facts = facts
         self.policy = policy
         self.docs: dict[str, str] = {}
+        self.examples: list[dict[str, Any]] = []
         self.from_callers = from_callers
         self.function: FunctionNode | None = None
 
@@ -98,6 +100,12 @@ class InputBuilder:
         leaves: list[Leaf] = []
         params: list[Param] = []
         decorators = info.decorators
+        # `>>> f(...)` in the docstring: values its author wrote down, in the shape wanted
+        bound_first = info.owner is not None and "staticmethod" not in decorators
+        named = [a.arg for a in positional]
+        if bound_first and named and named[0] in INSTANCE_NAMES:
+            named = named[1:]
+        self.examples = documented_arguments(fn, named)
         if (
             info.owner is not None
             and "staticmethod" not in decorators
@@ -164,6 +172,7 @@ class InputBuilder:
             if spread.kind == "record":
                 params.append(Param(args.kwarg.arg, True, spread, spread=True))
         spread_typicals(leaves, self.policy)
+        seed_from_examples(self.examples, leaves)
         tables_by_age(fn, leaves, self.facts)
         for leaf in leaves:
             if leaf.protected:
@@ -324,6 +333,10 @@ class InputBuilder:
                     item = self.record(fn, element, (*path, step), leaves, depth, local=False)
                     return Node(kind, item=item)
             positions = tuple_positions(fn, name, self.facts, base)
+            if annotation is None and not positions:
+                # read item by item in a loop (`input[count + 1]`), documented as `(17, 'years')`
+                documented = documented_items(self.examples, path)
+                positions = {i: "" for i in range(documented)}
             if annotation is None and self.held_as_tuple(name, positions):
                 return self.tuple_shape(name, positions, path, leaves, default)
         if (
@@ -437,7 +450,10 @@ class InputBuilder:
                 items[str(i)] = self.leaf(name, step, leaves, [], None, MISSING)
             else:
                 local = positions.get(i) or f"{name}[{i}]"
-                items[str(i)] = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
+                item = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
+                if category == "age" and item.leaf is not None:
+                    in_years(item.leaf)
+                items[str(i)] = item
         return Node("tuple", fields=items)
 
     def record(
@@ -602,6 +618,23 @@ class InputBuilder:
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
+
+
+TIME_UNITS = frozenset({"year", "years", "month", "months", "week", "weeks", "day", "days"})
+
+
+def in_years(unit: Leaf) -> None:
+    """The unit beside an age (`(49, "years")`), when the code names units of time, rests on
+    years: the policy's ages are years, and 70 months is no one of 70."""
+    words = [v for v in unit.pool if isinstance(v, str) and v.strip().casefold() in TIME_UNITS]
+    if not words:
+        return
+    years = next((v for v in words if v.strip().casefold() in ("year", "years")), None)
+    if years is None:
+        years = "years"
+        unit.pool.insert(0, years)
+        unit.from_code += 1
+    unit.typical = unit.pool.index(years)
 
 
 def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:

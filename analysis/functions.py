@@ -102,6 +102,56 @@ def record_class_kind(cls: ast.ClassDef) -> str | None:
     return None
 
 
+def functional_records(body: list[ast.stmt]) -> list[ast.ClassDef]:
+    """`Parameters = TypedDict('Parameters', {'Age (years)': int, 'Male': bool})` (and
+    `NamedTuple('P', [('age', int)])`) as the class statement it stands for, so that it
+    annotates like one: its keys need not be identifiers."""
+    found: list[ast.ClassDef] = []
+    for stmt in body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+            and len(stmt.value.args) >= 2
+        ):
+            continue
+        func = stmt.value.func
+        kind = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        spec = stmt.value.args[1]
+        if kind == "TypedDict" and isinstance(spec, ast.Dict):
+            pairs = list(zip(spec.keys, spec.values, strict=True))
+        elif kind == "NamedTuple" and isinstance(spec, (ast.List, ast.Tuple)):
+            pairs = [
+                (item.elts[0], item.elts[1])
+                for item in spec.elts
+                if isinstance(item, ast.Tuple) and len(item.elts) == 2
+            ]
+        else:
+            continue
+        fields: list[ast.stmt] = [
+            ast.AnnAssign(
+                target=ast.Name(id=key.value, ctx=ast.Store()),
+                annotation=annotation,
+                value=None,
+                simple=1,
+            )
+            for key, annotation in pairs
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        ]
+        if not fields:
+            continue
+        cls = ast.ClassDef(
+            name=stmt.targets[0].id,
+            bases=[ast.Name(id=kind, ctx=ast.Load())],
+            keywords=[],
+            body=fields,
+            decorator_list=[],
+        )
+        found.append(ast.fix_missing_locations(ast.copy_location(cls, stmt)))
+    return found
+
+
 def is_classvar(annotation: ast.expr) -> bool:
     target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
     return isinstance(target, (ast.Name, ast.Attribute)) and (

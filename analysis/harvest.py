@@ -11,7 +11,7 @@ from analysis.functions import FunctionNode, all_args, call_bindings, called_fun
 from analysis.values import MISSING, as_int, is_number
 
 if TYPE_CHECKING:
-    from analysis.hints import ModuleFacts
+    from analysis.hints import Hint, ModuleFacts
 
 STR_METHODS = frozenset(
     "lower upper strip lstrip rstrip casefold title capitalize split replace startswith "
@@ -103,12 +103,7 @@ class Harvester:
         kind = annotation_kind(annotation)
         if kind:
             hint.kinds.add(kind)
-        for op, limit in annotated_bounds(annotation, self.facts):
-            if (op, limit) not in hint.bounds:
-                hint.bounds.append((op, limit))
-            # The limit itself and just inside it are values to try.
-            inside = limit + (1 if op == ">" else -1 if op == "<" else 0)
-            hint.add(as_int(inside))
+        keep_within(hint, annotated_bounds(annotation, self.facts))
 
     def subjects(self, node: ast.expr) -> list[str]:
         """Leaf names an expression is about: `int(p["age"]) - 5` is about "age"."""
@@ -379,6 +374,15 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+def keep_within(hint: Hint, limits: list[tuple[str, float]]) -> None:
+    """File declared limits: the values are kept within them, and the limit itself (or
+    just inside it) is a value to try."""
+    for op, limit in limits:
+        if (op, limit) not in hint.bounds:
+            hint.bounds.append((op, limit))
+        hint.add(as_int(limit + (1 if op == ">" else -1 if op == "<" else 0)))
 
 
 # Tables passed whole to a helper that become values of its parameter: how many, how big.

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from analysis.functions import call_bindings, record_class_kind
-from analysis.harvest import Harvester
+from analysis.annotations import annotated_bounds, call_bounds
+from analysis.functions import call_bindings, functional_records, record_class_kind
+from analysis.harvest import Harvester, keep_within
 from analysis.values import MISSING, EnumMember
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ class ModuleFacts:
                 self.class_names.setdefault(id(cls), name)
                 if record_class_kind(cls) == "enum":
                     self.enums[name] = enum_members(cls)
+        for cls in functional_records(tree.body):
+            self.classes[cls.name] = cls
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 self.classes.setdefault(node.name, node)
@@ -188,6 +191,7 @@ class ModuleFacts:
                         if id(stmt) not in own:
                             own.add(id(stmt))
                             every_function.append(stmt)
+        self.field_limits()
         for fn in every_function:
             try:
                 Harvester(self, fn, links).run()
@@ -199,6 +203,11 @@ class ModuleFacts:
         # facts only. Merged back and forth, one helper called with an age and with a sex
         # (`check(value)`) would give every age the sex's values and the sex the age's.
         unique = list(dict.fromkeys(links))  # a helper called 300 times: one link
+        # The items of what is passed are the items of the parameter: `convert(p["age"])`
+        # reading `value[1] == "months"` says what `age[1]` holds.
+        for param, subject in list(unique):
+            for key in [k for k in self.hints if k.startswith(f"{param}[")]:
+                unique.append((key, subject + key[len(param) :]))
         before = {name: self.hint(name).copy() for pair in unique for name in pair}
         learnt = {name: hint.copy() for name, hint in before.items()}
         for _ in range(2):
@@ -208,6 +217,21 @@ class ModuleFacts:
             learnt[param].merge(before[subject])
         for name, hint in learnt.items():
             self.hints[name] = hint
+
+    def field_limits(self) -> None:
+        """The limits record classes declare for their fields, filed under the field's name:
+        `age: Annotated[int, ValueRange(18, 110)]`, `age: int = Field(..., ge=18, le=120)`.
+        Their validators refuse every other value, so a record is built within them."""
+        for cls in self.classes.values():
+            if record_class_kind(cls) not in ("dataclass", "pydantic", "typeddict", "namedtuple"):
+                continue
+            for stmt in cls.body:
+                if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                    continue
+                limits = annotated_bounds(stmt.annotation, self)
+                if isinstance(stmt.value, ast.Call):
+                    limits += call_bounds(stmt.value, self)
+                keep_within(self.hint(stmt.target.id), limits)
 
     def domain_of(self, values: list[Any]) -> list[Any]:
         """The other members of a constant list that holds two or more of these values: code

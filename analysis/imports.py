@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import SourceError
+from analysis.functions import functional_records
 from analysis.hints import ModuleFacts
 from analysis.project import ModuleLocation, Project, module_files
 from analysis.source import read_source
@@ -153,6 +154,8 @@ def define(tree: ast.Module, exports: Exports) -> None:
     """Add a module's own top-level constants, classes and functions to `exports` (seeded
     with what it imports, so `LIMIT = BASE + 5` folds)."""
     facts = ModuleFacts(tree, exports, harvest=False)
+    for cls in functional_records(top_level(tree.body)):
+        exports.classes[cls.name] = cls
     for stmt in top_level(tree.body):
         if isinstance(stmt, ast.ClassDef):
             exports.classes[stmt.name] = stmt

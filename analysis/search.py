@@ -204,6 +204,7 @@ class Search:
         self.paired = False
         self.pairs_until = 0
         self.peer_masks = model.peer_masks()
+        self.echoes: dict[str, tuple[Any, ...]] = {}
 
     def pairs_due(self) -> bool:
         """Whether pairs with another protected input are still to try: once, with our own
@@ -216,7 +217,20 @@ class Search:
     ) -> Call:
         args, kwargs = self.model.assemble({**ctx, leaf.path: value})
         parts = parts or leaf.display in self.unstable
-        return Call(tuple(args), kwargs, seed, (encode_value(value), *self.peer_masks), parts)
+        masks = (encode_value(value), *self.peer_masks, *self.echo_words(leaf))
+        return Call(tuple(args), kwargs, seed, masks, parts)
+
+    def echo_words(self, leaf: Leaf) -> tuple[Any, ...]:
+        """The words the input takes, masked in every call: fixed text that names them
+        ("Sex: Male = 0 points, Female = +1", "about m and so") reads the same whichever is
+        tried, where masking only the value tried would make it differ. Numbers stay
+        unmasked unless tried: a score of 30 is no echo of an age 30 not given."""
+        key = leaf.display
+        if key not in self.echoes:
+            self.echoes[key] = tuple(
+                encode_value(v) for v in leaf.pool if isinstance(v, str) and v.strip()
+            )
+        return self.echoes[key]
 
     def run(self) -> SearchResult:
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]

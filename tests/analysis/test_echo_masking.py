@@ -36,6 +36,12 @@ ECHOES = {
         "def f(row):\n    return {'sex': str(row['sex']).strip().lower(), 'id': row['id']}\n"
     ),
     "title": "def f(name, race):\n    return f'{name}: {race.title()}'\n",
+    # medcalc-bench's explanations: fixed text that names both values, then the echo.
+    "fixed text naming every value": (
+        "def f(p):\n"
+        "    return {'score': 0, 'text': 'Sex: Male = 0 points, Female = +1 point. '\n"
+        "            + f\"The patient's gender is {p['sex']}. Nothing about m was given.\"}\n"
+    ),
 }
 
 

@@ -1,0 +1,205 @@
+"""What the code declares about its inputs shapes the values tried.
+
+- a docstring's example call (`>>> f(...)`, or prose "Example: f({...})") gives the values
+  its author wrote down, in the shape the code expects: `(49, 'years')` for an age;
+- the unit beside an age, when the code names units of time, rests on years;
+- limits that record classes declare for their fields (`Annotated[int, ValueRange(1, 4)]`
+  in a functional `TypedDict`, pydantic's `Field(..., ge=18)`) keep generated records valid:
+  validators that read them refuse everything else.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from analysis_kit import leaf, model_of, verdict
+
+from analysis.doc_examples import documented_calls
+from analysis.functions import functional_records, record_class_kind
+
+# medcalc-bench's shape: an age as (amount, unit), converted by a helper that needs the unit.
+UNIT_HELPER = '''
+def to_years(age):
+    if age[1] == "months":
+        return age[0] // 12
+    if "year" in age[1]:
+        return age[0]
+    raise ValueError(age)
+'''
+
+DOCUMENTED = UNIT_HELPER + '''
+def cha2ds2_points(params):
+    """Points of the stroke score.
+
+    Example:
+        cha2ds2_points({"age": (49, 'years'), "sex": "Male", "chf": True})
+    """
+    age = to_years(params["age"])
+    points = 2 if age >= 75 else 1 if age >= 65 else 0
+    return points + int(params["chf"])
+'''
+
+
+def test_the_documented_call_is_read_with_its_literals() -> None:
+    fn = ast.parse(DOCUMENTED).body[1]
+    assert isinstance(fn, ast.FunctionDef)
+    (call,) = documented_calls(fn)
+    assert ast.literal_eval(call.args[0])["age"] == (49, "years")
+
+
+def test_prompts_are_read_and_calls_of_names_are_not_examples() -> None:
+    source = '''
+def bmi(weight, height):
+    """Body mass index.
+
+    >>> bmi(70,
+    ...     1.75)
+    22.857142857142858
+    >>> bmi(w, h)  # names: no values to take
+    """
+    return weight / height ** 2
+'''
+    fn = ast.parse(source).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    calls = documented_calls(fn)
+    assert [[ast.literal_eval(a) for a in c.args] for c in calls] == [[70, 1.75]]
+
+
+def test_an_unclosed_or_prose_mention_is_no_example() -> None:
+    source = '''
+def score(age):
+    """score(age) is the points; see score( for more."""
+    return age > 65
+'''
+    fn = ast.parse(source).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    assert documented_calls(fn) == []
+
+
+def test_the_example_is_the_base_and_its_unit_a_value() -> None:
+    model = model_of(DOCUMENTED, "cha2ds2_points")
+    unit = leaf(model, "params['age'][1]")
+    assert unit.pool[unit.typical] == "years"
+    assert leaf(model, "params['age'][0]").pool[leaf(model, "params['age'][0]").typical] == 49
+
+
+def test_the_documented_shape_proves_the_age_rule() -> None:
+    report = verdict(DOCUMENTED, "cha2ds2_points")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings} == {"age"}
+
+
+def test_an_undocumented_age_with_a_unit_rests_on_years() -> None:
+    """Without an example, what the helper compares the unit with says it is a unit of time:
+    the ages of the policy are years, tried as such."""
+    source = UNIT_HELPER + '''
+def cha2ds2_points(params):
+    age = to_years(params["age"])
+    return 2 if age >= 75 else 1 if age >= 65 else 0
+'''
+    unit = leaf(model_of(source, "cha2ds2_points"), "params['age'][1]")
+    assert unit.pool[unit.typical] in ("year", "years")
+    assert verdict(source, "cha2ds2_points").status == "biased"
+
+
+def test_a_value_read_item_by_item_takes_the_documented_tuple_shape() -> None:
+    """`input[count + 1]` in a loop says no position; the example says `(17, 'years')`."""
+    source = '''
+def age_conversion(input):
+    count = 0
+    while count < len(input):
+        if "year" in input[count + 1]:
+            return input[count]
+        if "month" in input[count + 1]:
+            return input[count] // 12
+        count += 2
+
+def ckd_epi(params):
+    """eGFR. Example: ckd_epi({'sex': 'Male', 'age': (17, 'years'), 'creatinine': 3.7})"""
+    age = age_conversion(params["age"])
+    female = 1.012 if params["sex"] == "Female" else 1.0
+    return round(142 * params["creatinine"] ** -1.2 * 0.9938 ** age * female, 3)
+'''
+    model = model_of(source, "ckd_epi")
+    assert leaf(model, "params['age'][1]").pool[leaf(model, "params['age'][1]").typical] == "years"
+    report = verdict(source, "ckd_epi")
+    assert {f.attribute for f in report.findings} == {"age", "gender"}, report.reason
+
+
+# acribis-scores' shape: a functional TypedDict with phrase keys and declared ranges, checked
+# by a decorator that reads the annotations (no comparison in the function itself).
+RANGES = """
+from typing import Annotated, TypedDict, get_type_hints
+
+class ValueRange:
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+def check_ranges(func):
+    hints = get_type_hints(get_type_hints(func, include_extras=True)['parameters'],
+                           include_extras=True)
+    def wrapper(parameters):
+        for name, kind in hints.items():
+            meta = getattr(kind, '__metadata__', None)
+            if meta and not meta[0].lo <= parameters[name] <= meta[0].hi:
+                raise ValueError(f'{name} ({parameters[name]}) is not in range')
+        return func(parameters)
+    return wrapper
+
+Parameters = TypedDict('Parameters', {
+    'Age (years)': Annotated[int, ValueRange(18, 110)],
+    'NYHA Class': Annotated[int, ValueRange(1, 4)],
+    'Creatinine (umol/l)': Annotated[float, ValueRange(20, 1400)],
+    'Male': bool,
+})
+
+@check_ranges
+def maggic(parameters: Parameters) -> int:
+    points = parameters['NYHA Class'] * 2 + int(parameters['Creatinine (umol/l)'] > 200)
+    return points + (3 if parameters['Age (years)'] >= 70 else 0) + int(parameters['Male'])
+"""
+
+
+def test_a_functional_typeddict_is_a_record_class() -> None:
+    (cls,) = functional_records(ast.parse(RANGES).body)
+    assert cls.name == "Parameters" and record_class_kind(cls) == "typeddict"
+    fields = [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign)]  # type: ignore[union-attr]
+    assert fields == ["Age (years)", "NYHA Class", "Creatinine (umol/l)", "Male"]
+
+
+def test_declared_ranges_keep_every_field_valid() -> None:
+    model = model_of(RANGES, "maggic")
+    for display, (lo, hi) in {
+        "parameters['NYHA Class']": (1, 4),
+        "parameters['Creatinine (umol/l)']": (20, 1400),
+    }.items():
+        field = leaf(model, display)
+        assert lo <= field.pool[field.typical] <= hi
+
+
+def test_a_range_checked_score_is_proved_for_age_and_sex() -> None:
+    report = verdict(RANGES, "maggic")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings} == {"age", "gender"}
+
+
+PYDANTIC = """
+from pydantic import BaseModel, Field
+
+class Patient(BaseModel):
+    age: int = Field(..., ge=30, le=79)
+    cholesterol: float = Field(..., ge=3.0, le=12.0)
+    smoker: bool = False
+
+def risk(patient: Patient) -> float:
+    base = 0.1 * patient.cholesterol + (0.5 if patient.smoker else 0.0)
+    return round(base * (2 if patient.age >= 60 else 1), 3)
+"""
+
+
+def test_field_limits_of_a_pydantic_model_bound_its_values() -> None:
+    model = model_of(PYDANTIC, "risk")
+    cholesterol = leaf(model, "patient.cholesterol")
+    assert 3.0 <= cholesterol.pool[cholesterol.typical] <= 12.0
+    report = verdict(PYDANTIC, "risk")
+    assert report.status == "biased", report.reason
