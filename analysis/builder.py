@@ -13,7 +13,12 @@ from typing import Any
 
 from analysis.annotations import annotation_kind, literal_choices
 from analysis.callers import category_from_callers
-from analysis.doc_examples import documented_arguments, documented_items, seed_from_examples
+from analysis.doc_examples import (
+    documented_arguments,
+    documented_fields,
+    documented_items,
+    seed_from_examples,
+)
 from analysis.fieldreads import (
     Matcher,
     element_accesses,
@@ -251,6 +256,7 @@ class InputBuilder:
     ) -> Node:
         step = "key" if kind == "record" else "attr"
         fields: dict[str, Node] = {}
+        first = len(leaves)
         for stmt in cls.body:
             if (
                 isinstance(stmt, ast.AnnAssign)
@@ -262,6 +268,9 @@ class InputBuilder:
                 fields[fname] = self.shape(
                     cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
                 )
+        # `>>> PatientData(age=55, sex="male", region="moderate")` in the class's docstring
+        examples = documented_fields(cls, list(fields))
+        seed_from_examples(examples, leaves[first:], depth=len(path))
         return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
 
     # -- shapes --------------------------------------------------------------------------
@@ -606,6 +615,8 @@ class InputBuilder:
             )
         pool, from_code = self.facts.memo[key]
         pool = list(pool)
+        if declared:  # `Literal["white", "black"]`: "White" is refused, rest on one declared
+            hint = replace(hint, accepted=[*hint.accepted, *declared])
         leaf = Leaf(
             path,
             display(path),

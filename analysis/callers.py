@@ -73,12 +73,15 @@ def category_from_callers(
         }
         # Worked out with anything but the attribute (a taxable income from the birth year and
         # the salary), it is something else; a reference date goes with a birth date.
-        if categories and any(
-            not leaf.protected
-            and not dated(leaf)
-            and not selects_only(info, leaf, model, facts)
-            and tainter(info, leaf, facts).tainted(arg)
-            for leaf in model.leaves
+        if categories and (
+            any(
+                not leaf.protected
+                and not dated(leaf)
+                and not selects_only(info, leaf, model, facts)
+                and tainter(info, leaf, facts).tainted(arg)
+                for leaf in model.leaves
+            )
+            or any(whole_record(info, root, facts).tainted(arg) for root in records(model))
         ):
             categories.add(None)
         category = categories.pop() if len(categories) == 1 else None
@@ -88,6 +91,36 @@ def category_from_callers(
         found = category
     facts.memo[key] = found
     return found
+
+
+def records(model: InputModel) -> set[str]:
+    """The parameters that hold records (their leaves are fields)."""
+    return {leaf.path[0][1] for leaf in model.leaves if len(leaf.path) > 1}
+
+
+class HandsWhole(Tainter):
+    """What is made by a call handed a whole record (`self._risk_factors(patient)`): the
+    other fields it reads go into the result, unseen by the walks of the caller's leaves."""
+
+    def tainted(self, expr: ast.AST) -> bool:
+        root = self.leaf.path[0][1]
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Name) and node.id in self.names:
+                return True
+            if isinstance(node, ast.Call) and any(
+                isinstance(a, ast.Name) and a.id == root
+                for a in [*node.args, *(k.value for k in node.keywords)]
+            ):
+                return True
+        return False
+
+
+def whole_record(info: FunctionInfo, root: str, facts: ModuleFacts) -> Tainter:
+    key = ("hands whole", id(info.node), root)
+    if key not in facts.memo:
+        facts.memo[key] = HandsWhole(info.node, Leaf((("param", root),), root, root, []))
+    walk: Tainter = facts.memo[key]
+    return walk
 
 
 def dated(leaf: Leaf) -> bool:

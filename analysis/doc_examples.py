@@ -23,8 +23,11 @@ PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)\s?", flags=re.MULTILINE)
 SCALARS = (str, int, float, bool, type(None))
 
 
-def documented_calls(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Call]:
-    """Calls of `fn` written in its docstring whose arguments are all literals."""
+def documented_calls(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+) -> list[ast.Call]:
+    """Calls of `fn` (of a class: its constructor) written in its docstring whose arguments
+    are all literals."""
     doc = ast.get_docstring(fn, clean=True)
     if not doc or fn.name not in doc:
         return []
@@ -96,6 +99,18 @@ def documented_arguments(
     return bound
 
 
+def documented_fields(cls: ast.ClassDef, fields: list[str]) -> list[dict[str, Any]]:
+    """The fields of each documented construction of a record class, by name: `>>>
+    PatientData(age=55, sex="male", region="moderate")`. `fields`: in declared order."""
+    bound = []
+    for call in documented_calls(cls):
+        literals = call_literals(call)
+        if literals is not None:
+            args, kwargs = literals
+            bound.append({**dict(zip(fields, args, strict=False)), **kwargs})
+    return bound
+
+
 def documented_items(examples: list[dict[str, Any]], path: InputPath) -> int:
     """How many items the documented value at `path` has when it is a small tuple or list of
     plain values (`(17, 'years')`): the shape the code wants. 0 when it is not."""
@@ -113,12 +128,15 @@ def documented_items(examples: list[dict[str, Any]], path: InputPath) -> int:
 MAX_DOCUMENTED_ITEMS = 4
 
 
-def seed_from_examples(examples: list[dict[str, Any]], leaves: list[Leaf]) -> None:
+def seed_from_examples(
+    examples: list[dict[str, Any]], leaves: list[Leaf], depth: int = 0
+) -> None:
     """Give each leaf the values the documented calls pass it; the first call's value
-    becomes its base."""
+    becomes its base. `depth`: the steps of the leaves' paths that lead to what the
+    examples build (a record's fields are reached after the parameter that holds it)."""
     for n, bound in enumerate(examples):
         for leaf in leaves:
-            value = reached(bound, leaf.path)
+            value = reached(bound, leaf.path[depth:])
             if value is MISSED or not isinstance(value, SCALARS):
                 continue
             index = next((i for i, v in enumerate(leaf.pool) if same(v, value)), None)
@@ -139,11 +157,11 @@ MISSED = object()
 
 
 def reached(bound: dict[str, Any], path: InputPath) -> Any:
-    """The part of the example's arguments at `path` (("param", name), ("key", k), ...)."""
-    step, name = path[0]
-    if step != "param" or name not in bound:
+    """The part of the example's arguments at `path`: its first step names an argument (a
+    parameter or a field), the others go into it (("key", k), ("index", i))."""
+    if not path or not isinstance(path[0][1], str) or path[0][1] not in bound:
         return MISSED
-    value = bound[name]
+    value = bound[path[0][1]]
     for step, key in path[1:]:
         if step == "key" and isinstance(value, dict) and key in value:
             value = value[key]

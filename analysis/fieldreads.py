@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import Any
 
 from analysis.functions import FunctionNode, call_bindings, called_function, function_defaults
 from analysis.hints import ModuleFacts
 from analysis.inputs import Leaf
 from analysis.static import Tainter
+from analysis.values import MISSING
 
 Matcher = Callable[[ast.AST], bool]
 
@@ -457,13 +459,10 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
     """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
     `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
     boolean mask: a DataFrame's idiom, which no dict or list answers)."""
-    copies, masked = mask_sites(fn)
+    _copies, masked = mask_sites(fn)
     if not masked:
         return False
-    names = {name}
-    for target_name, value in copies:  # `df = data`, `df = df[...]`: copies of the frame
-        if is_name(value, names):
-            names.add(target_name)
+    names = frame_copies(fn, name)
     return any(
         is_name(node.value, names)
         and any(
@@ -521,27 +520,86 @@ def is_mask(node: ast.expr) -> bool:
     return False
 
 
+# Methods whose result is the same rows of people, or some of them, with the same columns.
+FRAME_COPIES = frozenset(
+    {"copy", "reset_index", "dropna", "fillna", "assign", "query", "sort_values", "head",
+     "tail", "set_index", "astype", "drop_duplicates"}
+)  # fmt: skip
+
+
+def frame_copies(fn: FunctionNode, name: str) -> set[str]:
+    """The parameter and the locals that hold its rows: `results = df.copy()`, `data =
+    results[mask]`, `df = df.dropna()` (a DataFrame is copied and filtered before it is read)."""
+    copies, _masked = mask_sites(fn)
+    names = {name}
+
+    def copied(value: ast.expr) -> bool:
+        if isinstance(value, ast.IfExp):  # `df.copy() if copy else df`
+            return copied(value.body) or copied(value.orelse)
+        return is_name(value, names) or (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr in FRAME_COPIES
+            and is_name(value.func.value, names)
+        )
+
+    for _ in range(3):  # chains of copies, in any order of the source
+        names |= {target for target, value in copies if copied(value)}
+    return names
+
+
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
-    """The columns a function reads from a DataFrame: `df["AGEP"]`, `df.AGEP`,
-    `df.loc[mask, "SERIALNO"]`, `df[["SEX", "PINCP"]]`."""
-    columns = [f for f in record_accesses(fn, name, facts) if f not in FRAME_API]
+    """The columns a function reads from a DataFrame or its copies: `df["AGEP"]`, `df.AGEP`,
+    `df.loc[mask, "SERIALNO"]`, `df[["SEX", "PINCP"]]`, and those it requires of it
+    (`required = ["age", "sex"]; if not set(required).issubset(df.columns): raise`)."""
+    names = frame_copies(fn, name)
+    columns = [
+        f for copy in sorted(names) for f in record_accesses(fn, copy, facts) if f not in FRAME_API
+    ]
     for node in ast.walk(fn):
         if not isinstance(node, ast.Subscript):
             continue
         owner = node.value
-        if (
-            isinstance(owner, ast.Attribute)
-            and owner.attr == "loc"
-            and is_name(owner.value, {name})
-        ):
+        if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_name(owner.value, names):
             picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
-        elif is_name(owner, {name}) and isinstance(node.slice, ast.List):
+        elif is_name(owner, names) and isinstance(node.slice, ast.List):
             picked = node.slice
-        elif isinstance(owner, ast.Subscript) and is_name(owner.value, {name}):
+        elif isinstance(owner, ast.Subscript) and is_name(owner.value, names):
             picked = node.slice  # df[df["AGEP"] >= 65]["SERIALNO"]: a column of the rows kept
         else:
             continue
         for elt in picked.elts if isinstance(picked, ast.List) else [picked]:
             if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
                 columns.append(elt.value)
+    columns += required_columns(fn, names, facts)
     return list(dict.fromkeys(columns))
+
+
+def required_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> list[str]:
+    """Column names of a list checked against the frame's columns: `set(required).issubset(
+    df.columns)`, `[c for c in REQUIRED if c not in df.columns]`."""
+    local: dict[str, Any] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            if isinstance(node.targets[0], ast.Name):
+                local[node.targets[0].id] = facts.const(node.value)
+    found: list[str] = []
+    for node in ast.walk(fn):
+        if not isinstance(node, (ast.Call, ast.Compare, ast.ListComp, ast.SetComp)):
+            continue
+        if not any(
+            isinstance(part, ast.Attribute)
+            and part.attr == "columns"
+            and is_name(part.value, names)
+            for part in ast.walk(node)
+        ):
+            continue
+        for part in ast.walk(node):
+            value = local.get(part.id, MISSING) if isinstance(part, ast.Name) else MISSING
+            if value is MISSING and isinstance(part, ast.Name):
+                value = facts.const(part)
+            if isinstance(part, (ast.List, ast.Tuple, ast.Set)):
+                value = facts.const(part)
+            if isinstance(value, (list, tuple, set, frozenset)):
+                found += [c for c in value if isinstance(c, str)]
+    return found

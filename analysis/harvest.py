@@ -198,6 +198,12 @@ class Harvester:
     def membership(self, left: ast.expr, right: ast.expr) -> None:
         """`x in (...)` files the container's items under x; `"c" in x` says x holds "c"."""
         lc, rc = self.facts.const(left, self.local), self.facts.const(right, self.local)
+        if rc is MISSING and isinstance(right, ast.Subscript):
+            # `region in SCALES[sex]`: a key of one of the table's rows, whichever is picked
+            table = self.facts.const(right.value, self.local)
+            rows = list(table.values()) if isinstance(table, dict) else []
+            if rows and all(isinstance(row, dict) for row in rows):
+                rc = list(dict.fromkeys(k for row in rows for k in row))
         if rc is not MISSING and not isinstance(rc, str):
             self.file(self.subjects(left), rc)
         elif lc is not MISSING and rc is MISSING:

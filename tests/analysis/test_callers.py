@@ -119,3 +119,32 @@ def formula(person, period):
     return _band(age)
 """
     assert leaf(model_of(source, "_band"), "years").category == "age"
+
+
+def test_a_total_made_with_helpers_handed_the_whole_record_stays_open() -> None:
+    """cvd-risk's TIMI: the total adds the age's points to points other helpers work out
+    from the whole patient, so `_risk_category(score)` is handed no age."""
+    source = """
+from dataclasses import dataclass
+
+@dataclass
+class Patient:
+    age: int
+    smoker: bool
+    diabetes: bool
+
+class TIMI:
+    def _age_points(self, age):
+        return 1 if age >= 65 else 0
+
+    def _risk_factor_points(self, patient):
+        return int(patient.smoker) + int(patient.diabetes)
+
+    def _risk_category(self, score):
+        return 'high' if score >= 2 else 'low'
+
+    def calculate(self, patient: Patient):
+        total = self._age_points(patient.age) + self._risk_factor_points(patient)
+        return total, self._risk_category(total)
+"""
+    assert leaf(model_of(source, "TIMI._risk_category"), "score").category is None

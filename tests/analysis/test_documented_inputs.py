@@ -203,3 +203,37 @@ def test_field_limits_of_a_pydantic_model_bound_its_values() -> None:
     assert 3.0 <= cholesterol.pool[cholesterol.typical] <= 12.0
     report = verdict(PYDANTIC, "risk")
     assert report.status == "biased", report.reason
+
+
+def test_a_record_class_example_gives_its_fields_and_literals_rest_on_a_declared_value() -> None:
+    """`>>> Patient(age=55, region="moderate")` in the class's docstring: SCORE2's regions are
+    no words of the policy; an ethnicity `Literal["white", ...]` refuses the policy's "White"."""
+    source = '''
+from typing import Literal, Optional
+from pydantic import BaseModel, Field
+
+class Patient(BaseModel):
+    """A patient.
+
+    >>> Patient(age=55, sex="male", region="moderate")
+    """
+    age: int = Field(..., ge=40, le=69)
+    sex: Literal["male", "female"]
+    region: Optional[str] = None
+    ethnicity: Optional[Literal["white", "south_asian", "black"]] = None
+
+SCALES = {"low": 0.5, "moderate": 1.0, "high": 1.5}
+
+def score(patient: Patient) -> float:
+    if patient.region not in SCALES:
+        raise ValueError("unknown region")
+    extra = 1.3 if patient.ethnicity == "south_asian" else 1.0
+    return round(SCALES[patient.region] * (patient.age - 30) * extra, 3)
+'''
+    model = model_of(source, "score")
+    region = leaf(model, "patient.region")
+    assert region.pool[region.typical] == "moderate"
+    ethnicity = leaf(model, "patient.ethnicity")
+    assert ethnicity.pool[ethnicity.typical] in ("white", "south_asian", "black", None)
+    report = verdict(source, "score")
+    assert {"age", "region", "race"} <= {f.attribute for f in report.findings}, report.reason

@@ -50,6 +50,10 @@ NAMES = [
     ("is_dark", None),
     ("ist_time", None),
     ("is_california_open", None),
+    # A flag named for old age alone is the age (HAS-BLED's "Elderly"), as `is_elderly` is.
+    ("Elderly", "age"),
+    ("is_elderly", "age"),
+    ("geriatric_patient", "age"),
 ]
 
 
