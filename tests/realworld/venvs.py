@@ -1,7 +1,8 @@
 """The interpreters the corpus is scanned and proved from, as venvs under the cache.
 
-- bare: `python3 -m venv` plus codebias (editable, from the given root) and nothing else: the
-  repository as the App sees it, without its dependencies.
+- bare: `python3 -m venv` plus codebias (editable, from the given root) with the scientific
+  stack the App's image ships (`codebias[science]`: numpy, pandas, scipy) and nothing else:
+  the repository as the App sees it, without its own dependencies.
 - one per package: `pip install <name>==<version>` (which pulls its dependencies): enough to
   run the proofs; codebias is added on top for the "with dependencies" scan (the repository as
   its own CI sees it).
@@ -67,24 +68,26 @@ def _base(venv: Path, first: str, installs: list[str], base_python: str) -> None
     (venv / MARKER).write_text(first + "\n")
 
 
-def _with_codebias(venv: Path, codebias_root: Path) -> None:
+def _with_codebias(venv: Path, codebias_root: Path, extras: str = "") -> None:
     # The editable install follows the source, not its dependencies: a pyproject.toml that
     # gained a dependency (as main's did, pathspec) must reinstall, hence its hash in the marker.
     digest = hashlib.sha256((codebias_root / "pyproject.toml").read_bytes()).hexdigest()[:16]
-    line = f"codebias={codebias_root.resolve()} pyproject={digest}"
+    line = f"codebias={codebias_root.resolve()} pyproject={digest} extras={extras}"
     held = _held(venv)
     if line in held:
         return
-    _pip(venv, "-e", str(codebias_root.resolve()))
+    wanted = str(codebias_root.resolve()) + (f"[{extras}]" if extras else "")
+    _pip(venv, "-e", wanted)
     kept = [h for h in held if not h.startswith("codebias=")]
     (venv / MARKER).write_text("\n".join([*kept, line]) + "\n")
 
 
 def ensure_bare(cache: Path, codebias_root: Path, base_python: str = sys.executable) -> Path:
-    """The bare venv's interpreter (codebias alone), built when missing or stale."""
+    """The bare venv's interpreter (codebias as the App's image has it), built when missing
+    or stale."""
     venv = bare_venv(cache)
     _base(venv, "bare", [], base_python)
-    _with_codebias(venv, codebias_root)
+    _with_codebias(venv, codebias_root, extras="science")
     return python_of(venv)
 
 
