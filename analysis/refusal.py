@@ -14,7 +14,7 @@ from typing import Any
 from analysis.execution import Outcome
 from analysis.harness_output import whole
 from analysis.values import DateValue, EnumMember, is_number
-from config.policy import Category
+from config.policy import Category, name_tokens
 
 # Failures that say nothing about the value: the harness's own limits, a broken reply.
 # InputError: a constructor of an argument raised (harness.py), before the function ran.
@@ -71,11 +71,17 @@ def as_age(value: Any) -> Any:
     return value
 
 
-def about_another_input(error: str, refused: Any, others: list[Any]) -> bool:
+def about_another_input(
+    error: str, refused: Any, others: list[Any], other_names: tuple[str, ...] = ()
+) -> bool:
     """Whether an exception's message speaks of another input's value and not of the refused
     one: `The Body Mass Index measurement of 2 kg/m² is below -15 SD` validates the
-    measurement against the person's reference, it does not refuse the person."""
+    measurement against the person's reference, it does not refuse the person. Or of another
+    input by its name of two words or more: "Diabetes age cannot be greater than current age"
+    checks two inputs against each other (`diabetes_age`), no age alone."""
     message = error.partition(":")[2]
+    if named_in(message, other_names):
+        return True
 
     def mentions(value: Any) -> bool:
         if isinstance(value, bool) or value is None:
@@ -89,3 +95,14 @@ def about_another_input(error: str, refused: Any, others: list[Any]) -> bool:
         return any(re.search(whole(text, False), message) for text in texts)
 
     return not mentions(refused) and any(mentions(v) for v in others)
+
+
+def named_in(message: str, names: tuple[str, ...]) -> bool:
+    """Whether the message names one of `names` by its words (`diabetes_age`, `diabetesAge` as
+    "diabetes age"); names of one word ("age", "sex") are too common to tell inputs apart."""
+    text = " ".join(re.findall(r"[a-z0-9]+", message.casefold()))
+    for name in names:
+        words = name_tokens(name)
+        if len(words) >= 2 and re.search(rf"\b{re.escape(' '.join(words))}\b", text):
+            return True
+    return False

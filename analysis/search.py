@@ -220,6 +220,10 @@ class Search:
         masks = (encode_value(value), *self.peer_masks, *self.echo_words(leaf))
         return Call(tuple(args), kwargs, seed, masks, parts)
 
+    def other_names(self, leaf: Leaf) -> tuple[str, ...]:
+        """The names of the function's other inputs, which an error message may speak of."""
+        return tuple(other.name for other in self.model.leaves if other.path != leaf.path)
+
     def echo_words(self, leaf: Leaf) -> tuple[Any, ...]:
         """The words the input takes, masked in every call: fixed text that names them
         ("Sex: Male = 0 points, Female = +1", "about m and so") reads the same whichever is
@@ -425,7 +429,7 @@ class Search:
             if refusal_error(o)
             and real(v)
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
-            and not about_another_input(o.error, v, others)
+            and not about_another_input(o.error, v, others, self.other_names(leaf))
         ]
         if not fine or not refused:
             return False
