@@ -72,8 +72,12 @@ FLOORS = {
     # After issue 10's sixth session (407 pairs, README "Now: after issue 10's sixth
     # session"): bare 262/407 proved, 373/407 detected, 262/262 precise; deps 317/407,
     # 372/407, 317/323.
-    "bare": Floors(proved=0.633, detected=0.901, precision=0.95),
-    "deps": Floors(proved=0.769, detected=0.899, precision=0.95),
+    # After issue 10's seventh session (724 pairs: cvd-risk's 286 and the new holdout's 34
+    # joined; the bare view has numpy, pandas and scipy, as the App's image): bare 535/724
+    # proved, 644/724 detected, 535/539 precise; deps 569/724, 644/724, 569/579. Floors six
+    # pairs below (detected: eight).
+    "bare": Floors(proved=0.730, detected=0.878, precision=0.95),
+    "deps": Floors(proved=0.777, detected=0.878, precision=0.95),
 }
 # Biased functions allowed in the general libraries: the target, zero, holds since cloud
 # regions, HTTP headers and redirects are no longer taken for people (issue 10 item 6).
