@@ -15,7 +15,6 @@ from analysis.annotations import annotation_kind, literal_choices
 from analysis.callers import category_from_callers
 from analysis.doc_examples import (
     documented_arguments,
-    documented_fields,
     documented_items,
     seed_from_examples,
 )
@@ -269,8 +268,10 @@ class InputBuilder:
                     cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
                 )
         # `>>> PatientData(age=55, sex="male", region="moderate")` in the class's docstring
-        examples = documented_fields(cls, list(fields))
-        seed_from_examples(examples, leaves[first:], depth=len(path))
+        key = ("class examples", id(cls))  # every method taking the record asks again
+        if key not in self.facts.memo:
+            self.facts.memo[key] = documented_arguments(cls, list(fields))
+        seed_from_examples(self.facts.memo[key], leaves[first:], depth=len(path))
         return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
 
     # -- shapes --------------------------------------------------------------------------

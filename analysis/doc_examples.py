@@ -86,28 +86,17 @@ def call_literals(call: ast.Call) -> tuple[list[Any], dict[str, Any]] | None:
 
 
 def documented_arguments(
-    fn: ast.FunctionDef | ast.AsyncFunctionDef, positional: list[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, positional: list[str]
 ) -> list[dict[str, Any]]:
-    """The arguments of each documented call, by parameter name. `positional`: the names a
-    positional argument binds, in order."""
+    """The arguments of each documented call, by name: a function's parameters, or the fields
+    of a record class (`>>> PatientData(age=55, sex="male", region="moderate")`).
+    `positional`: the names a positional argument binds, in order."""
     bound = []
-    for call in documented_calls(fn):
+    for call in documented_calls(node):
         literals = call_literals(call)
         if literals is not None:
             args, kwargs = literals
             bound.append({**dict(zip(positional, args, strict=False)), **kwargs})
-    return bound
-
-
-def documented_fields(cls: ast.ClassDef, fields: list[str]) -> list[dict[str, Any]]:
-    """The fields of each documented construction of a record class, by name: `>>>
-    PatientData(age=55, sex="male", region="moderate")`. `fields`: in declared order."""
-    bound = []
-    for call in documented_calls(cls):
-        literals = call_literals(call)
-        if literals is not None:
-            args, kwargs = literals
-            bound.append({**dict(zip(fields, args, strict=False)), **kwargs})
     return bound
 
 

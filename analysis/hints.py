@@ -205,9 +205,11 @@ class ModuleFacts:
         unique = list(dict.fromkeys(links))  # a helper called 300 times: one link
         # The items of what is passed are the items of the parameter: `convert(p["age"])`
         # reading `value[1] == "months"` says what `age[1]` holds.
+        items = [k for k in self.hints if "[" in k]  # few: the scan stays linear
         for param, subject in list(unique):
-            for key in [k for k in self.hints if k.startswith(f"{param}[")]:
-                unique.append((key, subject + key[len(param) :]))
+            for key in items:
+                if key.startswith(f"{param}["):
+                    unique.append((key, subject + key[len(param) :]))
         before = {name: self.hint(name).copy() for pair in unique for name in pair}
         learnt = {name: hint.copy() for name, hint in before.items()}
         for _ in range(2):
