@@ -76,6 +76,8 @@ class SearchResult:
     # The leaves some of whose calls touched a stub (by display): not tested in full.
     needing: set[str] = field(default_factory=set)
     exhausted: bool = False  # stopped by the budget rather than by running out of contexts
+    # The leaves still open when the budget stopped the search (by display): not settled.
+    undecided: set[str] = field(default_factory=set)
 
     @property
     def never_ran(self) -> bool:
@@ -245,6 +247,7 @@ class Search:
         while open_leaves:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True
+                self.result.undecided = {leaf.display for leaf in open_leaves}
                 break
             if self.paired and self.result.executions >= self.pairs_until:
                 break
@@ -291,8 +294,13 @@ class Search:
             for leaf, ctx, index, values in groups:
                 chunk = outcomes[position : position + len(values)]
                 position += len(values)
-                if any(o.ok for o in chunk):
-                    working = working or ctx
+                if working is None:
+                    # The context with the value that returned: in the base, the input
+                    # varied may be the one that made every other call fail (a region the
+                    # tables lack).
+                    fine = [v for v, o in zip(values, chunk, strict=False) if o.ok]
+                    if fine:
+                        working = {**ctx, leaf.path: fine[0]}
                 if index == 0 and base_failed is None:
                     base_failed = not any(o.ok for o in chunk)
                 if leaf not in open_leaves or len(chunk) < len(values):
@@ -337,7 +345,10 @@ class Search:
             # Its output is the attribute in another form: only a refusal is a finding, and
             # one shows in the first context where any value returns, or nowhere.
             return self.refusal(leaf, ctx, index, values, outs) or any(o.ok for o in outs)
-        clash = colliding(leaf, ctx, values)
+        # Words the input takes are masked in every call (echo_words): another input's
+        # "white" beside a race tried as "white" reads the same in both outputs.
+        masked = {str(w).strip().casefold() for w in self.echo_words(leaf)}
+        clash = {s for s in colliding(leaf, ctx, values) if s.strip().casefold() not in masked}
         unstable = self.unstable.get(leaf.display, frozenset())
         for a, b in candidate_pairs(ok, unstable):
             if clash:

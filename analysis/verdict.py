@@ -67,10 +67,13 @@ def record_result(
         return
     report.status = "biased" if report.findings else "clean"
     notes = [] if runnable else [f"{note}; this function itself is intact and was run"]
-    untested = stubbed_leaves(info, model, report, result)
+    untested = judge_leaves(info, model, report, result.needing)
     if untested:
         needed = ", ".join(sorted(result.needs))
         notes.append(f"{untested} needs {needed} (stubbed here): judged statically")
+    unsettled = judge_leaves(info, model, report, result.undecided)
+    if unsettled:
+        notes.append(f"the budget ran out before {unsettled} was settled: judged statically")
     if result.noisy:
         notes.append(
             f"output is nondeterministic for {', '.join(sorted(result.noisy))}; "
@@ -95,15 +98,16 @@ def static_review(
             )
 
 
-def stubbed_leaves(
-    info: FunctionInfo, model: InputModel, report: FunctionReport, result: SearchResult
+def judge_leaves(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, displays: set[str]
 ) -> str:
-    """Static findings for the protected inputs the search could not test in full because
-    their calls used a stubbed module, beside the proof found for others; their names."""
+    """Static findings, beside the proof found for other attributes, for the protected inputs
+    the search could not settle (their calls used a stubbed module, or the budget ran out
+    first) and that the code visibly uses; their names."""
     proved = {f.attribute for f in report.findings}
     named: list[str] = []
     for leaf in model.protected:
-        if leaf.display not in result.needing or not leaf.category or leaf.category in proved:
+        if leaf.display not in displays or not leaf.category or leaf.category in proved:
             continue
         found = reaches(info.node, leaf)
         if found:
