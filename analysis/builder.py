@@ -20,6 +20,7 @@ from analysis.doc_examples import (
 )
 from analysis.fieldreads import (
     Matcher,
+    calls_methods_of,
     element_accesses,
     frame_columns,
     is_frame,
@@ -251,9 +252,15 @@ class InputBuilder:
         return None
 
     def class_fields(
-        self, cls: ast.ClassDef, path: InputPath, leaves: list[Leaf], depth: int, kind: str
+        self,
+        cls: ast.ClassDef,
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+        kind: str,
+        step: str | None = None,  # how the fields are read; by the kind's way if None
     ) -> Node:
-        step = "key" if kind == "record" else "attr"
+        step = step or ("key" if kind == "record" else "attr")
         fields: dict[str, Node] = {}
         first = len(leaves)
         for stmt in cls.body:
@@ -273,6 +280,41 @@ class InputBuilder:
             self.facts.memo[key] = documented_arguments(cls, list(fields))
         seed_from_examples(self.facts.memo[key], leaves[first:], depth=len(path))
         return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
+
+    def undeclared_reads(
+        self, fn: ast.AST, name: str, cls: ast.ClassDef, base: Matcher | None
+    ) -> dict[str, tuple[ast.AST, Matcher, str]]:
+        """Attributes a function reads from its record that the record's class (and its bases
+        in the module) never declares; none when it calls the record's own methods, which a
+        stand-in would lack."""
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or calls_methods_of(
+            fn, name
+        ):
+            return {}
+        declared = self.declared_names(cls)
+        return {
+            attr: read
+            for attr, read in record_accesses(fn, name, self.facts, base).items()
+            if read[2].startswith("attr")
+            and attr not in declared
+            and not attr.startswith(("_", "model_"))
+        }
+
+    def declared_names(self, cls: ast.ClassDef, depth: int = 0) -> set[str]:
+        """Every name a class body binds (fields, methods, properties), with its bases'."""
+        names: set[str] = set()
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                names.add(stmt.target.id)
+            elif isinstance(stmt, ast.Assign):
+                names |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(stmt.name)
+        for parent in cls.bases:
+            found = self.annotated_class(parent)
+            if found is not None and found is not cls and depth < MAX_DEPTH:
+                names |= self.declared_names(found, depth + 1)
+        return names
 
     # -- shapes --------------------------------------------------------------------------
     def shape(
@@ -307,6 +349,13 @@ class InputBuilder:
                 return self.leaf(name, path, leaves, members, annotation, default)
             if kind in ("dataclass", "namedtuple", "pydantic", "typeddict"):
                 node_kind = "record" if kind == "typeddict" else "new"
+                extra = self.undeclared_reads(fn, name, cls, base) if node_kind == "new" else {}
+                if extra:
+                    # `patient.prior_stroke_tia` where PatientData declares no such field:
+                    # callers hand a duck-typed object, which no instance could stand for.
+                    declared = self.class_fields(cls, path, leaves, depth, "record", "attr")
+                    read = self.record(fn, extra, path, leaves, depth, local=True, owner=name)
+                    return Node("record", fields={**declared.fields, **read.fields})
                 return self.class_fields(cls, path, leaves, depth, node_kind)
         if (
             depth < MAX_DEPTH

@@ -603,3 +603,14 @@ def required_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> l
             if isinstance(value, (list, tuple, set, frozenset)):
                 found += [c for c in value if isinstance(c, str)]
     return found
+
+
+def calls_methods_of(fn: ast.AST, name: str) -> bool:
+    """Whether `fn` calls a method of `name` itself (`patient.model_dump()`, `p.risk()`)."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+        for node in ast.walk(fn)
+    )

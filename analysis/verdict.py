@@ -73,7 +73,7 @@ def record_result(
         notes.append(f"{untested} needs {needed} (stubbed here): judged statically")
     unsettled = judge_leaves(info, model, report, result.undecided)
     if unsettled:
-        notes.append(f"the budget ran out before {unsettled} was settled: judged statically")
+        notes.append(f"the budget ran out before settling {unsettled}: judged statically")
     if result.noisy:
         notes.append(
             f"output is nondeterministic for {', '.join(sorted(result.noisy))}; "

@@ -82,7 +82,7 @@ def test_an_input_left_open_by_the_budget_is_judged_statically_beside_the_proof(
     methods = {f.attribute: f.method for f in report.findings}
     assert methods.get("age") == "dynamic"
     assert methods.get("gender") == "static", report.findings
-    assert report.reason and "budget ran out before sex" in report.reason
+    assert report.reason and "budget ran out before settling sex" in report.reason
     # With the whole budget, the sex is proved by calls.
     full = engine().scan_function(NARROW, "case.py", "score")
     assert {f.attribute for f in full.findings if f.method == "dynamic"} == {"age", "gender"}

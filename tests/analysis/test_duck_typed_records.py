@@ -1,0 +1,80 @@
+"""A record class that lacks what the function reads: callers hand a duck-typed object.
+
+cvd-risk's CHA2DS2-VASc takes `patient: PatientData` yet reads `patient.prior_stroke_tia`,
+which PatientData never declares: no instance can carry it, so every call on an instance
+raises AttributeError. The engine then builds an object with the class's fields and the ones
+read, as the package's callers do. A class whose methods or properties the function uses is
+still built as an instance.
+"""
+
+from __future__ import annotations
+
+from analysis_kit import model_of, verdict
+
+UNDECLARED = (
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Patient:\n"
+    "    age: int\n"
+    "    sex: str\n"
+    "    weight: float = 70.0\n"
+    "def chads(patient: Patient) -> int:\n"
+    "    score = 1 if patient.congestive_heart_failure else 0\n"
+    "    score += 2 if patient.prior_stroke_tia else 0\n"
+    "    if patient.age >= 75:\n"
+    "        score += 2\n"
+    "    if patient.sex == 'female':\n"
+    "        score += 1\n"
+    "    return score\n"
+)
+
+
+def test_fields_the_class_lacks_are_carried_by_a_stand_in() -> None:
+    report = verdict(UNDECLARED, "chads")
+    assert report.status == "biased", report.reason
+    found = {f.attribute: f for f in report.findings if f.method == "dynamic"}
+    assert set(found) == {"age", "gender"}
+    assert found["age"].parameter == "patient.age"  # read as an attribute, shown as one
+    assert found["age"].example is not None
+    assert "prior_stroke_tia" in found["age"].example.inputs["patient"]
+
+
+PROPERTY = (
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Person:\n"
+    "    age: int\n"
+    "    weight: float\n"
+    "    @property\n"
+    "    def heavy(self) -> bool:\n"
+    "        return self.weight > 100\n"
+    "def fee(p: Person) -> int:\n"
+    "    return (10 if p.age >= 65 else 20) + (5 if p.heavy else 0)\n"
+)
+
+METHOD = (
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Person:\n"
+    "    age: int\n"
+    "    def band(self) -> str:\n"
+    "        return 'senior' if self.age >= 65 else 'adult'\n"
+    "def fee(p: Person) -> int:\n"
+    "    return 10 if p.band() == 'senior' or p.discount else 20\n"
+)
+
+
+def test_a_class_whose_property_is_read_is_still_an_instance() -> None:
+    report = verdict(PROPERTY, "fee")
+    assert report.status == "biased", report.reason
+    (age,) = [f for f in report.findings if f.attribute == "age"]
+    assert age.example is not None
+    assert set(age.example.inputs["p"]) == {"age", "weight"}  # no made-up `heavy`
+
+
+def test_a_function_calling_the_records_methods_keeps_the_instance() -> None:
+    # `p.discount` is undeclared, but a stand-in would lack `band()`: the instance stays.
+    (param,) = model_of(METHOD, "fee").params
+    assert param.shape.kind == "new"
+    (stand_in,) = model_of(UNDECLARED, "chads").params
+    assert stand_in.shape.kind == "record"
