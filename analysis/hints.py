@@ -149,11 +149,19 @@ class ModuleFacts:
         if imported is not None:
             for name, value in imported.context.items():
                 self.constants.setdefault(name, value)
+        # A class of this module says what `self.x` is here, over a base class imported from
+        # elsewhere (`supported_regions = None` in the base, the real list in the model).
+        own = {id(node) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+        said: set[str] = set()
         for cls in self.classes.values():
             for stmt in cls.body:
                 for name, value in literal_assignments(stmt, self):
-                    self.constants.setdefault(f"{cls.name}.{name}", value)
-                    self.constants.setdefault(f"self.{name}", value)
+                    for key in (f"{cls.name}.{name}", f"self.{name}"):
+                        if id(cls) in own and key not in said:
+                            self.constants[key] = value
+                            said.add(key)
+                        else:
+                            self.constants.setdefault(key, value)
             # Tables an instance sets up for itself: `self.surcharge = {"miner": 40}`.
             for node in ast.walk(cls):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1:

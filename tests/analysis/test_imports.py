@@ -120,3 +120,32 @@ def test_an_imported_class_s_own_validation_bounds_its_fields(tmp_path: Path) ->
     tree = ast.parse(files["clinic/checks.py"])
     facts = ModuleFacts(tree, ImportedNames(project).of(tree, location))
     assert ("<=", 500.0) in facts.hint("weight_kg").bounds
+
+
+def test_a_class_of_the_module_says_what_self_holds_over_its_imported_base(tmp_path: Path) -> None:
+    """cvd-risk's WHO model: the base class in another module sets `supported_regions = None`,
+    the model its own list; `region not in self.supported_regions` offers the model's."""
+    files = {
+        "risk/__init__.py": "",
+        "risk/base.py": "class Model:\n    supported_regions = None\n",
+        "risk/who.py": (
+            "from risk.base import Model\n"
+            "class WHO(Model):\n"
+            "    supported_regions = ['AFR_D', 'EUR_A']\n"
+            "    def risk(self, age, region):\n"
+            "        if region not in self.supported_regions:\n"
+            "            raise ValueError('unknown region')\n"
+            "        return age * (1.4 if region.startswith('AFR') else 1.0)\n"
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    project = Project.discover(tmp_path)
+    location = project.locate(tmp_path / "risk/who.py")
+    assert location is not None
+    tree = ast.parse(files["risk/who.py"])
+    facts = ModuleFacts(tree, ImportedNames(project).of(tree, location))
+    assert facts.constants["self.supported_regions"] == ["AFR_D", "EUR_A"]
+    assert facts.constants["Model.supported_regions"] is None  # the base's own, kept
+    assert facts.hints["region"].accepted == ["AFR_D", "EUR_A"]
