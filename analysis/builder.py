@@ -292,12 +292,20 @@ class InputBuilder:
         ):
             return {}
         declared = self.declared_names(cls)
+        # Read plainly (`patient.prior_stroke_tia`): `getattr(patient, "x", False)` copes
+        # with an instance that lacks it, as the class's callers' instances do.
+        plain = {
+            node.attr
+            for node in ast.walk(fn)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and isinstance(node.ctx, ast.Load)
+        }
         return {
             attr: read
             for attr, read in record_accesses(fn, name, self.facts, base).items()
-            if read[2].startswith("attr")
-            and attr not in declared
-            and not attr.startswith(("_", "model_"))
+            if attr in plain and attr not in declared and not attr.startswith(("_", "model_"))
         }
 
     def declared_names(self, cls: ast.ClassDef, depth: int = 0) -> set[str]:

@@ -78,3 +78,22 @@ def test_a_function_calling_the_records_methods_keeps_the_instance() -> None:
     assert param.shape.kind == "new"
     (stand_in,) = model_of(UNDECLARED, "chads").params
     assert stand_in.shape.kind == "record"
+
+
+TOLERANT = (
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Patient:\n"
+    "    age: int\n"
+    "def risk(patient: Patient) -> float:\n"
+    "    high = getattr(patient, 'education_high', False)\n"
+    "    return patient.age * 0.1 - 0.15 * float(high)\n"
+)
+
+
+def test_a_getattr_with_a_default_copes_with_the_instance() -> None:
+    # cvd-risk's Heinz Nixdorf model: `getattr(patient, 'education_high', False)` expects
+    # instances without it; a stand-in holding an education word would break `float()`.
+    (param,) = model_of(TOLERANT, "risk").params
+    assert param.shape.kind == "new"
+    assert verdict(TOLERANT, "risk").status == "biased"
