@@ -536,12 +536,14 @@ def frame_copies(fn: FunctionNode, name: str) -> set[str]:
     def copied(value: ast.expr) -> bool:
         if isinstance(value, ast.IfExp):  # `df.copy() if copy else df`
             return copied(value.body) or copied(value.orelse)
-        return is_name(value, names) or (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and value.func.attr in FRAME_COPIES
-            and is_name(value.func.value, names)
-        )
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            # `results[sex_mask].copy()`, `df.dropna().reset_index()`
+            return value.func.attr in FRAME_COPIES and copied(value.func.value)
+        if isinstance(value, ast.Subscript) and not (
+            isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)
+        ):
+            return is_name(value.value, names)  # the rows a mask keeps, not one column
+        return is_name(value, names)
 
     for _ in range(3):  # chains of copies, in any order of the source
         names |= {target for target, value in copies if copied(value)}

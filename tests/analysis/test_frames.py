@@ -123,3 +123,28 @@ def test_a_batch_over_a_copied_frame_is_biased() -> None:
         report = engine.scan_function(BATCH, "batch.py", "calculate_batch")
     assert report.status == "biased", report.reason
     assert {"gender", "region"} <= {f.attribute for f in report.findings}
+
+
+# cvd-risk's QRISK3 batch: the rows of one sex copied, then optional columns read with
+# defaults (`.get("bmi", 25.0).fillna(25.0)`), which only a frame holding them answers.
+ROWS_COPIED = """
+import numpy as np
+import pandas as pd
+
+def calculate_batch(df: pd.DataFrame) -> pd.DataFrame:
+    results = df.copy()
+    results["risk"] = np.nan
+    for sex in ["male", "female"]:
+        sex_mask = results["sex"].str.lower() == sex
+        sex_data = results[sex_mask].copy()
+        bmis = sex_data.get("bmi", 25.0).fillna(25.0).values
+        factor = 1.2 if sex == "male" else 1.0
+        results.loc[sex_mask, "risk"] = factor * bmis / 25.0
+    return results
+"""
+
+
+def test_the_rows_a_mask_keeps_copied_are_read_as_the_frame() -> None:
+    (param,) = model_of(ROWS_COPIED, "calculate_batch").params
+    assert param.shape.kind == "frame" and param.shape.item is not None
+    assert {"sex", "bmi"} <= set(param.shape.item.fields)
