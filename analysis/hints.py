@@ -352,8 +352,28 @@ class ModuleFacts:
             except TypeError:
                 return MISSING  # `{TABLE: 1}` where TABLE is itself a dict: no key
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("set", "frozenset", "tuple", "list") and len(node.args) == 1:
-                return self._const(node.args[0], local)
+            if node.func.id in ("set", "frozenset", "tuple", "list", "sorted") and len(
+                node.args
+            ) == 1:
+                inner = self._const(node.args[0], local)
+                if isinstance(inner, dict):
+                    inner = list(inner)  # a dict's keys
+                if node.func.id == "sorted" and isinstance(inner, (list, tuple)):
+                    try:
+                        return sorted(inner)
+                    except TypeError:
+                        return MISSING
+                return inner
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("keys", "values")
+            and not node.args
+        ):
+            # `list(_SMART2_REGIONAL_RATIOS.keys())`: the regions a model supports
+            table = self._const(node.func.value, local)
+            if isinstance(table, dict):
+                return list(table) if node.func.attr == "keys" else list(table.values())
         if isinstance(node, ast.Call) and self.is_numeric_constructor(node) and len(node.args) == 1:
             return as_number(self._const(node.args[0], local))
         return MISSING

@@ -149,3 +149,18 @@ def test_a_class_of_the_module_says_what_self_holds_over_its_imported_base(tmp_p
     assert facts.constants["self.supported_regions"] == ["AFR_D", "EUR_A"]
     assert facts.constants["Model.supported_regions"] is None  # the base's own, kept
     assert facts.hints["region"].accepted == ["AFR_D", "EUR_A"]
+
+
+def test_the_keys_of_a_table_are_a_constant_list() -> None:
+    # cvd-risk's SMART2: `supported_regions = list(_SMART2_REGIONAL_RATIOS.keys())`
+    facts = ModuleFacts(
+        ast.parse(
+            "RATIOS = {'europe_low': 1.0, 'asia': 0.8}\n"
+            "A = list(RATIOS.keys())\nB = sorted(RATIOS)\nC = list(RATIOS.values())\n"
+            "D = tuple(RATIOS)\n"
+        )
+    )
+    assert facts.constants["A"] == ["europe_low", "asia"]
+    assert facts.constants["B"] == ["asia", "europe_low"]
+    assert facts.constants["C"] == [1.0, 0.8]
+    assert facts.constants["D"] == ["europe_low", "asia"]
