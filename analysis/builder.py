@@ -110,7 +110,7 @@ class InputBuilder:
         named = [a.arg for a in positional]
         if bound_first and named and named[0] in INSTANCE_NAMES:
             named = named[1:]
-        self.examples = documented_arguments(fn, named)
+        self.examples = documented_arguments(fn, named, self.facts.const)
         if (
             info.owner is not None
             and "staticmethod" not in decorators
@@ -277,7 +277,7 @@ class InputBuilder:
         # `>>> PatientData(age=55, sex="male", region="moderate")` in the class's docstring
         key = ("class examples", id(cls))  # every method taking the record asks again
         if key not in self.facts.memo:
-            self.facts.memo[key] = documented_arguments(cls, list(fields))
+            self.facts.memo[key] = documented_arguments(cls, list(fields), self.facts.const)
         seed_from_examples(self.facts.memo[key], leaves[first:], depth=len(path))
         return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
 

@@ -2,7 +2,8 @@
 
 `>>> bmi(70, 1.75)`, or prose such as "Example: mrdr_gfr_explanation({"age": (49, 'years'),
 "creatinine": (10.6, 'mg/dL'), "sex": "Male"})": a call of the function itself whose arguments
-are all literals. Its values are ones the code accepts, in the shape it expects: an age held
+are all literals, or constants the module knows (`age_days=24.5 * DAYS_PER_MONTH`,
+`Gender.MALE`). Its values are ones the code accepts, in the shape it expects: an age held
 as `(49, 'years')` wants a unit word where nothing else says which. They become values of the
 inputs they reach, and the base the other inputs rest on.
 """
@@ -12,10 +13,15 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from analysis.inputs import InputPath, Leaf
 from analysis.pools import same
+from analysis.values import MISSING
+
+# What the module knows an expression to be (ModuleFacts.const), MISSING when it does not.
+Resolve = Callable[[ast.expr], Any]
 
 MAX_EXAMPLES = 4
 MAX_EXAMPLE_CHARS = 4000
@@ -24,10 +30,10 @@ SCALARS = (str, int, float, bool, type(None))
 
 
 def documented_calls(
-    fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+    fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, resolve: Resolve | None = None
 ) -> list[ast.Call]:
     """Calls of `fn` (of a class: its constructor) written in its docstring whose arguments
-    are all literals."""
+    are all literals (or constants `resolve` knows)."""
     doc = ast.get_docstring(fn, clean=True)
     if not doc or fn.name not in doc:
         return []
@@ -41,7 +47,7 @@ def documented_calls(
             call = ast.parse(f"f({textwrap.dedent(inner)})", mode="eval").body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # prose between parentheses, `f(x)` in a sentence
-        if isinstance(call, ast.Call) and call_literals(call) is not None:
+        if isinstance(call, ast.Call) and call_literals(call, resolve) is not None:
             calls.append(call)
             if len(calls) == MAX_EXAMPLES:
                 break
@@ -71,29 +77,43 @@ def balanced(text: str, start: int) -> str | None:
     return None
 
 
-def call_literals(call: ast.Call) -> tuple[list[Any], dict[str, Any]] | None:
+def call_literals(
+    call: ast.Call, resolve: Resolve | None = None
+) -> tuple[list[Any], dict[str, Any]] | None:
     """The positional and keyword values of a call of literals; None when one is not."""
-    try:
-        args = [ast.literal_eval(a) for a in call.args]
-        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}
-    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-        return None
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
+        return None
+
+    def value(node: ast.expr) -> Any:
+        try:
+            return ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            known = resolve(node) if resolve is not None else MISSING
+            if known is MISSING:
+                raise ValueError("not a constant") from None
+            return known
+
+    try:
+        args = [value(a) for a in call.args]
+        kwargs = {k.arg: value(k.value) for k in call.keywords if k.arg}
+    except ValueError:
         return None
     return args, kwargs
 
 
 def documented_arguments(
-    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, positional: list[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+    positional: list[str],
+    resolve: Resolve | None = None,
 ) -> list[dict[str, Any]]:
     """The arguments of each documented call, by name: a function's parameters, or the fields
     of a record class (`>>> PatientData(age=55, sex="male", region="moderate")`).
     `positional`: the names a positional argument binds, in order."""
     bound = []
-    for call in documented_calls(node):
-        literals = call_literals(call)
+    for call in documented_calls(node, resolve):
+        literals = call_literals(call, resolve)
         if literals is not None:
             args, kwargs = literals
             bound.append({**dict(zip(positional, args, strict=False)), **kwargs})

@@ -237,3 +237,41 @@ def score(patient: Patient) -> float:
     assert ethnicity.pool[ethnicity.typical] in ("white", "south_asian", "black", None)
     report = verdict(source, "score")
     assert {"age", "region", "race"} <= {f.attribute for f in report.findings}, report.reason
+
+
+# medimetry's growth_percentile: the example's age is an expression of a module constant, and
+# a made-up weight of 1 kg gives the 0th percentile at every age.
+CONSTANT_EXAMPLE = '''
+import enum
+import math
+
+DAYS_PER_MONTH = 30.4375
+
+class Gender(enum.Enum):
+    MALE = "male"
+    FEMALE = "female"
+
+MEDIAN = {"male": 12.0, "female": 11.5}
+
+def growth_percentile(gender: Gender, *, value: float, age_days: float) -> float:
+    """Percentile of a weight for the age.
+
+    >>> growth_percentile(Gender.MALE, age_days=24.5 * DAYS_PER_MONTH, value=12.74154396)
+    50.0
+    """
+    expected = MEDIAN[gender.value] * (age_days / 745.7) ** 0.3
+    z = (value - expected) / (0.11 * expected)
+    return round(50 * (1 + math.erf(z / math.sqrt(2))), 1)
+'''
+
+
+def test_an_example_of_module_constants_is_read_as_their_values() -> None:
+    fn = ast.parse(CONSTANT_EXAMPLE).body[-1]
+    assert isinstance(fn, ast.FunctionDef)
+    assert documented_calls(fn) == []  # not literals alone
+    age = leaf(model_of(CONSTANT_EXAMPLE, "growth_percentile"), "age_days")
+    assert age.pool[age.typical] == 24.5 * 30.4375
+    value = leaf(model_of(CONSTANT_EXAMPLE, "growth_percentile"), "value")
+    assert value.pool[value.typical] == 12.74154396
+    report = verdict(CONSTANT_EXAMPLE, "growth_percentile")
+    assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "gender"}
