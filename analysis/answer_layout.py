@@ -140,12 +140,12 @@ def split_at_fences(layout: Layout) -> list[Segment]:
             continue
         if LATEX_END in line:
             kept = line[: line.index(LATEX_END)]
-            layout.lines[i] = kept
             if kept.strip() and current.fenced:
+                layout.lines[i] = kept
                 layout.repairs.append(Repair("fences", i + 1, i + 1, "a code marker left out"))
                 current.lines.append(i)
             else:
-                layout.blank(i, "fences")
+                layout.blank(i, "fences")  # the marker's line, so that its leaving is said
             current = start(None)
             continue
         trailing = TRAILING_FENCE.match(line)

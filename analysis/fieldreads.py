@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analysis.functions import FunctionNode, call_bindings, called_function, function_defaults
+from analysis.harvest import looped_keys
 from analysis.hints import ModuleFacts
 from analysis.inputs import Leaf
 from analysis.static import Tainter
@@ -143,10 +144,20 @@ def record_accesses(
     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         passed_in = function_defaults(fn, facts.functions)
         callable_names = {**facts.functions, **passed_in} if passed_in else facts.functions
+    looped = looped_keys(fn, facts)
     for node in ast.walk(fn):
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Name)
+            and node.slice.id in looped
+            and matcher(node.value)
+        ):
+            # `parameters[p] * w for p, w in WEIGHTS.items()`: every key of the table
+            for table_key in looped[node.slice.id]:
+                fields.setdefault(table_key, (fn, field_matcher(matcher, table_key), "key"))
         called = called_function(node, callable_names) if isinstance(node, ast.Call) else None
         if called is None or called[0] is fn or helper_depth == 0:
             continue

@@ -44,6 +44,8 @@ class Harvester:
         # `age = 2024 - birth_year`: age == sign * birth_year + offset, so a threshold on
         # age is also one on birth_year (2024 - 75 = 1949).
         self.affine: dict[str, tuple[str, int, float]] = {}
+        # `for name, weight in WEIGHTS.items()`: the keys `params[name]` may be, by loop name.
+        self.loop_keys: dict[str, list[str]] = {}
 
     def run(self) -> None:
         for node in ast.walk(self.fn):
@@ -53,6 +55,7 @@ class Harvester:
                 self.assign(node.target, node.value)
             elif isinstance(node, ast.NamedExpr):
                 self.assign(node.target, node.value)
+        self.loop_keys = looped_keys(self.fn, self.facts)
         for arg in all_args(self.fn):
             if arg.annotation is not None:
                 self.annotate(arg.arg, arg.annotation)
@@ -115,6 +118,9 @@ class Harvester:
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 return [key.value.lower()]
+            if isinstance(key, ast.Name) and key.id in self.loop_keys:
+                # `params[p] * w` over a table of weights: about every key of the table
+                return [k.lower() for k in self.loop_keys[key.id]]
             inner = self.subjects(node.value)
             if isinstance(key, ast.Constant) and type(key.value) is int:
                 # `age[1] == "months"`: the unit of an (amount, unit) tuple, filed apart too
@@ -426,3 +432,45 @@ def pattern_values(pattern: ast.pattern, facts: ModuleFacts) -> list[Any]:
     if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
         return pattern_values(pattern.pattern, facts)
     return []
+
+
+def looped_keys(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[str]]:
+    """The text keys each loop name takes from a table: `for p, w in WEIGHTS.items()`,
+    `for p in WEIGHTS`, `.keys()`, also through a local given one table or another
+    (`weights = A_WEIGHTS if cardiac else dict(B_WEIGHTS)`)."""
+    held: dict[str, list[Any]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                branches = (
+                    [node.value.body, node.value.orelse]
+                    if isinstance(node.value, ast.IfExp)
+                    else [node.value]
+                )
+                held.setdefault(target.id, []).extend(facts.const(b) for b in branches)
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(fn):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        target, table = node.target, node.iter
+        if (
+            isinstance(table, ast.Call)
+            and isinstance(table.func, ast.Attribute)
+            and table.func.attr in ("items", "keys")
+            and not table.args
+        ):
+            table = table.func.value
+            if isinstance(target, ast.Tuple) and target.elts:
+                target = target.elts[0]
+        if not isinstance(target, ast.Name):
+            continue
+        tables = held.get(table.id, []) if isinstance(table, ast.Name) else []
+        tables = tables or [facts.const(table)]
+        keys: list[str] = []
+        for value in tables:
+            if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+                keys += [k for k in value if k not in keys]
+        if keys:
+            found[target.id] = keys
+    return found

@@ -352,10 +352,12 @@ class ModuleFacts:
             except TypeError:
                 return MISSING  # `{TABLE: 1}` where TABLE is itself a dict: no key
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("set", "frozenset", "tuple", "list", "sorted") and len(
+            if node.func.id in ("set", "frozenset", "tuple", "list", "sorted", "dict") and len(
                 node.args
             ) == 1:
                 inner = self._const(node.args[0], local)
+                if node.func.id == "dict":  # `dict(MODEL_B_WEIGHTS)`: a copy to change
+                    return inner if isinstance(inner, dict) else MISSING
                 if isinstance(inner, dict):
                     inner = list(inner)  # a dict's keys
                 if node.func.id == "sorted" and isinstance(inner, (list, tuple)):

@@ -19,8 +19,9 @@ from analysis.inputs import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, lea
 from analysis.search import typical
 from analysis.values import MISSING
 
-# Keys learnt per function at most (each costs one call).
-MAX_LEARNT = 12
+# Keys learnt per function at most (each costs one call): a table of weights that a score
+# sums over (`params[p] * w for p, w in WEIGHTS.items()`) names fifteen or more.
+MAX_LEARNT = 32
 
 
 def missing_key(error: str) -> tuple[str, str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from hypothesis import given, note, settings
+from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
 from analysis.source import extract_code, how_recovered, recover_module, repair_code
@@ -97,6 +97,7 @@ def test_any_text_gives_a_parsable_module_or_none(text: str) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(answers())
+@example("\\end{code}\ndef f(age):\n    return age > 3")  # a closing marker alone: said left out
 def test_any_answer_shaped_text_gives_a_parsable_module_or_none(text: str) -> None:
     check_total(text)
 

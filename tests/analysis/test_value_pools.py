@@ -347,3 +347,32 @@ def test_a_membership_test_of_something_not_a_collection_reads_no_values() -> No
     report = verdict(source, "Who.risk")
     assert report.status == "biased", report.reason
     assert "age" in report.biased_attributes
+
+
+# acribis-scores' SMART-REACH: a linear predictor summed over a table of weights, the record
+# read by the table's keys (learnt from the calls), one of them a sex ("Male") and one a
+# region ("... North American ... population") that are 1/0 indicators.
+WEIGHTS = (
+    "import math\n"
+    "WEIGHTS = {'Male': 0.5986, 'Current smoker': 4.2538, 'Age in years': -0.0486,\n"
+    "           'Diabetes mellitus': 0.4065, 'Systolic blood pressure in mmHg': -0.00741,\n"
+    "           'Total cholesterol in mmol/L': -0.003, 'Creatinine in umol/L': -0.01886,\n"
+    "           'Squared Creatinine in umol/L': 0.00008, 'Two locations of disease': 0.1442,\n"
+    "           'Three locations of disease': 0.5694, 'History of atrial fibrillation': 0.3212,\n"
+    "           'History of congestive heart failure': 0.2061,\n"
+    "           'Similar to the Dutch SMART population': 0.1232,\n"
+    "           'Similar to the North American REACH population': 0.4134}\n"
+    "def one_year_risk(parameters: dict) -> float:\n"
+    "    weights = dict(WEIGHTS)\n"
+    "    if not parameters['Current smoker']:\n"
+    "        weights['Age in years'] = 0\n"
+    "    x = sum([parameters[p] * w for p, w in weights.items()])\n"
+    "    return round(1 - 0.98 ** math.exp(x), 6)\n"
+)
+
+
+def test_a_record_summed_over_a_table_of_weights_takes_numbers_and_indicators() -> None:
+    report = verdict(WEIGHTS, "one_year_risk")
+    assert report.status == "biased", report.reason
+    found = {f.attribute for f in report.findings if f.method == "dynamic"}
+    assert found == {"age", "gender", "region"}
