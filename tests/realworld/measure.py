@@ -71,6 +71,7 @@ class Run:
             "proved": s.proved if s else [], "detected": s.detected if s else [],
             "missed": s.missed if s else [], "true_alarms": s.true_alarms if s else 0,
             "false_alarms": s.false_alarms if s else [],
+            "static_alarms": s.static_alarms if s else [],
             "not_reported": s.not_reported if s else [],
         }
 

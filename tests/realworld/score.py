@@ -65,6 +65,9 @@ class Score:
     missed: list[str] = field(default_factory=list)  # labelled pairs not detected, with why
     true_alarms: int = 0  # proved (function, attribute) pairs that a label says biased
     false_alarms: list[str] = field(default_factory=list)  # proved pairs against the labels
+    # Static findings (never `biased`, counted in `detected`) on pairs the labels say are not
+    # biased, or any in a general library: what "detected" costs a reader.
+    static_alarms: list[str] = field(default_factory=list)
     not_reported: list[str] = field(default_factory=list)  # labelled functions absent
 
     @property
@@ -114,6 +117,16 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
                 if label is not None and label.verdict == "biased":
                     why = f"labelled biased[{', '.join(sorted(label.attributes))}]"
                 out.false_alarms.append(f"{pair} ({why})")
+        judged = {
+            f["attribute"] for f in fn.get("findings", []) if not is_dynamic(f)
+        } - proved_here
+        for attribute in sorted(judged):
+            wrong = general or (
+                label is not None
+                and (label.verdict != "biased" or attribute not in label.attributes)
+            )
+            if wrong:
+                out.static_alarms.append(f"{key} [{attribute}]")
     for label in labels:
         if label.verdict != "biased":
             continue

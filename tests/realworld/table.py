@@ -21,6 +21,7 @@ class Totals:
     detected: int
     true_alarms: int
     false_alarms: int
+    static_alarms: int
     crashes: int
     general_biased: int
 
@@ -38,6 +39,7 @@ def totals(runs: list[Run]) -> Totals:
         detected=sum(len(s.detected) for s in scored),
         true_alarms=sum(s.true_alarms for s in scored),
         false_alarms=sum(len(s.false_alarms) for s in scored),
+        static_alarms=sum(len(s.static_alarms) for s in scored),
         crashes=sum(1 for r in runs if r.crash),
         general_biased=sum(
             r.score.biased_functions for r in runs
@@ -110,6 +112,8 @@ def summary_lines(runs: list[Run]) -> list[str]:
     lines.append(f"- precision over every package: {precision} "
                  f"({every.true_alarms} true / {every.false_alarms} false biased "
                  "(function, attribute) pairs)")
+    lines.append(f"- static findings against the labels (or in a general library): "
+                 f"{every.static_alarms} (function, attribute) pairs")
     lines.append(f"- biased functions in the general libraries: {every.general_biased}")
     lines.append(f"- crashes: {every.crashes}")
     for run in runs:

@@ -153,6 +153,15 @@ def test_score_counts_proved_detected_and_false_alarms() -> None:
     assert s.unverified == {"unverified: relative import": 1}
     general = score(report, [], general=True)
     assert general.true_alarms == 0 and len(general.false_alarms) == 2
+    # A static finding counts as detected; against a label (or in a general library) it is
+    # a static alarm, never a false `biased` one.
+    static = {"attribute": "region", "method": "static"}
+    report["functions"].append(_fn("a.py::g2", "clean", [static]))
+    labels.append(label("a.py::g2", "clean", set()))
+    s = score(report, labels, general=False)
+    assert s.static_alarms == ["a.py::g2 [region]"]
+    every = score(report, [], general=True).static_alarms
+    assert every == ["a.py::f [gender]", "a.py::g2 [region]"]
 
 
 def test_crash_reasons() -> None:
