@@ -53,7 +53,7 @@ from analysis.param_docs import documented_flags, module_descriptions, param_des
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
 from analysis.static import leaf_matches, passed_to_helpers
-from analysis.values import MISSING, EnumMember
+from analysis.values import MISSING, EnumMember, is_number
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
 # Attributes that values themselves have: reading them does not make a record.
@@ -658,7 +658,14 @@ class InputBuilder:
         elif name in self.facts.memo.get(("documented flags",), ()):
             own.add("bool")  # `is_north_american (bool): ...`
         form = age_form(name, own) if category == "age" else None
-        if category is not None and (is_flag(name, own) or self.names_a_value(name, category, own)):
+        if category is not None and (
+            is_flag(name, own)
+            or self.names_a_value(name, category, own)
+            or (
+                coded_field(path, own, self.facts.hints.get(name.lower()))
+                and not any(is_number(v) for v in self.policy.protected[category].values)
+            )
+        ):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
             # words (a non-empty string is always truthy).
             choices, hint = [True, False], Hint(kinds={"bool"})
@@ -810,6 +817,19 @@ FLAG_KINDS = frozenset({"truthy", "bool", "", "int", "float", "num"})
 
 # Names a key held in a variable goes by: `row[key]`, `record[field_name]`.
 KEY_NAMES = frozenset({"key", "k", "field", "field_name", "name", "column", "col", "attr", "item"})
+
+
+def coded_field(path: InputPath, kinds: set[str], hint: Hint | None) -> bool:
+    """A record's field only computed with, never compared with a number or text: a 1/0
+    code of its category when the category's values are words (a region's indicator times
+    its weight in a score's table)."""
+    numbers = [c for c in (hint.constants if hint else []) if is_number(c)]
+    return (
+        len(path) > 1
+        and bool(kinds & {"num", "int", "float"})
+        and not kinds & {"str", "literal", "list", "dict"}
+        and not numbers
+    )
 
 
 def keyed_by_text(fn: ast.AST, name: str, facts: ModuleFacts) -> bool:

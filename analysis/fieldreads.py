@@ -145,6 +145,12 @@ def record_accesses(
         passed_in = function_defaults(fn, facts.functions)
         callable_names = {**facts.functions, **passed_in} if passed_in else facts.functions
     looped = looped_keys(fn, facts)
+    # `parameters[p] * w`: reads by a looped key that are computed with (a score's weights);
+    # a key read to look something up may be optional (`if p not in params: continue`).
+    operands = {
+        id(side) for node in ast.walk(fn) if isinstance(node, ast.BinOp)
+        for side in (node.left, node.right)
+    } if looped else set()
     for node in ast.walk(fn):
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
@@ -153,6 +159,7 @@ def record_accesses(
             isinstance(node, ast.Subscript)
             and isinstance(node.slice, ast.Name)
             and node.slice.id in looped
+            and id(node) in operands
             and matcher(node.value)
         ):
             # `parameters[p] * w for p, w in WEIGHTS.items()`: every key of the table

@@ -118,9 +118,6 @@ class Harvester:
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 return [key.value.lower()]
-            if isinstance(key, ast.Name) and key.id in self.loop_keys:
-                # `params[p] * w` over a table of weights: about every key of the table
-                return [k.lower() for k in self.loop_keys[key.id]]
             inner = self.subjects(node.value)
             if isinstance(key, ast.Constant) and type(key.value) is int:
                 # `age[1] == "months"`: the unit of an (amount, unit) tuple, filed apart too
@@ -241,6 +238,15 @@ class Harvester:
             self.file(self.subjects(node.slice), list(table))
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        for side in (node.left, node.right):
+            if (
+                isinstance(side, ast.Subscript)
+                and isinstance(side.slice, ast.Name)
+                and side.slice.id in self.loop_keys
+            ):
+                # `params[p] * w for p, w in WEIGHTS.items()`: every key holds a number
+                for key in self.loop_keys[side.slice.id]:
+                    self.facts.hint(key.lower()).kinds.add("num")
         for a, b in ((node.left, node.right), (node.right, node.left)):
             value = self.facts.const(b, self.local)
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)

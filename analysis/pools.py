@@ -101,16 +101,9 @@ def value_pool(
     from_code = len(dedupe(pool))
     if category is not None:
         cat_values = [as_form(v, form) for v in policy.protected[category].values]
-        fitting = [v for v in cat_values if fits(v, kinds)]
-        # `is_male: bool`: the category's words would all be truthy. Computed with and never
-        # compared with text: a code of the attribute (`0.6 * male`, a region's indicator
-        # times its weight), as 1 and 0.
-        flag = "bool" in kinds or (
-            not fitting and bool(kinds & {"num", "int", "float"}) and not kinds & {"str", "literal"}
-        )
-        if flag:
-            pool += [True, False]
-        pool += fitting or ([] if flag else cat_values)
+        if "bool" in kinds:
+            pool += [True, False]  # `is_male: bool`: the category's words would all be truthy
+        pool += [v for v in cat_values if fits(v, kinds)] or ([] if "bool" in kinds else cat_values)
     if default is not MISSING and default is not None and default not in pool:
         pool.append(default)
     if category is not None:

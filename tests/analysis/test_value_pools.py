@@ -376,3 +376,32 @@ def test_a_record_summed_over_a_table_of_weights_takes_numbers_and_indicators() 
     assert report.status == "biased", report.reason
     found = {f.attribute for f in report.findings if f.method == "dynamic"}
     assert found == {"age", "gender", "region"}
+
+
+def test_a_parameter_named_like_a_category_and_computed_with_is_no_flag() -> None:
+    # networkx's `mean_degree`: a number of a graph, not a 1/0 code of an education; only a
+    # record's field summed in a score's table is taken for such a code.
+    source = "def graph(n, mean_degree=None):\n    return n * mean_degree / 2\n"
+    assert True not in leaf(model_of(source, "graph"), "mean_degree").pool
+
+
+OPTIONAL_KEYS = (
+    "FULL_NAMES = {'mobility': 'Mobility', 'surgery_type': 'Type of surgery'}\n"
+    "MOBILITY = {'normal': 0, 'bed rest': 1}\n"
+    "def caprini(params):\n"
+    "    total = 2 if params['age'] >= 75 else 0\n"
+    "    for key in FULL_NAMES:\n"
+    "        if key not in params:\n"
+    "            continue\n"
+    "        if key == 'mobility':\n"
+    "            total += MOBILITY[params[key]]\n"
+    "    return total\n"
+)
+
+
+def test_keys_a_loop_looks_up_stay_optional() -> None:
+    # medcalc-bench's Caprini score: keys read only when present, as lookups, are not made
+    # up for every call (a made-up mobility of 1 raised KeyError in each).
+    fields = {x.display for x in model_of(OPTIONAL_KEYS, "caprini").leaves}
+    assert fields == {"params['age']"}
+    assert verdict(OPTIONAL_KEYS, "caprini").status == "biased"
