@@ -443,7 +443,17 @@ def pattern_values(pattern: ast.pattern, facts: ModuleFacts) -> list[Any]:
 def looped_keys(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[str]]:
     """The text keys each loop name takes from a table: `for p, w in WEIGHTS.items()`,
     `for p in WEIGHTS`, `.keys()`, also through a local given one table or another
-    (`weights = A_WEIGHTS if cardiac else dict(B_WEIGHTS)`)."""
+    (`weights = A_WEIGHTS if cardiac else dict(B_WEIGHTS)`). Once per function."""
+    key = ("looped keys", id(fn))
+    if key not in facts.memo:
+        facts.memo[key] = tables_looped(fn, facts)
+    found: dict[str, list[str]] = facts.memo[key]
+    return found
+
+
+def tables_looped(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[str]]:
+    if not any(isinstance(node, (ast.For, ast.comprehension)) for node in ast.walk(fn)):
+        return {}
     held: dict[str, list[Any]] = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
