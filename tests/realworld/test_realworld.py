@@ -76,8 +76,11 @@ FLOORS = {
     # joined; the bare view has numpy, pandas and scipy, as the App's image): bare 535/724
     # proved, 644/724 detected, 535/539 precise; deps 569/724, 644/724, 569/579. Floors six
     # pairs below (detected: eight).
-    "bare": Floors(proved=0.730, detected=0.878, precision=0.95),
-    "deps": Floors(proved=0.777, detected=0.878, precision=0.95),
+    # After issue 10's eighth session (724 pairs, five sacoma-lib ages and four cvd-risk pairs
+    # relabelled): bare 584/724 proved, 685/724 detected, 584/588 precise; deps 618/724,
+    # 685/724, 618/628. Floors six pairs below (detected: eight).
+    "bare": Floors(proved=0.798, detected=0.935, precision=0.95),
+    "deps": Floors(proved=0.845, detected=0.935, precision=0.95),
 }
 # Biased functions allowed in the general libraries: the target, zero, holds since cloud
 # regions, HTTP headers and redirects are no longer taken for people (issue 10 item 6).
