@@ -52,6 +52,18 @@ def imported(tmp_path: Path) -> tuple[ModuleFacts, ImportedNames]:
     return ModuleFacts(tree, names.of(tree, location)), names
 
 
+def facts_in_project(tmp_path: Path, files: dict[str, str], module: str) -> ModuleFacts:
+    """The facts of `module` of a project made of `files`, with what it imports from them."""
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    project = Project.discover(tmp_path)
+    location = project.locate(tmp_path / module)
+    assert location is not None
+    tree = ast.parse(files[module])
+    return ModuleFacts(tree, ImportedNames(project).of(tree, location))
+
+
 def test_constants_come_through_star_imports_all_and_arithmetic(tmp_path: Path) -> None:
     facts, _ = imported(tmp_path)
     assert facts.constants["LOWER"] == (23 * 7 - 40 * 7) / 365.25
@@ -111,14 +123,7 @@ def test_an_imported_class_s_own_validation_bounds_its_fields(tmp_path: Path) ->
             "    return ['young'] if min_age is not None and patient.age_years < min_age else []\n"
         ),
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    project = Project.discover(tmp_path)
-    location = project.locate(tmp_path / "clinic/checks.py")
-    assert location is not None
-    tree = ast.parse(files["clinic/checks.py"])
-    facts = ModuleFacts(tree, ImportedNames(project).of(tree, location))
+    facts = facts_in_project(tmp_path, files, "clinic/checks.py")
     assert ("<=", 500.0) in facts.hint("weight_kg").bounds
 
 
@@ -138,14 +143,7 @@ def test_a_class_of_the_module_says_what_self_holds_over_its_imported_base(tmp_p
             "        return age * (1.4 if region.startswith('AFR') else 1.0)\n"
         ),
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    project = Project.discover(tmp_path)
-    location = project.locate(tmp_path / "risk/who.py")
-    assert location is not None
-    tree = ast.parse(files["risk/who.py"])
-    facts = ModuleFacts(tree, ImportedNames(project).of(tree, location))
+    facts = facts_in_project(tmp_path, files, "risk/who.py")
     assert facts.constants["self.supported_regions"] == ["AFR_D", "EUR_A"]
     assert facts.constants["Model.supported_regions"] is None  # the base's own, kept
     assert facts.hints["region"].accepted == ["AFR_D", "EUR_A"]
