@@ -14,6 +14,9 @@ from typing import Any
 from analysis.annotations import annotation_kind, literal_choices
 from analysis.callers import category_from_callers
 from analysis.doc_examples import (
+    MAX_EXAMPLES,
+    bind_calls,
+    demonstrated_calls,
     documented_arguments,
     documented_items,
     seed_from_examples,
@@ -111,6 +114,13 @@ class InputBuilder:
         if bound_first and named and named[0] in INSTANCE_NAMES:
             named = named[1:]
         self.examples = documented_arguments(fn, named, self.facts.const)
+        if info.owner is None and self.facts.functions.get(fn.name) is fn:
+            # A module-level function its module's demo calls: `f(case)` for each case.
+            key = ("demonstrated calls",)
+            if key not in self.facts.memo:
+                self.facts.memo[key] = demonstrated_calls(self.facts.tree, self.facts.const)
+            shown = self.facts.memo[key].get(fn.name, [])
+            self.examples += bind_calls(shown, named)[: MAX_EXAMPLES - len(self.examples)]
         if (
             info.owner is not None
             and "staticmethod" not in decorators
@@ -400,10 +410,11 @@ class InputBuilder:
                     item = self.record(fn, element, (*path, step), leaves, depth, local=False)
                     return Node(kind, item=item)
             positions = tuple_positions(fn, name, self.facts, base)
-            if annotation is None and not positions:
-                # read item by item in a loop (`input[count + 1]`), documented as `(17, 'years')`
-                documented = documented_items(self.examples, path)
-                positions = {i: "" for i in range(documented)}
+            documented = documented_items(self.examples, path) if annotation is None else 0
+            if documented:
+                # Documented as `(17, 'years')`: that many items, whether read in a loop
+                # (`input[count + 1]`) or by branches for other shapes (`len(h) == 4`).
+                positions = {i: positions.get(i, "") for i in range(documented)}
             if annotation is None and self.held_as_tuple(name, positions):
                 return self.tuple_shape(name, positions, path, leaves, default)
         if (
@@ -739,7 +750,9 @@ def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
 
 
 def vararg_leaf(
-    init: ast.FunctionDef | ast.AsyncFunctionDef, vararg: ast.arg, path: InputPath,
+    init: ast.FunctionDef | ast.AsyncFunctionDef,
+    vararg: ast.arg,
+    path: InputPath,
     leaves: list[Leaf],
 ) -> Node:
     """`__init__(self, age, sex, *args)`: the extra positional arguments, as one input (at
@@ -775,7 +788,8 @@ def checked_lengths(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
         sides = [node.left, node.comparators[0]]
         if any(isinstance(s, ast.Call) and getattr(s.func, "id", "") == "len" for s in sides):
             found |= {
-                s.value for s in sides
+                s.value
+                for s in sides
                 if isinstance(s, ast.Constant) and type(s.value) is int and 0 < s.value <= 64
             }
     return found
@@ -903,9 +917,7 @@ def tables_by_age(fn: ast.AST, leaves: list[Leaf], facts: ModuleFacts) -> None:
     """Give an input indexed by an age parameter a table to index: a list, a number or a
     string in its place would fail or read one character. Helpers count: `qx(mt, x + n)`
     whose `qx` reads `mt.qx[x]` indexes the caller's `mt.qx` by its age too."""
-    ages = {
-        leaf.path[0][1] for leaf in leaves if leaf.category == "age" and len(leaf.path) == 1
-    }
+    ages = {leaf.path[0][1] for leaf in leaves if leaf.category == "age" and len(leaf.path) == 1}
     if not ages:
         return
     others = [leaf for leaf in leaves if not leaf.protected]

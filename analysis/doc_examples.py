@@ -1,4 +1,5 @@
-"""The calls a function's docstring shows: realistic inputs its author wrote down.
+"""The calls a function's docstring or its module's demo shows: realistic inputs its author
+wrote down.
 
 `>>> bmi(70, 1.75)`, or prose such as "Example: mrdr_gfr_explanation({"age": (49, 'years'),
 "creatinine": (10.6, 'mg/dL'), "sex": "Male"})": a call of the function itself whose arguments
@@ -6,6 +7,9 @@ are all literals, or constants the module knows (`age_days=24.5 * DAYS_PER_MONTH
 `Gender.MALE`). Its values are ones the code accepts, in the shape it expects: an age held
 as `(49, 'years')` wants a unit word where nothing else says which. They become values of the
 inputs they reach, and the base the other inputs rest on.
+
+A module's own top-level code is read the same way: the `if __name__ == "__main__":` block
+that runs `for case in test_cases: print(f(case))` over a list of literal cases.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from analysis.values import MISSING
 
 # What the module knows an expression to be (ModuleFacts.const), MISSING when it does not.
 Resolve = Callable[[ast.expr], Any]
+# The same, with names bound by the code around the expression (a loop's case).
+ResolveLocal = Callable[[ast.expr, dict[str, Any]], Any]
 
 MAX_EXAMPLES = 4
 MAX_EXAMPLE_CHARS = 4000
@@ -111,13 +117,8 @@ def documented_arguments(
     """The arguments of each documented call, by name: a function's parameters, or the fields
     of a record class (`>>> PatientData(age=55, sex="male", region="moderate")`).
     `positional`: the names a positional argument binds, in order."""
-    bound = []
-    for call in documented_calls(node, resolve):
-        literals = call_literals(call, resolve)
-        if literals is not None:
-            args, kwargs = literals
-            bound.append({**dict(zip(positional, args, strict=False)), **kwargs})
-    return bound
+    calls = [call_literals(call, resolve) for call in documented_calls(node, resolve)]
+    return bind_calls([c for c in calls if c is not None], positional)
 
 
 def documented_items(examples: list[dict[str, Any]], path: InputPath) -> int:
@@ -125,11 +126,7 @@ def documented_items(examples: list[dict[str, Any]], path: InputPath) -> int:
     plain values (`(17, 'years')`): the shape the code wants. 0 when it is not."""
     for bound in examples:
         value = reached(bound, path)
-        if (
-            isinstance(value, (tuple, list))
-            and 2 <= len(value) <= MAX_DOCUMENTED_ITEMS
-            and all(isinstance(v, SCALARS) for v in value)
-        ):
+        if measurement(value):
             return len(value)
     return 0
 
@@ -137,15 +134,25 @@ def documented_items(examples: list[dict[str, Any]], path: InputPath) -> int:
 MAX_DOCUMENTED_ITEMS = 4
 
 
-def seed_from_examples(
-    examples: list[dict[str, Any]], leaves: list[Leaf], depth: int = 0
-) -> None:
+def seed_from_examples(examples: list[dict[str, Any]], leaves: list[Leaf], depth: int = 0) -> None:
     """Give each leaf the values the documented calls pass it; the first call's value
     becomes its base. `depth`: the steps of the leaves' paths that lead to what the
     examples build (a record's fields are reached after the parameter that holds it)."""
     for n, bound in enumerate(examples):
         for leaf in leaves:
             value = reached(bound, leaf.path[depth:])
+            if measurement(value) and leaf.category is None:
+                # `(72, 'in')` handed whole to a converter: numbers alone do not fit it. Only
+                # for the other inputs: a protected one keeps its values to vary.
+                if not any(measurement(v) for v in leaf.pool):
+                    leaf.pool.clear()
+                    leaf.from_code = 0
+                if not any(same(v, value) for v in leaf.pool):
+                    leaf.pool.insert(leaf.from_code, value)
+                    leaf.from_code += 1
+                if n == 0:
+                    leaf.typical = next(i for i, v in enumerate(leaf.pool) if same(v, value))
+                continue
             if value is MISSED or not isinstance(value, SCALARS):
                 continue
             index = next((i for i, v in enumerate(leaf.pool) if same(v, value)), None)
@@ -163,6 +170,15 @@ def seed_from_examples(
 
 
 MISSED = object()
+
+
+def measurement(value: Any) -> bool:
+    """A small tuple or list of plain values: a quantity with its unit, `(72, 'in')`."""
+    return (
+        isinstance(value, (tuple, list))
+        and 2 <= len(value) <= MAX_DOCUMENTED_ITEMS
+        and all(isinstance(v, SCALARS) for v in value)
+    )
 
 
 def reached(bound: dict[str, Any], path: InputPath) -> Any:
@@ -184,3 +200,92 @@ def reached(bound: dict[str, Any], path: InputPath) -> Any:
         else:
             return MISSED
     return value
+
+
+def demonstrated_calls(
+    tree: ast.Module, resolve: ResolveLocal
+) -> dict[str, list[tuple[list[Any], dict[str, Any]]]]:
+    """The calls the module's top-level code makes with constant values, by the name called:
+    its demo (`if __name__ == "__main__":`) or a script's own run. Cases a loop walks
+    (`for i, case in enumerate(test_cases, 1): f(case)`) are each a call."""
+    calls: dict[str, list[tuple[list[Any], dict[str, Any]]]] = {}
+
+    def walk(body: list[ast.stmt], local: dict[str, Any]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue  # run only when called: read as callers (analysis.callers)
+            if isinstance(stmt, ast.For):
+                for case in loop_cases(stmt, local, resolve):
+                    walk(stmt.body, {**local, **case})
+                continue
+            if isinstance(stmt, (ast.If, ast.With, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(stmt, field, []), local)
+                continue
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    made = calls.setdefault(node.func.id, [])
+                    literals = call_literals(node, lambda n: resolve(n, local))
+                    if literals is not None and len(made) < MAX_EXAMPLES:
+                        made.append(literals)
+            if isinstance(stmt, ast.Assign):
+                value = resolve(stmt.value, local)
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        local[target.id] = value  # MISSING hides a constant it rebinds
+
+    walk(tree.body, {})
+    return calls
+
+
+def bind_calls(
+    calls: list[tuple[list[Any], dict[str, Any]]], positional: list[str]
+) -> list[dict[str, Any]]:
+    """Each call's arguments by name; `positional`: the names positional arguments bind."""
+    return [{**dict(zip(positional, args, strict=False)), **kwargs} for args, kwargs in calls]
+
+
+def loop_cases(loop: ast.For, local: dict[str, Any], resolve: ResolveLocal) -> list[dict[str, Any]]:
+    """What the loop's target is bound to on each turn, when it walks a constant list
+    (`test_cases`, `enumerate(test_cases, 1)`); at most MAX_EXAMPLES turns."""
+    over, start = loop.iter, 0
+    if (
+        isinstance(over, ast.Call)
+        and isinstance(over.func, ast.Name)
+        and over.func.id == "enumerate"
+        and over.args
+    ):
+        if len(over.args) > 1:
+            start = resolve(over.args[1], local)
+        items = resolve(over.args[0], local)
+        if not isinstance(items, (list, tuple)) or not isinstance(start, int):
+            return []
+        items = [(start + i, item) for i, item in enumerate(items)]
+    else:
+        items = resolve(over, local)
+        if not isinstance(items, (list, tuple)):
+            return []
+    cases = []
+    for item in items[:MAX_EXAMPLES]:
+        case = unpacked(loop.target, item)
+        if case is None:
+            return []
+        cases.append(case)
+    return cases
+
+
+def unpacked(target: ast.expr, value: Any) -> dict[str, Any] | None:
+    """The names an assignment target binds to `value`; None when it does not fit."""
+    if isinstance(target, ast.Name):
+        return {target.id: value}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+            return None
+        names: dict[str, Any] = {}
+        for part, item in zip(target.elts, value, strict=True):
+            inner = unpacked(part, item)
+            if inner is None:
+                return None
+            names.update(inner)
+        return names
+    return None

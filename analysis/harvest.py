@@ -55,12 +55,25 @@ class Harvester:
                 self.assign(node.target, node.value)
             elif isinstance(node, ast.NamedExpr):
                 self.assign(node.target, node.value)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                self.loop(node)
         self.loop_keys = looped_keys(self.fn, self.facts)
         for arg in all_args(self.fn):
             if arg.annotation is not None:
                 self.annotate(arg.arg, arg.annotation)
         for node in ast.walk(self.fn):
             self.visit(node)
+
+    def loop(self, node: ast.For | ast.comprehension) -> None:
+        """`for country in ["saudi", "uae"]: mask = df["country"] == country`: the loop's
+        name takes each item."""
+        items = self.facts.const(node.iter, self.local)
+        if (
+            isinstance(node.target, ast.Name)
+            and isinstance(items, (list, tuple))
+            and all(isinstance(i, (str, int, float)) for i in items)
+        ):
+            self.local_all.setdefault(node.target.id, []).extend(items)
 
     def assign(self, target: ast.expr, value: ast.expr) -> None:
         if not isinstance(target, ast.Name):
@@ -113,9 +126,13 @@ class Harvester:
         if isinstance(node, ast.Name):
             return [self.alias.get(node.id, node.id).lower()]
         if isinstance(node, ast.Attribute):
+            if node.attr in ("str", "dt"):  # pandas' accessors: `df["sex"].str.lower()`
+                return self.subjects(node.value)
             return [node.attr.lower()]
         if isinstance(node, ast.Subscript):
             key = node.slice
+            if isinstance(key, ast.Tuple) and key.elts:  # `df.loc[mask, "country"]`
+                key = key.elts[-1]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 return [key.value.lower()]
             inner = self.subjects(node.value)

@@ -20,6 +20,10 @@ Step = tuple[str, Any]
 
 
 InputPath = tuple[Step, ...]
+# A context's mark that the fixed peers of collections take the protected values of the item
+# tried: a group of alike people, for code that wants a batch of one sex, or rules over the
+# whole group. Not a leaf's path.
+ALIKE: InputPath = (("alike", ""),)
 
 
 # Values of a leaf without values from the code tried in each context after the base.
@@ -146,6 +150,17 @@ class InputModel:
         ]
         return tuple(encode_value(v) for v in peers)
 
+    @property
+    def grouped(self) -> frozenset[InputPath]:
+        """The protected leaves of items of collections, which have peers."""
+        return frozenset(
+            leaf.path
+            for param in self.params
+            for group in groups_of(param.shape)
+            for leaf in leaves_of(group)
+            if leaf.protected
+        )
+
     def assemble(self, values: dict[InputPath, Any]) -> tuple[list[Any], dict[str, Any]]:
         """Harness-encoded (args, kwargs) for one value per leaf."""
         args: list[Any] = []
@@ -200,7 +215,8 @@ def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
         return encode_value(values[node.leaf.path])
     if node.kind in ("list", "mapping", "frame", "series"):
         assert node.item is not None
-        pair = [encode_node(node.item, values), encode_node(node.item, peer_values(node.item))]
+        peer = peer_values(node.item, values)
+        pair = [encode_node(node.item, values), encode_node(node.item, peer)]
         if node.kind == "series":
             return {"__cb__": "series", "values": pair}
         if node.kind == "frame":  # a table of the two rows, a column per field read
@@ -244,7 +260,8 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
         return plain_value(values[node.leaf.path])
     if node.kind in ("list", "mapping", "frame", "series"):
         assert node.item is not None
-        pair = [plain_node(node.item, values), plain_node(node.item, peer_values(node.item))]
+        peer = peer_values(node.item, values)
+        pair = [plain_node(node.item, values), plain_node(node.item, peer)]
         if node.kind == "frame":
             return {k: [row[k] for row in pair] for k in node.item.fields}
         return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
@@ -258,12 +275,17 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
 MAPPING_KEYS = ("id-1", "id-2")
 
 
-def peer_values(item: Node) -> dict[InputPath, Any]:
+def peer_values(item: Node, tried: dict[InputPath, Any]) -> dict[InputPath, Any]:
     """The fixed second item of a list: a ranking, a best-of or a group rule needs someone to
-    compare with. Protected fields rest on their typical value; the others take another value
-    than the tested item's typical one, so the two are told apart (`best.name`)."""
+    compare with. Protected fields rest on their typical value (on the tried item's, in an
+    ALIKE context); the others take another value than the tested item's typical one, so the
+    two are told apart (`best.name`)."""
+    alike = ALIKE in tried
     values: dict[InputPath, Any] = {}
     for leaf in leaves_of(item):
+        if alike and leaf.protected and leaf.path in tried:
+            values[leaf.path] = tried[leaf.path]
+            continue
         index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
         values[leaf.path] = leaf.pool[index % len(leaf.pool)]
     return values

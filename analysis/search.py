@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from analysis.execution import Call, Outcome, Session
 from analysis.harness_output import whole
-from analysis.inputs import InputModel, InputPath, Leaf, encode_value
+from analysis.inputs import ALIKE, InputModel, InputPath, Leaf, encode_value
 from analysis.pools import dedupe
 from analysis.refusal import about_another_input, is_realistic, listed_spelling, refusal_error
 from analysis.report import REFUSAL_PREFIX
@@ -95,6 +95,9 @@ def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[InputPath, Any]]
     leaves = model.leaves
     base = {leaf.path: typical(leaf) for leaf in leaves}
     yield dict(base)
+    if model.grouped:
+        # The peers as the item tried: a batch that must be of one sex runs only so.
+        yield {**base, ALIKE: True}
     yield from around(model, base)
     rng = random.Random(seed)
     for _ in range(RANDOM_CONTEXTS):
@@ -206,6 +209,7 @@ class Search:
         self.paired = False
         self.pairs_until = 0
         self.peer_masks = model.peer_masks()
+        self.grouped = model.grouped
         self.echoes: dict[str, tuple[Any, ...]] = {}
 
     def pairs_due(self) -> bool:
@@ -259,8 +263,10 @@ class Search:
             room = limit - self.result.executions
             for index, ctx in stream:
                 for leaf in open_leaves:
-                    # Contexts that differ only in this leaf's own value are the same test.
-                    key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p != leaf.path))
+                    # Contexts that differ only in this leaf's own value are the same test
+                    # (and, for a leaf without peers, in whether peers are alike).
+                    skip = {leaf.path} if leaf.path in self.grouped else {leaf.path, ALIKE}
+                    key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p not in skip))
                     key = f"{index == 0}{key}"  # a base runs the whole pool, again if need be
                     if key in seen[leaf.display]:
                         continue
@@ -433,7 +439,7 @@ class Search:
         # Raising for "Male" while "male" returns asks for a spelling: that is validation,
         # unless the value raised is spelt as the policy lists it.
         spelt = {str(v).casefold() for v, _ in fine}
-        others = [v for path, v in ctx.items() if path != leaf.path]
+        others = [v for path, v in ctx.items() if path not in (leaf.path, ALIKE)]
         refused = [
             (v, o)
             for v, o in zip(values, outs, strict=True)
@@ -481,7 +487,6 @@ def ambiguous(value: Any, clash: set[str], outputs: list[str]) -> bool:
         s in clash and any(re.search(whole(s, True), out) for out in outputs)
         for s in spellings(value)
     )
-
 
 
 def spellings(value: Any) -> set[str]:

@@ -14,20 +14,23 @@ import ast
 
 from analysis_kit import leaf, model_of, verdict
 
-from analysis.doc_examples import documented_calls
+from analysis.doc_examples import demonstrated_calls, documented_calls
 from analysis.functions import functional_records, record_class_kind
+from analysis.hints import ModuleFacts
 
 # medcalc-bench's shape: an age as (amount, unit), converted by a helper that needs the unit.
-UNIT_HELPER = '''
+UNIT_HELPER = """
 def to_years(age):
     if age[1] == "months":
         return age[0] // 12
     if "year" in age[1]:
         return age[0]
     raise ValueError(age)
-'''
+"""
 
-DOCUMENTED = UNIT_HELPER + '''
+DOCUMENTED = (
+    UNIT_HELPER
+    + '''
 def cha2ds2_points(params):
     """Points of the stroke score.
 
@@ -38,6 +41,7 @@ def cha2ds2_points(params):
     points = 2 if age >= 75 else 1 if age >= 65 else 0
     return points + int(params["chf"])
 '''
+)
 
 
 def test_the_documented_call_is_read_with_its_literals() -> None:
@@ -92,11 +96,14 @@ def test_the_documented_shape_proves_the_age_rule() -> None:
 def test_an_undocumented_age_with_a_unit_rests_on_years() -> None:
     """Without an example, what the helper compares the unit with says it is a unit of time:
     the ages of the policy are years, tried as such."""
-    source = UNIT_HELPER + '''
+    source = (
+        UNIT_HELPER
+        + """
 def cha2ds2_points(params):
     age = to_years(params["age"])
     return 2 if age >= 75 else 1 if age >= 65 else 0
-'''
+"""
+    )
     unit = leaf(model_of(source, "cha2ds2_points"), "params['age'][1]")
     assert unit.pool[unit.typical] in ("year", "years")
     assert verdict(source, "cha2ds2_points").status == "biased"
@@ -275,3 +282,70 @@ def test_an_example_of_module_constants_is_read_as_their_values() -> None:
     assert value.pool[value.typical] == 12.74154396
     report = verdict(CONSTANT_EXAMPLE, "growth_percentile")
     assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "gender"}
+
+
+# medcalc-bench's modules end with a demo: literal cases walked by a loop, each handed to the
+# function. A unit converter splits the unit it is given, so the cases' shape, `(210.0,
+# 'mg/dL')`, is what lets any call return.
+DEMONSTRATED = """
+def to_mg_dl(value, unit):
+    mass, volume = unit.split("/")
+    factor = {"mg": 1, "g": 1000, "mmol": 38.67}[mass]
+    return value * factor * {"dL": 1, "L": 0.1}[volume]
+
+def framingham(params):
+    total = to_mg_dl(params["total_chol"][0], params["total_chol"][1])
+    points = 3 if params["sex"] == "Male" else 0
+    return points + round(total / 40)
+
+if __name__ == "__main__":
+    test_cases = [
+        {"sex": "Female", "total_chol": (210.0, "mg/dL")},
+    ]
+    for i, case in enumerate(test_cases, 1):
+        print(f"Case {i}", framingham(case))
+"""
+
+
+def test_a_modules_demo_cases_are_examples_of_the_function_it_calls() -> None:
+    model = model_of(DEMONSTRATED, "framingham")
+    unit = leaf(model, "params['total_chol'][1]")
+    assert unit.pool[unit.typical] == "mg/dL"
+    report = verdict(DEMONSTRATED, "framingham")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings} == {"gender"}
+
+
+def test_a_demo_call_of_names_the_module_does_not_know_is_no_example() -> None:
+    """`framingham(load())` says nothing of the values; a rebound name hides its constant."""
+    facts = ModuleFacts(ast.parse(DEMONSTRATED))
+    (case,) = demonstrated_calls(facts.tree, facts.const)["framingham"]
+    assert case == ([{"sex": "Female", "total_chol": (210.0, "mg/dL")}], {})
+    source = DEMONSTRATED.replace(
+        "for i, case in enumerate(test_cases, 1):",
+        "test_cases = load()\n    for case in test_cases:",
+    )
+    facts = ModuleFacts(ast.parse(source))
+    assert demonstrated_calls(facts.tree, facts.const).get("framingham", []) == []
+
+
+def test_a_measurement_handed_whole_to_a_converter_keeps_the_documented_shape() -> None:
+    """`(72, 'in')` goes whole to a helper that reads `h[0]`, `h[-1]`, and `h[2]` only when
+    it has four items (feet and inches): two items, as documented, with the unit."""
+    source = '''
+def to_inches(h):
+    if len(h) == 4:
+        return h[0] * 12 + h[2]
+    if h[-1] == "in":
+        return h[0]
+    if h[-1] == "cm":
+        return h[0] / 2.54
+
+def ideal_weight(params):
+    """Example: ideal_weight({'height': (72, 'in'), 'sex': 'Male'})"""
+    inches = to_inches(params["height"])
+    return (50 if params["sex"] == "Male" else 45.5) + 2.3 * (inches - 60)
+'''
+    report = verdict(source, "ideal_weight")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings} == {"gender"}

@@ -148,3 +148,47 @@ def test_the_rows_a_mask_keeps_copied_are_read_as_the_frame() -> None:
     (param,) = model_of(ROWS_COPIED, "calculate_batch").params
     assert param.shape.kind == "frame" and param.shape.item is not None
     assert {"sex", "bmi"} <= set(param.shape.item.fields)
+
+
+# cvd-risk's Gulf RACE batch: a coefficient per country, picked by a loop over the countries
+# the model knows, and a numpy mask of one sex's rows laid over the whole table, which raises
+# unless every row is of that sex.
+ONE_SEX_PER_BATCH = """
+import numpy as np
+import pandas as pd
+
+COEFFS = {"male": {"age": 0.05, "country_uae": 0.3}, "female": {"age": 0.04}}
+
+def calculate_batch(df: pd.DataFrame) -> pd.DataFrame:
+    results = df.copy()
+    results["risk"] = np.nan
+    for sex in ["male", "female"]:
+        mask = results["sex"].str.lower() == sex
+        if not mask.any():
+            continue
+        coeffs = COEFFS[sex]
+        by_country = np.zeros(len(results))
+        for country in ["saudi", "uae", "kuwait"]:
+            country_mask = results.loc[mask, "country"].str.lower() == country
+            by_country[country_mask] = coeffs.get(f"country_{country}", 0.0)
+        results.loc[mask, "risk"] = coeffs["age"] * results.loc[mask, "age"] + by_country
+    return results
+"""
+
+
+def test_the_values_a_loop_compares_a_column_with_are_values_to_try() -> None:
+    model = model_of(ONE_SEX_PER_BATCH, "calculate_batch")
+    country = next(x for x in model.leaves if x.name == "country")
+    assert {"saudi", "uae", "kuwait"} <= set(country.pool)
+
+
+def test_a_batch_of_one_sex_is_tried_with_its_peers_alike() -> None:
+    """Row 0 tried with a fixed peer of the typical sex: any other sex raises (a mixed batch),
+    so only a table whose rows are all of the sex tried shows the sex's rule."""
+    with Engine(build_policy([]), executor=ProcessExecutor()) as engine:
+        report = engine.scan_function(ONE_SEX_PER_BATCH, "gulf.py", "calculate_batch")
+    assert report.status == "biased", report.reason
+    kinds = {f.attribute: (f.method, f.kind) for f in report.findings}
+    # A difference in the risk, not the refusal of a mixed batch.
+    assert kinds["gender"] == ("dynamic", "output"), kinds
+    assert kinds["region"] == kinds["age"] == ("dynamic", "output"), kinds
