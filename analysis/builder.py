@@ -25,9 +25,12 @@ from analysis.fieldreads import (
     Matcher,
     calls_methods_of,
     element_accesses,
+    field_matcher,
     frame_columns,
     is_frame,
+    name_matcher,
     record_accesses,
+    required_attributes,
     tuple_positions,
     vectorised,
 )
@@ -302,20 +305,18 @@ class InputBuilder:
         ):
             return {}
         declared = self.declared_names(cls)
-        # Read plainly (`patient.prior_stroke_tia`): `getattr(patient, "x", False)` copes
-        # with an instance that lacks it, as the class's callers' instances do.
-        plain = {
-            node.attr
-            for node in ast.walk(fn)
-            if isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == name
-            and isinstance(node.ctx, ast.Load)
-        }
+        # Needed (`patient.prior_stroke_tia`, `hasattr(patient, "creatinine")` or raise):
+        # `getattr(patient, "x", False)` copes with an instance that lacks it, as the class's
+        # callers' instances do.
+        reads = record_accesses(fn, name, self.facts, base)
+        # A person's attribute it looks for with a default (`getattr(patient,
+        # "education_high", False)`) is one the callers' objects carry: tried too.
+        asked = {attr for attr in reads if self.policy.canonical_category(attr)}
+        needed = (required_attributes(fn, name, self.facts) | asked) - declared
         return {
-            attr: read
-            for attr, read in record_accesses(fn, name, self.facts, base).items()
-            if attr in plain and attr not in declared and not attr.startswith(("_", "model_"))
+            attr: reads.get(attr) or (fn, field_matcher(name_matcher(name), attr), "attr")
+            for attr in sorted(needed)
+            if not attr.startswith(("_", "model_"))
         }
 
     def declared_names(self, cls: ast.ClassDef, depth: int = 0) -> set[str]:

@@ -634,3 +634,56 @@ def calls_methods_of(fn: ast.AST, name: str) -> bool:
         and node.func.value.id == name
         for node in ast.walk(fn)
     )
+
+
+def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int = 2) -> set[str]:
+    """Attributes a function needs its record `name` to have, in it and in the helpers it
+    hands the record to (two calls deep): read plainly (`patient.prior_stroke_tia`,
+    `getattr(patient, "x")` without a default) or asked for (`hasattr(patient, "x")`, by
+    name or for each of a constant list: `for attr in required: if not hasattr(...)`)."""
+    key = ("required attributes", id(fn), name, depth)
+    if key in facts.memo:
+        found: set[str] = facts.memo[key]
+        return found
+    local: dict[str, Any] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            if isinstance(node.targets[0], ast.Name):
+                local[node.targets[0].id] = facts.const(node.value, local)
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            local[node.target.id] = facts.const(node.iter, local)
+
+    def named(arg: ast.expr) -> list[str]:
+        value = facts.const(arg, local) if not isinstance(arg, ast.Name) else local.get(arg.id)
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return [item for item in items if isinstance(item, str) and item.isidentifier()]
+
+    needed: set[str] = set()
+    methods = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and isinstance(node.ctx, ast.Load)
+            and id(node) not in methods
+        ):
+            needed.add(node.attr)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) == 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == name
+        ):
+            needed.update(named(node.args[1]))
+        elif isinstance(node, ast.Call) and depth:
+            called = called_function(node, facts.functions)
+            if called is None or called[0] is fn:
+                continue
+            for param, arg in call_bindings(called[0], node, called[1]):
+                if isinstance(arg, ast.Name) and arg.id == name:
+                    needed |= required_attributes(called[0], param, facts, depth - 1)
+    facts.memo[key] = needed
+    return needed

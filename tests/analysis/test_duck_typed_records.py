@@ -91,9 +91,56 @@ TOLERANT = (
 )
 
 
-def test_a_getattr_with_a_default_copes_with_the_instance() -> None:
-    # cvd-risk's Heinz Nixdorf model: `getattr(patient, 'education_high', False)` expects
-    # instances without it; a stand-in holding an education word would break `float()`.
+def test_a_persons_attribute_looked_for_with_a_default_is_tried() -> None:
+    """cvd-risk's Heinz Nixdorf model: `getattr(patient, 'education_high', False)`. Patient
+    lacks it, so an instance always takes the default; the callers' objects carry it, and the
+    stand-in tries it as the flag it is named (a word would break `float()`)."""
     (param,) = model_of(TOLERANT, "risk").params
-    assert param.shape.kind == "new"
-    assert verdict(TOLERANT, "risk").status == "biased"
+    assert param.shape.kind == "record"
+    flag = param.shape.fields["education_high"].leaf
+    assert flag is not None and set(flag.pool) == {True, False}
+    report = verdict(TOLERANT, "risk")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "education"}
+
+
+# cvd-risk's SMART-REACH and DIAL2: the model's own check asks the patient for attributes
+# PatientData never declares, by name or over a list, and raises without them; a helper reads
+# one through getattr without a default. The function itself reads only declared fields.
+ASKED_FOR = '''
+from dataclasses import dataclass
+
+@dataclass
+class Patient:
+    age: int
+    sex: str
+
+class Model:
+    def validate_input(self, patient: Patient) -> None:
+        if patient.age >= 90:
+            raise ValueError("no baseline past 89")
+        for attr in ["creatinine", "disease_locations_count"]:
+            if not hasattr(patient, attr):
+                raise ValueError(f"requires {attr}")
+
+    def _predictor(self, patient: Patient) -> float:
+        onset = getattr(patient, "age_diabetes_diagnosis")
+        return 0.02 * patient.age + 0.01 * onset + getattr(patient, "loc", 1)
+
+    def calculate(self, patient: Patient) -> float:
+        self.validate_input(patient)
+        male = 0.3 if patient.sex == "male" else 0.0
+        return round(self._predictor(patient) + male, 4)
+'''
+
+
+def test_attributes_a_helper_asks_for_are_carried_by_a_stand_in() -> None:
+    (param,) = model_of(ASKED_FOR, "Model.calculate").params[-1:]
+    assert param.shape.kind == "record"
+    held = set(param.shape.fields)
+    assert {"creatinine", "disease_locations_count", "age_diabetes_diagnosis"} <= held
+    assert "loc" not in held  # read with a default: the callers' objects may lack it
+    report = verdict(ASKED_FOR, "Model.calculate")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "gender"}
+
