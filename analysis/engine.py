@@ -39,7 +39,7 @@ from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.static import condition_scopes, never_read
+from analysis.static import acting_with, condition_scopes, never_read
 from analysis.verdict import drop_conversions, record_result, static_review
 from config.discovery import repository_root
 from config.policy import Policy
@@ -505,6 +505,7 @@ class Engine:
                     if leaf.category and converts(info.qualname, leaf.category, self.policy)
                 },
                 scopes=condition_scopes(info.node, model.leaves),
+                acting=acting_with(info.node, model.leaves),
             )
             try:
                 result = search.run()

@@ -90,24 +90,32 @@ def typical(leaf: Leaf) -> Any:
     return leaf.pool[leaf.typical] if 0 <= leaf.typical < len(leaf.pool) else leaf.pool[0]
 
 
-def contexts(model: InputModel, seed: int = 0) -> Iterator[dict[InputPath, Any]]:
-    """Assignments of every leaf: base, one factor at a time, then seeded random ones."""
+def contexts(
+    model: InputModel, seed: int = 0, first: frozenset[str] = frozenset()
+) -> Iterator[dict[InputPath, Any]]:
+    """Assignments of every leaf: base, one factor at a time, then seeded random ones.
+    `first`: the inputs to vary before the others (static.acting_with)."""
     leaves = model.leaves
     base = {leaf.path: typical(leaf) for leaf in leaves}
     yield dict(base)
     if model.grouped:
         # The peers as the item tried: a batch that must be of one sex runs only so.
         yield {**base, ALIKE: True}
-    yield from around(model, base)
+    yield from around(model, base, first)
     rng = random.Random(seed)
     for _ in range(RANDOM_CONTEXTS):
         yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
 
 
-def around(model: InputModel, base: dict[InputPath, Any]) -> Iterator[dict[InputPath, Any]]:
+def around(
+    model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
+) -> Iterator[dict[InputPath, Any]]:
     """Variations of a base: one input at a time, then pairs of guarded inputs."""
-    # Inputs the code compares with constants guard branches: vary those first.
-    ordered = sorted(model.others, key=lambda leaf: not leaf.guarded) + model.protected
+    # Inputs that act with a protected one, then those the code compares with constants
+    # (they guard branches): vary those first.
+    ordered = sorted(
+        model.others, key=lambda leaf: (leaf.display not in first, not leaf.guarded)
+    ) + model.protected
     for leaf in ordered:
         for value in leaf.pool if not leaf.protected else leaf.focus:
             if value == base[leaf.path]:
@@ -188,6 +196,7 @@ class Search:
         policy: Policy | None = None,  # its `realistic:` values make refusals findings
         refusals_only: set[str] | None = None,  # categories only a refusal can prove
         scopes: dict[str, frozenset[int]] | None = None,  # static.condition_scopes
+        acting: frozenset[str] = frozenset(),  # static.acting_with: varied first
     ) -> None:
         self.policy = policy
         self.scopes = scopes
@@ -201,7 +210,8 @@ class Search:
         self.deadline = deadline
         self.result = SearchResult()
         self.noisy_counts: Counter[str] = Counter()
-        self.stream = stream if stream is not None else contexts(model)
+        self.acting = acting
+        self.stream = stream if stream is not None else contexts(model, first=acting)
         # With our own contexts, a base on which every call fails is replaced by the first
         # context that works, and the variations start again around that one.
         self.may_recenter = stream is None
@@ -320,7 +330,8 @@ class Search:
                 self.may_recenter = False
                 # The context that works is the base now: its whole pool for each input (a
                 # refusal of one value shows only there), then the variations around it.
-                around_it = enumerate(itertools.chain(around(self.model, working), self.stream), 1)
+                variations = around(self.model, working, self.acting)
+                around_it = enumerate(itertools.chain(variations, self.stream), 1)
                 stream = itertools.chain([(0, working)], around_it)
             batch_size = min(batch_size * 2, 16)
         return self.result

@@ -386,3 +386,29 @@ def tests_of(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, ast.comprehension):
         return list(node.ifs)
     return []
+
+
+def acting_with(fn: FunctionNode, leaves: list[Leaf]) -> frozenset[str]:
+    """The other inputs the function hands to one call beside a protected input
+    (`self._troponin_score(patient.presentation_hstni, patient.sex)`) or reads in one
+    condition with it: how far the attribute acts depends on them, so the search varies them
+    before the rest (a troponin between the two sexes' thresholds)."""
+    protected = [leaf for leaf in leaves if leaf.protected]
+    if not protected:
+        return frozenset()
+    walks = {leaf.display: Tainter(fn, leaf) for leaf in leaves}
+    groups: list[list[ast.AST]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            arguments: list[ast.AST] = [*node.args, *(k.value for k in node.keywords)]
+            if len(arguments) >= 2:
+                groups.append(arguments)
+        elif isinstance(node, CONDITIONALS):
+            groups.append([without_none_checks(t) for t in tests_of(node)])
+    found: set[str] = set()
+    for parts in groups:
+        reading = [{d for d, walk in walks.items() if walk.tainted(part)} for part in parts]
+        names = set().union(*reading)
+        if any(leaf.display in names for leaf in protected):
+            found |= {d for d in names if d not in {leaf.display for leaf in protected}}
+    return frozenset(found)

@@ -36,7 +36,7 @@ from analysis.engine import Engine  # noqa: E402
 from analysis.functions import list_functions  # noqa: E402
 from analysis.inputs import InputModel  # noqa: E402
 from analysis.search import Search  # noqa: E402
-from analysis.static import condition_scopes, never_read  # noqa: E402
+from analysis.static import acting_with, condition_scopes, never_read  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 
@@ -92,8 +92,17 @@ def main() -> int:
                     # The engine's own search, as `Engine.judge` sets it up: the conditions
                     # of the function say which pairs of inputs may act together.
                     scopes = condition_scopes(info.node, model.leaves) if stream is None else None
+                    acting = acting_with(info.node, model.leaves)
                     search = Search(
-                        model, session, targets, budget, deadline, stream, policy, scopes=scopes
+                        model,
+                        session,
+                        targets,
+                        budget,
+                        deadline,
+                        stream,
+                        policy,
+                        scopes=scopes,
+                        acting=acting if stream is None else frozenset(),
                     )
                     try:
                         result = search.run()

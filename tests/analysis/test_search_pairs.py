@@ -12,8 +12,8 @@ from analysis_kit import model_of, verdict
 from analysis.execution import Limits, ProcessExecutor, Target
 from analysis.functions import find_function
 from analysis.inputs import SPREAD, Leaf
-from analysis.search import Search, protected_pairs, typical
-from analysis.static import condition_scopes
+from analysis.search import Search, contexts, protected_pairs, typical
+from analysis.static import acting_with, condition_scopes
 
 SOURCE = (
     "GIRTH = 'girth'\n"
@@ -96,3 +96,31 @@ def test_pairs_are_only_tried_where_one_condition_reads_them_with_an_open_input(
         found = list(protected_pairs(model, base, {"age"}, sex, scopes))
         assert bool(found) is wanted, qualname
         assert list(protected_pairs(model, base, {"age"}, sex))  # without scopes: all pairs
+
+
+# cvd-risk's HEART score: the troponin's threshold is the sex's, in a helper handed both; the
+# troponin is one of many inputs, each of which the search would vary before it.
+TROPONIN = (
+    "def troponin_points(hstni, sex):\n"
+    "    url = 34.0 if sex.lower() == 'male' else 16.0\n"
+    "    return 0 if hstni < url else 1 if hstni < 3 * url else 2\n"
+    "def heart(patient):\n"
+    "    points = 1 if patient['ecg_normal'] else 0\n"
+    "    points += 1 if patient['symptoms'] > 2 else 0\n"
+    "    points += 1 if patient['risk_factors'] >= 3 else 0\n"
+    "    return points + troponin_points(patient['hstni'], patient['sex'])\n"
+)
+
+
+def test_an_input_handed_to_a_call_with_a_protected_one_is_varied_first() -> None:
+    model = model_of(TROPONIN, "heart")
+    fn = find_function(ast.parse(TROPONIN), "heart")
+    assert fn is not None
+    acting = acting_with(fn.node, model.leaves)
+    assert acting == {"patient['hstni']"}
+    variations = contexts(model, first=acting)
+    base = next(variations)
+    varied = next(variations)
+    assert [leaf.display for leaf in model.leaves if varied[leaf.path] != base[leaf.path]] == [
+        "patient['hstni']"
+    ]
