@@ -24,6 +24,7 @@ from analysis.doc_examples import (
 from analysis.fieldreads import (
     Matcher,
     calls_methods_of,
+    column_parameters,
     element_accesses,
     field_matcher,
     frame_columns,
@@ -95,6 +96,8 @@ class InputBuilder:
         self.examples: list[dict[str, Any]] = []
         self.from_callers = from_callers
         self.function: FunctionNode | None = None
+        # The columns parameters of the function name, by the table they name them in.
+        self.named_columns: dict[str, list[str]] = {}
 
     def build(self, info: FunctionInfo) -> InputModel:
         fn = self.function = info.node
@@ -154,6 +157,18 @@ class InputBuilder:
             {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
         )
         passed_in = function_defaults(fn, self.facts.functions)
+        # `add_risk(df, age_col=None, sex_col=None)`: parameters that name the table's
+        # columns hold those names, and the table those columns.
+        naming: dict[str, str] = {}
+        self.named_columns = {}
+        for arg in [*positional, *args.kwonlyargs]:
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_frame(
+                fn, arg.arg, arg.annotation
+            ):
+                texts = {k: self.facts.const(v) for k, v in defaults.items()}
+                columns = column_parameters(fn, arg.arg, texts)
+                naming.update(columns)
+                self.named_columns[arg.arg] = list(dict.fromkeys(columns.values()))
         # Parameters go by keyword, unless a decorator of the project puts a wrapper with
         # parameters of its own names in front (`def inner(data)`, no functools.wraps): then
         # by position, as callers do. Past a parameter left to its default, by keyword.
@@ -173,6 +188,11 @@ class InputBuilder:
             )
             if given is not None:  # the module's own calls pass an instance of one class
                 params.append(Param(arg.arg, keyword, self.instance_shape(given, arg.arg, leaves)))
+                continue
+            if arg.arg in naming:  # the column's name, fixed: no value of what it holds
+                column = Leaf(path, display(path), arg.arg, [naming[arg.arg]])
+                leaves.append(column)
+                params.append(Param(arg.arg, keyword, Node("leaf", leaf=column)))
                 continue
             shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
             params.append(Param(arg.arg, keyword, shape))
@@ -383,6 +403,8 @@ class InputBuilder:
             and is_frame(fn, name, annotation)
         ):
             columns = frame_columns(fn, name, self.facts)
+            if depth == 0:
+                columns += [c for c in self.named_columns.get(name, []) if c not in columns]
             if columns:
                 # A cell is reached as df["AGEP"][0]: the column, then the row tried.
                 cells: dict[str, InputPath] = {

@@ -10,10 +10,17 @@ c.score)`, `candidates[0].age`) and helpers the record is passed to.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from typing import Any
 
-from analysis.functions import FunctionNode, call_bindings, called_function, function_defaults
+from analysis.functions import (
+    FunctionNode,
+    all_args,
+    call_bindings,
+    called_function,
+    function_defaults,
+)
 from analysis.harvest import looped_keys
 from analysis.hints import ModuleFacts
 from analysis.inputs import Leaf
@@ -687,3 +694,41 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
                     needed |= required_attributes(called[0], param, facts, depth - 1)
     facts.memo[key] = needed
     return needed
+
+
+# `age_col`, `sex_column`, `col_sex`, `eGFR_col_name`: a parameter that names a column.
+COLUMN_NAME = re.compile(
+    r"^(?:(?P<stem>[A-Za-z]\w*?)_col(?:umn)?(?:_?name)?|col(?:umn)?_(?P<after>[A-Za-z]\w*))$"
+)
+
+
+def column_parameters(
+    fn: FunctionNode, frame: str, defaults: dict[str, Any]
+) -> dict[str, str]:
+    """Parameters of `fn` that name a column of its table `frame`, with the column each names:
+    used as the table's key (`df[sex_col]`, `df.loc[rows, sex_col]`) or named so beside it
+    (`add_risk(df, age_col=None, sex_col=None)`, handing both to a helper). The column is the
+    parameter's default when that is text, else its name's stem (`sex_col`: "sex")."""
+    names = frame_copies(fn, frame)
+    keyed: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and (
+            is_name(node.value, names)
+            or (isinstance(node.value, ast.Attribute) and is_name(node.value.value, names))
+        ):
+            key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else node.slice
+            if isinstance(key, ast.Name):
+                keyed.add(key.id)
+    found: dict[str, str] = {}
+    for arg in all_args(fn):
+        if arg.arg == frame:
+            continue
+        match = COLUMN_NAME.match(arg.arg)
+        default = defaults.get(arg.arg, MISSING)
+        if match is None and arg.arg not in keyed:
+            continue
+        if isinstance(default, str) and default:
+            found[arg.arg] = default
+        elif match is not None:
+            found[arg.arg] = match.group("stem") or match.group("after")
+    return found

@@ -192,3 +192,33 @@ def test_a_batch_of_one_sex_is_tried_with_its_peers_alike() -> None:
     # A difference in the risk, not the refusal of a mixed batch.
     assert kinds["gender"] == ("dynamic", "output"), kinds
     assert kinds["region"] == kinds["age"] == ("dynamic", "output"), kinds
+
+
+# kfre's shape: the table comes with the names of its columns as parameters (no default to
+# read them from), handed on to the code that reads them.
+NAMED_COLUMNS = """
+import pandas as pd
+
+def risk(table, columns):
+    female = table[columns["sex"]].str.lower() == "female"
+    return table[columns["age"]] * 0.1 + female * 0.5
+
+def add_risk_col(df, age_col=None, sex_col=None, copy=True):
+    out = df.copy() if copy else df
+    out["risk"] = risk(out, {"age": age_col, "sex": sex_col})
+    return out
+"""
+
+
+def test_parameters_naming_columns_hold_the_names_and_the_table_those_columns() -> None:
+    model = model_of(NAMED_COLUMNS, "add_risk_col")
+    by_name = {param.name: param.shape for param in model.params}
+    assert by_name["age_col"].leaf is not None and by_name["age_col"].leaf.pool == ["age"]
+    assert by_name["age_col"].leaf.category is None  # a name, not an age
+    frame = by_name["df"]
+    assert frame.kind == "frame" and frame.item is not None
+    assert {"age", "sex"} <= set(frame.item.fields)
+    with Engine(build_policy([]), executor=ProcessExecutor()) as engine:
+        report = engine.scan_function(NAMED_COLUMNS, "kfre.py", "add_risk_col")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "gender"}
