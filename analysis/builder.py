@@ -689,6 +689,9 @@ class InputBuilder:
             own.discard("other")  # `if is_male is None:` checks for a missing flag
         if annotation is not None:
             own.add(annotation_kind(annotation) or "")
+            if own & {"int", "float"}:
+                # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
+                own -= {"dateobj", "isodate"}
         elif name in self.facts.memo.get(("documented flags",), ()):
             own.add("bool")  # `is_north_american (bool): ...`
         form = age_form(name, own) if category == "age" else None
@@ -946,14 +949,15 @@ def tables_by_age(fn: ast.AST, leaves: list[Leaf], facts: ModuleFacts) -> None:
     others = [leaf for leaf in leaves if not leaf.protected]
     roots = {leaf.path[0][1]: leaf.path[0][1] for leaf in leaves}
     tabled: list[Leaf] = []
-    for indexed, names in age_subscripts(fn, ages, roots, facts, HELPER_DEPTH):
+    for indexed, names, keyed in age_subscripts(fn, ages, roots, facts, HELPER_DEPTH):
         for leaf in others:
             inner = [name for name, outer in names.items() if outer == leaf.path[0][1]]
             if leaf in tabled or not any(
                 leaf_matches(indexed, (("param", name), *leaf.path[1:])) for name in inner
             ):
                 continue
-            leaf.pool.insert(0, age_table(len(tabled)))
+            table = age_table(len(tabled))
+            leaf.pool.insert(0, dict(enumerate(table)) if keyed else table)
             leaf.from_code += 1
             leaf.typical = 0
             tabled.append(leaf)
@@ -964,16 +968,25 @@ HELPER_DEPTH = 2  # helpers of helpers, as record reads follow them
 
 def age_subscripts(
     fn: ast.AST, ages: set[str], roots: dict[str, str], facts: ModuleFacts, depth: int
-) -> Iterator[tuple[ast.expr, dict[str, str]]]:
-    """Expressions `fn` indexes by an age (`mt.qx` of `mt.qx[x]`), with `roots`: which of the
-    caller's parameters each name of `fn` stands for."""
+) -> Iterator[tuple[ast.expr, dict[str, str], bool]]:
+    """Expressions `fn` indexes by an age (`mt.qx` of `mt.qx[x]`; `tbl` of `tbl.get(round(d))`,
+    a mapping: True), with `roots`: which of the caller's parameters each name of `fn` stands
+    for."""
     for node in ast.walk(fn):
         if (
             isinstance(node, ast.Subscript)
             and not isinstance(node.slice, ast.Slice)
             and mentions(node.slice, ages)
         ):
-            yield node.value, roots
+            yield node.value, roots, False
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and mentions(node.args[0], ages)
+        ):
+            yield node.func.value, roots, True
         if not depth or not isinstance(node, ast.Call):
             continue
         called = called_function(node, facts.functions)

@@ -599,7 +599,30 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
             if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
                 columns.append(elt.value)
     columns += required_columns(fn, names, facts)
+    for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
+        columns += [f for f in record_accesses(fn, row, facts) if f not in FRAME_API]
     return list(dict.fromkeys(columns))
+
+
+def row_names(fn: FunctionNode, names: set[str]) -> list[str]:
+    """The loop names that take the rows of the table: `for _, row in df.iterrows()`,
+    `for row in df.itertuples()`."""
+    found = []
+    for node in ast.walk(fn):
+        if not (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Attribute)
+            and node.iter.func.attr in ("iterrows", "itertuples")
+            and is_name(node.iter.func.value, names)
+        ):
+            continue
+        target = node.target
+        if node.iter.func.attr == "iterrows" and isinstance(target, ast.Tuple):
+            target = target.elts[-1]
+        if isinstance(target, ast.Name):
+            found.append(target.id)
+    return found
 
 
 def required_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> list[str]:

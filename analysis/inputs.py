@@ -202,6 +202,13 @@ def encode_value(value: Any) -> Any:
     if isinstance(value, list):
         return [encode_value(v) for v in value]
     if isinstance(value, dict):
+        plain = (str, int, float, bool, type(None))
+        if not all(isinstance(k, str) for k in value) and all(
+            isinstance(x, plain) and not (isinstance(x, float) and not math.isfinite(x))
+            for x in (*value, *value.values())
+        ):
+            # `{0: 100000.0, 1: 99969.1}`: keys JSON would turn into text, rebuilt as written
+            return {"__cb__": "literal", "v": repr(value)}
         return {str(k): encode_value(v) for k, v in value.items()}
     if value is None or isinstance(value, (str, int, float)):
         return value

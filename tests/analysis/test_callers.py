@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from analysis_kit import leaf, model_of, verdict
 
+from analysis.values import DateValue
+
 # anthro's shape: the caller works the days out of the child's record, the helper looks the
 # row up by a parameter named `d`.
 LOOKUP = """
@@ -29,6 +31,21 @@ def test_a_parameter_takes_the_category_of_what_every_caller_passes() -> None:
 def test_the_helper_is_reviewed_for_the_category() -> None:
     report = verdict(LOOKUP, "_lookup_day")
     assert "age" in {f.attribute for f in report.findings}
+
+
+def test_the_helper_is_proved_on_a_table_keyed_by_the_ages_tried() -> None:
+    """Handed a table, the helper looks a row up by the age: it is given one with a row for
+    every age, keyed by number. `d: float` is a number here, though another function of the
+    module reads `d.year` of a date."""
+    source = (
+        LOOKUP.replace("def _lookup_day(tbl, d):", "def _lookup_day(tbl: dict, d: float):")
+        + "\ndef years_since(d, today):\n    return today.year - d.year\n"
+    )
+    days = leaf(model_of(source, "_lookup_day"), "d")
+    assert not any(isinstance(v, DateValue) for v in days.pool)
+    report = verdict(source, "_lookup_day")
+    assert report.status == "biased", report.reason
+    assert [(f.attribute, f.method) for f in report.findings] == [("age", "dynamic")]
 
 
 def test_a_helper_also_called_with_something_else_stays_open() -> None:

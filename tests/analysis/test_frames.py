@@ -222,3 +222,23 @@ def test_parameters_naming_columns_hold_the_names_and_the_table_those_columns() 
         report = engine.scan_function(NAMED_COLUMNS, "kfre.py", "add_risk_col")
     assert report.status == "biased", report.reason
     assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "gender"}
+
+
+def test_the_columns_its_rows_are_read_by_are_the_frames() -> None:
+    """QRISK2's batch maps each row's ethnicity in a loop over `iterrows()`."""
+    source = (
+        "ETHRISK = {'white': 1, 'indian': 2, 'black_caribbean': 6}\n"
+        "def batch(df):\n"
+        "    results = df.copy()\n"
+        "    scores = []\n"
+        "    for _, row in results.iterrows():\n"
+        "        scores.append(row['age'] * 0.1 + ETHRISK.get(row.get('ethnicity'), 1))\n"
+        "    results['risk'] = scores\n"
+        "    return results\n"
+    )
+    (param,) = model_of(source, "batch").params
+    assert param.shape.kind == "frame" and param.shape.item is not None
+    assert {"age", "ethnicity"} <= set(param.shape.item.fields)
+    with Engine(build_policy([]), executor=ProcessExecutor()) as engine:
+        report = engine.scan_function(source, "qrisk.py", "batch")
+    assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "race"}
