@@ -111,10 +111,10 @@ def around(
     model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
 ) -> Iterator[dict[InputPath, Any]]:
     """Variations of a base: one input at a time, then pairs of guarded inputs."""
-    # Inputs that act with a protected one, then those the code compares with constants
-    # (they guard branches): vary those first.
+    # Inputs the code compares with constants guard branches: vary those first, and first
+    # among them those that act with a protected one.
     ordered = sorted(
-        model.others, key=lambda leaf: (leaf.display not in first, not leaf.guarded)
+        model.others, key=lambda leaf: (not leaf.guarded, leaf.display not in first)
     ) + model.protected
     for leaf in ordered:
         for value in leaf.pool if not leaf.protected else leaf.focus:
