@@ -166,6 +166,21 @@ def realistic(pool: list[Any], category: Category) -> list[Any]:
     return [v for v in pool if fits_range(v)]
 
 
+MIN_TABLE_RUN = 10  # consecutive whole numbers among the constants: the keys of a table
+
+
+def longest_run(numbers: list[Any]) -> list[int]:
+    """The longest run of consecutive whole numbers among `numbers` (46, 47, ..., 89)."""
+    whole = sorted({int(n) for n in numbers if is_number(n) and float(n).is_integer()})
+    best: list[int] = []
+    run: list[int] = []
+    for n in whole:
+        run = [*run, n] if run and n == run[-1] + 1 else [n]
+        if len(run) > len(best):
+            best = run
+    return best
+
+
 def typical_index(
     pool: list[Any],
     category: str | None,
@@ -216,6 +231,11 @@ def typical_index(
         # Within the span of the code's own thresholds when it has several: code about
         # children (`age < 1`, `age > 20`) is about nobody at a default adult age of 30.
         span = [v for v in (hint.constants if hint else []) if is_number(v)]
+        # Keys of a table by age (`_BASELINE[current_age]` for ages 46 to 89) say where the
+        # code works: at an age the table holds.
+        keyed = longest_run(span)
+        if len(keyed) >= MIN_TABLE_RUN:
+            span = keyed
         if len(set(span)) >= 2:
             inside = [v for v in usual if is_number(v) and min(span) <= v <= max(span)]
             usual = inside + [v for v in usual if v not in inside]

@@ -117,3 +117,27 @@ def test_a_required_input_rests_on_a_value_and_shared_helpers_do_not_mix_inputs(
     assert leaves["egfr"].pool[leaves["egfr"].typical] is not None
     assert not any(isinstance(v, bool) for v in leaves["age"].pool)
     assert verdict(source, "risk").status == "biased"
+
+
+def test_the_base_age_is_one_the_code_s_table_holds() -> None:
+    """SMART-REACH: ages validated from 18 to 120, a baseline table for 45 to 89 walked year
+    by year, nothing computed outside it (every risk 0): the base age is one of its keys."""
+    table = {age: round(0.99 - 0.001 * (age - 45), 3) for age in range(45, 90)}
+    source = (
+        f"BASELINE = {table}\n"
+        "def ten_year_risk(age, sex):\n"
+        "    if age < 18 or age > 120:\n"
+        "        raise ValueError('age')\n"
+        "    if age >= 90:\n"
+        "        raise ValueError('no baseline')\n"
+        "    current = int(age)\n"
+        "    risk = 0.0\n"
+        "    for year in range(10):\n"
+        "        if current not in BASELINE:\n"
+        "            break\n"
+        "        risk += 1 - BASELINE[current] ** (1.2 if sex == 'male' else 1.0)\n"
+        "        current += 1\n"
+        "    return round(risk, 5)\n"
+    )
+    (age,) = [leaf for leaf in model_of(source, "ten_year_risk").leaves if leaf.category == "age"]
+    assert 45 <= age.pool[age.typical] <= 89, age.pool
