@@ -313,6 +313,33 @@ def leaves_of(node: Node) -> list[Leaf]:
     return [leaf for sub in nodes if sub is not None for leaf in leaves_of(sub)]
 
 
+def every_item(path: InputPath, model: InputModel) -> InputPath:
+    """The path with each step into an item of a collection written `[*]`: in an ALIKE
+    context the value tried is every item's (`applicants[*]['gender']`, `df['sex'][*]`)."""
+    steps = list(path)
+
+    def holds(node: Node) -> bool:
+        return any(leaf.path == path for leaf in leaves_of(node))
+
+    def walk(node: Node, i: int) -> None:
+        if node.kind == "series":
+            steps.append(("index", "*"))  # the leaf is the parameter itself
+        elif node.kind == "frame" and node.item is not None and i + 1 < len(steps):
+            steps[i + 1] = ("index", "*")  # a column, then its row
+        elif node.kind in ("list", "mapping") and node.item is not None and i < len(steps):
+            steps[i] = ("index", "*")
+            walk(node.item, i + 1)
+        else:
+            inner = next((sub for sub in node.fields.values() if holds(sub)), None)
+            if inner is not None:
+                walk(inner, i + 1)
+
+    shape = next((param.shape for param in model.params if holds(param.shape)), None)
+    if shape is not None:
+        walk(shape, 1)
+    return tuple(steps)
+
+
 def display(path: InputPath) -> str:
     text = ""
     for step, value in path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis.conversions import converts
 from analysis.functions import FunctionInfo
-from analysis.inputs import InputModel, plain_value
+from analysis.inputs import ALIKE, InputModel, display, every_item, plain_value
 from analysis.report import Example, Finding, FunctionReport
 from analysis.search import SearchResult
 from analysis.static import first_reach, reaches
@@ -32,10 +32,12 @@ def record_result(
         assert leaf.category is not None
         reach = first_reach(info.node, leaf)
         inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
+        # With the peers alike, the value tried is every item's.
+        every = ALIKE in witness.context
         report.findings.append(
             Finding(
                 attribute=leaf.category,
-                parameter=leaf.display,
+                parameter=display(every_item(leaf.path, model)) if every else leaf.display,
                 example=Example(
                     inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
                 ),

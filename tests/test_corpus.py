@@ -194,8 +194,9 @@ class Rec(dict[str, object]):
             raise AttributeError(name) from None
 
 
-_PATH = re.compile(r"^(\w+)((?:\[['\"][^'\"]+['\"]\]|\[\d+\]|\.\w+)*)$")
-_STEP = re.compile(r"\[['\"]([^'\"]+)['\"]\]|\.(\w+)|\[(\d+)\]")
+# A step `[*]`: every item of a collection (the engine tried its peers alike).
+_PATH = re.compile(r"^(\w+)((?:\[['\"][^'\"]+['\"]\]|\[\d+\]|\[\*\]|\.\w+)*)$")
+_STEP = re.compile(r"\[['\"]([^'\"]+)['\"]\]|\.(\w+)|\[(\d+|\*)\]")
 _MODULES: dict[Path, dict[str, object]] = {}
 
 
@@ -220,18 +221,28 @@ def with_value(
     match = _PATH.match(parameter)
     assert match, f"parameter {parameter!r} is not a path"
     out = copy.deepcopy(inputs)
-    steps: list[str | int] = [k or a or int(i) for k, a, i in _STEP.findall(match[2])]
-    holder: Any = out
+    steps: list[str | int] = [
+        k or a or (i if i == "*" else int(i)) for k, a, i in _STEP.findall(match[2])
+    ]
     key: str | int = match[1]
     if key not in inputs and steps and spreads(function, match[1]):
         # `def f(**applicant)`: the example's inputs are the record's keys themselves.
         key, steps = steps[0], steps[1:]
     assert key in inputs, f"{parameter!r} does not start at an input of {sorted(inputs)}"
-    for step in steps:
-        holder = holder[key]
-        assert isinstance(holder, (dict, list)), f"cannot follow {parameter!r} into {inputs}"
-        key = step
-    holder[key] = value
+
+    def put(holder: Any, key: str | int, rest: list[str | int]) -> None:
+        if key == "*":  # every item: a list's, or a dict of items'
+            for each in list(range(len(holder)) if isinstance(holder, list) else holder):
+                put(holder, each, rest)
+            return
+        if not rest:
+            holder[key] = value
+            return
+        inner = holder[key]
+        assert isinstance(inner, (dict, list)), f"cannot follow {parameter!r} into {inputs}"
+        put(inner, rest[0], rest[1:])
+
+    put(out, key, steps)
     return out
 
 

@@ -191,6 +191,11 @@ def test_a_batch_of_one_sex_is_tried_with_its_peers_alike() -> None:
     kinds = {f.attribute: (f.method, f.kind) for f in report.findings}
     # A difference in the risk, not the refusal of a mixed batch.
     assert kinds["gender"] == ("dynamic", "output"), kinds
+    # Every row took the sex tried, and the finding says so.
+    (gender,) = [f for f in report.findings if f.attribute == "gender"]
+    assert gender.parameter == "df['sex'][*]"
+    assert gender.example is not None
+    assert set(gender.example.inputs["df"]["sex"]) == {gender.example.values[0]}
     assert kinds["region"] == kinds["age"] == ("dynamic", "output"), kinds
 
 

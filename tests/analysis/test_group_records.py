@@ -4,7 +4,9 @@ member tried, so a rule over the members' ages runs and its bias shows."""
 
 from __future__ import annotations
 
-from analysis_kit import verdict
+from analysis_kit import model_of, verdict
+
+from analysis.inputs import display, every_item
 
 SOURCE = (
     "def childcare_credit(family, period, parameters):\n"
@@ -20,3 +22,15 @@ def test_a_rule_over_a_group_s_member_ages_is_found_biased() -> None:
     report = verdict(SOURCE, "childcare_credit")
     assert report.status == "biased", report.reason
     assert {f.attribute for f in report.findings} == {"age"}
+
+
+def test_a_value_tried_on_every_item_is_shown_on_every_item() -> None:
+    """With the peers alike, a finding names the attribute of every item: `[*]`."""
+    source = (
+        "def shortlist(applicants):\n"
+        "    return [a['name'] for a in applicants if a['gender'] == 'female']\n"
+    )
+    model = model_of(source, "shortlist")
+    gender = next(leaf for leaf in model.leaves if leaf.category == "gender")
+    assert display(every_item(gender.path, model)) == "applicants[*]['gender']"
+    assert gender.display == "applicants[0]['gender']"

@@ -37,9 +37,10 @@ FLOORS = {
     # 96 functions, 60 tp, 0 fp, 1 fn; static 1.000/1.000 (clinical_records.py and
     # required_keys.py added 2026-12-01)
     "shapes": Floor(exact=94, precision=1.0, recall=0.983, static_precision=1.0, static_recall=1.0),
-    # 42 functions, 22 tp, 1 fp, 6 fn; static 1.000/1.000 (accessors in comparisons, d0704a3+)
+    # 42 functions, 23 tp, 1 fp, 5 fn; static 1.000/1.000 (peers alike find last_offer's
+    # rule over a cohort of one sex, 2026-12-02; not tuned on: the split's misses are not read)
     "shapes_holdout": Floor(
-        exact=35, precision=0.956, recall=0.785, static_precision=1.0, static_recall=1.0
+        exact=36, precision=0.957, recall=0.821, static_precision=1.0, static_recall=1.0
     ),
 }
 
@@ -54,7 +55,6 @@ KNOWN_MISSES = {
     "holdout/triage.py::Patient.shock_index_alert": "age (self.age) not found: clean",
     "shapes/hiring_pools.py::experienced": "'skipped' (no protected input), expected clean",
     "shapes/hiring_pools.py::promotion_picks": "'skipped', expected age",
-    "shapes_holdout/admissions_cohort.py::last_offer": "gender not found: clean",
     "shapes_holdout/admissions_cohort.py::top_offers": "'skipped', expected region",
     "shapes_holdout/admissions_cohort.py::interview_order": "'skipped', expected race",
     "shapes_holdout/admissions_cohort.py::scholarship_panel_ok": "gender not found: clean",
