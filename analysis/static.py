@@ -390,9 +390,11 @@ def tests_of(node: ast.AST) -> list[ast.expr]:
 
 def acting_with(fn: FunctionNode, leaves: list[Leaf]) -> frozenset[str]:
     """The other inputs the function hands to one call beside a protected input
-    (`self._troponin_score(patient.presentation_hstni, patient.sex)`) or reads in one
-    condition with it: how far the attribute acts depends on them, so the search varies them
-    before the rest (a troponin between the two sexes' thresholds)."""
+    (`self._troponin_score(patient.presentation_hstni, patient.sex)`) or reads in a
+    conditional that also reads it, in its test or in what it guards (`if reference ==
+    UK_WHO: return uk_who_chart(..., sex=sex)`): how far the attribute acts depends on them,
+    so the search varies them before the rest (a troponin between the two sexes'
+    thresholds)."""
     protected = [leaf for leaf in leaves if leaf.protected]
     if not protected:
         return frozenset()
@@ -404,7 +406,8 @@ def acting_with(fn: FunctionNode, leaves: list[Leaf]) -> frozenset[str]:
             if len(arguments) >= 2:
                 groups.append(arguments)
         elif isinstance(node, CONDITIONALS):
-            groups.append([without_none_checks(t) for t in tests_of(node)])
+            # A test and what it guards: `if reference == UK_WHO: return uk_who(..., sex)`
+            groups.append([node])
     found: set[str] = set()
     for parts in groups:
         reading = [{d for d, walk in walks.items() if walk.tainted(part)} for part in parts]

@@ -124,3 +124,29 @@ def test_an_input_handed_to_a_call_with_a_protected_one_is_varied_first() -> Non
     assert [leaf.display for leaf in model.leaves if varied[leaf.path] != base[leaf.path]] == [
         "patient['hstni']"
     ]
+
+
+def test_an_input_whose_condition_guards_the_protected_one_is_varied_first() -> None:
+    """rcpchgrowth's create_chart: the reference picks which chart is made, and only some
+    charts differ by sex. The reference acts with the sex though no call takes both."""
+    source = (
+        "def chart(method, units, reference, sex):\n"
+        "    if units not in ('cm', 'in'):\n"
+        "        raise ValueError(units)\n"
+        "    if method == 'ofc':\n"
+        "        return 'head'\n"
+        "    if reference == 'trisomy-21':\n"
+        "        return 'ds-' + ('boys' if sex == 'male' else 'girls')\n"
+        "    return 'uk-who'\n"
+    )
+    model = model_of(source, "chart")
+    fn = find_function(ast.parse(source), "chart")
+    assert fn is not None
+    acting = acting_with(fn.node, model.leaves)
+    assert "reference" in acting and "units" not in acting
+    variations = contexts(model, first=acting)
+    base = next(variations)
+    varied = next(variations)
+    assert [leaf.display for leaf in model.leaves if varied[leaf.path] != base[leaf.path]] == [
+        "reference"
+    ]
