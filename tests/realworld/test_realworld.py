@@ -79,8 +79,11 @@ FLOORS = {
     # After issue 10's eighth session (724 pairs, five sacoma-lib ages and four cvd-risk pairs
     # relabelled): bare 584/724 proved, 685/724 detected, 584/588 precise; deps 618/724,
     # 685/724, 618/628. Floors six pairs below (detected: eight).
-    "bare": Floors(proved=0.798, detected=0.935, precision=0.95),
-    "deps": Floors(proved=0.845, detected=0.935, precision=0.95),
+    # After issue 10's ninth session (724 pairs, no relabel): bare 618/724 proved, 689/724
+    # detected, 618/622 precise; deps 652/724, 689/724, 652/662. Floors six pairs below
+    # (detected: eight).
+    "bare": Floors(proved=0.845, detected=0.940, precision=0.95),
+    "deps": Floors(proved=0.892, detected=0.940, precision=0.95),
 }
 # Biased functions allowed in the general libraries: the target, zero, holds since cloud
 # regions, HTTP headers and redirects are no longer taken for people (issue 10 item 6).
