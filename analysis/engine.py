@@ -39,7 +39,7 @@ from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.static import acting_with, condition_scopes, never_read
+from analysis.static import acting_with, condition_scopes, never_read, tainters
 from analysis.verdict import drop_conversions, record_result, static_review
 from config.discovery import repository_root
 from config.policy import Policy
@@ -491,6 +491,7 @@ class Engine:
             if not targets:
                 report.status, report.reason = "skipped", "no protected input"
                 return
+            walks = tainters(info.node, model.leaves)
             search = Search(
                 model,
                 session,
@@ -504,8 +505,8 @@ class Engine:
                     for leaf in targets
                     if leaf.category and converts(info.qualname, leaf.category, self.policy)
                 },
-                scopes=condition_scopes(info.node, model.leaves),
-                acting=acting_with(info.node, model.leaves),
+                scopes=condition_scopes(info.node, model.leaves, walks),
+                acting=acting_with(info.node, model.leaves, walks),
             )
             try:
                 result = search.run()

@@ -333,7 +333,15 @@ def decides_with(
 CONDITIONALS = (ast.If, ast.While, ast.IfExp, ast.Assert, ast.Match)
 
 
-def condition_scopes(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, frozenset[int]]:
+def tainters(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, Tainter]:
+    """Each leaf's walk through `fn`, by display: built once, read by condition_scopes and
+    acting_with alike."""
+    return {leaf.display: Tainter(fn, leaf) for leaf in leaves}
+
+
+def condition_scopes(
+    fn: FunctionNode, leaves: list[Leaf], walks: dict[str, Tainter] | None = None
+) -> dict[str, frozenset[int]]:
     """For each leaf the function itself decides with, the conditional scopes it is read in:
     a scope is one `if`/`while`/`match`/conditional expression, its test and every test
     nested in its body. Two inputs and a third can only act together where one scope reads
@@ -349,7 +357,7 @@ def condition_scopes(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, frozense
     for leaf in leaves:
         if leaf.passed_to or leaf.read_in or (len(leaf.path) > 1 and escapes(fn, leaf)):
             continue  # it may decide in a helper or a method too: scopes here do not say
-        tainter = Tainter(fn, leaf)
+        tainter = walks[leaf.display] if walks and leaf.display in walks else Tainter(fn, leaf)
         found[leaf.display] = frozenset(
             scope
             for scope, tests in scopes
@@ -388,7 +396,9 @@ def tests_of(node: ast.AST) -> list[ast.expr]:
     return []
 
 
-def acting_with(fn: FunctionNode, leaves: list[Leaf]) -> frozenset[str]:
+def acting_with(
+    fn: FunctionNode, leaves: list[Leaf], walks: dict[str, Tainter] | None = None
+) -> frozenset[str]:
     """The other inputs the function hands to one call beside a protected input
     (`self._troponin_score(patient.presentation_hstni, patient.sex)`) or reads in a
     conditional that also reads it, in its test or in what it guards (`if reference ==
@@ -398,7 +408,7 @@ def acting_with(fn: FunctionNode, leaves: list[Leaf]) -> frozenset[str]:
     protected = [leaf for leaf in leaves if leaf.protected]
     if not protected:
         return frozenset()
-    walks = {leaf.display: Tainter(fn, leaf) for leaf in leaves}
+    walks = walks if walks is not None else tainters(fn, leaves)
     groups: list[list[ast.AST]] = []
     for node in ast.walk(fn):
         if isinstance(node, ast.Call):

@@ -36,7 +36,7 @@ from analysis.engine import Engine  # noqa: E402
 from analysis.functions import list_functions  # noqa: E402
 from analysis.inputs import InputModel  # noqa: E402
 from analysis.search import Search  # noqa: E402
-from analysis.static import acting_with, condition_scopes, never_read  # noqa: E402
+from analysis.static import acting_with, condition_scopes, never_read, tainters  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 
@@ -91,8 +91,11 @@ def main() -> int:
                     deadline = time.monotonic() + seconds
                     # The engine's own search, as `Engine.judge` sets it up: the conditions
                     # of the function say which pairs of inputs may act together.
-                    scopes = condition_scopes(info.node, model.leaves) if stream is None else None
-                    acting = acting_with(info.node, model.leaves)
+                    walks = tainters(info.node, model.leaves)
+                    scopes = (
+                        condition_scopes(info.node, model.leaves, walks) if stream is None else None
+                    )
+                    acting = acting_with(info.node, model.leaves, walks)
                     search = Search(
                         model,
                         session,
