@@ -36,6 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--format", choices=["text", "json", "sarif", "markdown"], default="text")
     scan.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     scan.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="leave out files named on the command line that the policy's paths: (or a "
+        "folder such as .venv) excludes, as a scan of their folder would (for pre-commit)",
+    )
+    scan.add_argument(
         "--jobs", type=int, default=0, help="functions tested at once (default: cores)"
     )
     scan.add_argument("--budget", type=int, default=None, help="executions per function")

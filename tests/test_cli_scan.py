@@ -222,13 +222,17 @@ def test_text_output_off_a_terminal_is_never_wrapped(
     assert max(len(line) for line in out.splitlines()) > 200
 
 
+def write_loans(folder: Path, comment: str) -> Path:
+    """A function biased for age, with `comment` on its `def` line."""
+    path = folder / "loans.py"
+    path.write_text(f"def approve(age, income):  {comment}\n    return age < 60 and income > 100\n")
+    return path
+
+
 def test_accepting_lines_that_cannot_match_are_warned_on_stderr_and_in_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "loans.py").write_text(
-        "def approve(age, income):  # codebias: ignore[agee] statutory\n"
-        "    return age < 60 and income > 100\n"
-    )
+    write_loans(tmp_path, "# codebias: ignore[agee] statutory")
     (tmp_path / ".codebias.yml").write_text(
         "allow:\n  - {function: loans.aprove, attribute: age, reason: typo}\n"
     )
@@ -242,3 +246,103 @@ def test_accepting_lines_that_cannot_match_are_warned_on_stderr_and_in_json(
     assert "allow entry 1 (function 'loans.aprove'): no scanned function" in report["warnings"][1]
     for warning in report["warnings"]:
         assert f"codebias: warning: {warning}" in captured.err
+
+
+def repository(tmp_path: Path) -> Path:
+    """A checkout (a folder holding .git) with the insurance example in it."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    shutil.copy(ROOT / "examples/insurance.py", repo / "insurance.py")
+    return repo
+
+
+def test_links_to_nothing_or_out_of_the_folder_are_named_and_the_rest_is_scanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = repository(tmp_path)
+    (tmp_path / "elsewhere.py").write_text("def retire(age):\n    return age > 60\n")
+    (repo / "dangling.py").symlink_to(tmp_path / "gone" / "missing.py")
+    (repo / "outside.py").symlink_to(tmp_path / "elsewhere.py")
+    (repo / "loop.py").symlink_to(repo / "loop.py")
+    code = main(["scan", str(repo), "--no-config", "--format", "json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert code == 1
+    by_name = {(Path(f["path"]).name, f["qualname"]): f for f in report["functions"]}
+    assert by_name[("insurance.py", "annual_premium")]["status"] == "biased"
+    assert ("outside.py", "retire") not in by_name  # nothing outside the folder is read
+    for name in ("dangling.py", "outside.py", "loop.py"):
+        problem = by_name[(name, "<module>")]
+        assert problem["status"] == "error" and problem["reason"].startswith("cannot read: ")
+        assert f"{repo / name}: cannot read: " in captured.err
+    assert "outside the scanned folder" in by_name[("outside.py", "<module>")]["reason"]
+    assert "Traceback" not in captured.err
+
+
+def test_a_diff_names_files_from_the_repository_root_whatever_the_working_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = repository(tmp_path)
+    (repo / "src" / "sub").mkdir(parents=True)
+    (repo / "insurance.py").rename(repo / "src" / "insurance.py")
+    # The same file name elsewhere in the repository, untouched by the diff.
+    shutil.copy(repo / "src" / "insurance.py", repo / "src" / "sub" / "insurance.py")
+    lines = (repo / "src" / "insurance.py").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("def family_discount")) + 1
+    diff = repo / "change.diff"
+    diff.write_text(
+        f"--- a/src/insurance.py\n+++ b/src/insurance.py\n@@ -{start + 2},1 +{start + 2},1 @@\n"
+        f"-    old line\n+{lines[start + 1]}\n"
+    )
+    monkeypatch.chdir(repo / "src" / "sub")
+    diff_args = ("--diff", "../../change.diff")
+    code, report = scan_json(capsys, "../insurance.py", "insurance.py", *diff_args)
+    assert [(f["path"], f["qualname"]) for f in report["functions"]] == [
+        ("../insurance.py", "family_discount")
+    ]
+    assert code == 1
+
+
+ALLOW_ELSEWHERE = """\
+allow:
+  - {function: pricing.senior_discount, attribute: age, reason: statute}
+  - {function: "legacy/old.py::anything", attribute: age, reason: frozen}
+  - {function: "insurance.no_such_function", attribute: age, reason: a typo}
+"""
+
+
+def test_a_partial_scan_warns_only_about_allow_entries_of_the_files_it_scanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = repository(tmp_path)
+    (repo / "pricing.py").write_text("def senior_discount(age):\n    return age > 64\n")
+    (repo / ".codebias.yml").write_text(ALLOW_ELSEWHERE)
+    monkeypatch.chdir(repo)
+    # The pre-commit hook names the files a commit changes: here only insurance.py.
+    code, report = scan_json(capsys, "insurance.py")
+    assert code == 1
+    assert report.get("warnings", []) == [
+        "allow entry 3 (function 'insurance.no_such_function'): no scanned function matches "
+        "it; write `module.function`, `Class.method`, `path/to/file.py::function`, or a glob "
+        "such as `pricing.*`"
+    ]
+    # The whole repository: the entry for a file that does not exist is named too.
+    code, report = scan_json(capsys, ".")
+    assert [w.split(":")[0] for w in report["warnings"]] == [
+        "allow entry 2 (function 'legacy/old.py",
+        "allow entry 3 (function 'insurance.no_such_function')",
+    ]
+
+
+def test_an_ignore_comment_for_an_attribute_the_function_does_not_take_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loans = write_loans(tmp_path, "# codebias: ignore[gender] reviewed")
+    code, report = scan_json(capsys, str(loans), "--no-config")
+    assert code == 1  # the age finding stands: the comment accepts gender only
+    assert report["functions"][0]["status"] == "biased"
+    (warning,) = report["warnings"]
+    assert warning.endswith(
+        "loans.py:1: ignore[gender]: approve has no gender input, so it accepts nothing"
+    )

@@ -139,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
             policy, executor=choose_executor(args.trust_code), jobs=jobs, progress=advance
         )
         try:
-            report = engine.scan_paths(args.paths, diff_text=diff_text)
+            report = engine.scan_paths(
+                args.paths, diff_text=diff_text, force_exclude=args.force_exclude
+            )
         except CodebiasError as exc:  # SandboxUnavailable included: nothing ran, say why
             print(f"codebias: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
