@@ -444,16 +444,37 @@ def test_parallel_generation_saves_every_answer_in_prompt_order_with_the_strateg
     ]
 
 
+def generate_one(
+    workdir: Path, server: Any, monkeypatch: pytest.MonkeyPatch, output: str
+) -> int:
+    """`bench` asking for one fair answer to one prompt, saved to `output`."""
+    (workdir / "prompts.json").write_text(json.dumps(PROMPTS[:1]))
+    use(server, monkeypatch)
+    server.answer(FAIR)
+    argv = ["--prompts", "prompts.json", "--samples", "1", "--output", output, "--format", "json"]
+    return main(["bench", *argv])
+
+
 def test_unwritable_output_exits_2_before_scoring(
     workdir: Path,
     openai_server: Any,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    (workdir / "prompts.json").write_text(json.dumps(PROMPTS[:1]))
-    use(openai_server, monkeypatch)
-    openai_server.answer(FAIR)
-    argv = ["bench", "--prompts", "prompts.json", "--samples", "1", "--output", "no/dir/out.jsonl"]
-    assert main(argv) == 2
+    assert generate_one(workdir, openai_server, monkeypatch, "no/dir/out.jsonl") == 2
     captured = capsys.readouterr()
     assert "no/dir/out.jsonl: cannot write" in captured.err and captured.out == ""
+
+
+def test_saved_completions_never_follow_a_planted_temporary_link(
+    workdir: Path,
+    openai_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    victim = workdir / "victim.txt"
+    victim.write_text("precious\n")
+    (workdir / "out.jsonl.tmp").symlink_to(victim)
+    assert generate_one(workdir, openai_server, monkeypatch, "out.jsonl") == 0
+    assert victim.read_text() == "precious\n"
+    assert len((workdir / "out.jsonl").read_text().splitlines()) == 1

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
+import threading
 from pathlib import Path
 
 import jsonschema
@@ -346,3 +349,55 @@ def test_an_ignore_comment_for_an_attribute_the_function_does_not_take_warns(
     assert warning.endswith(
         "loans.py:1: ignore[gender]: approve has no gender input, so it accepts nothing"
     )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_output_to_a_device_writes_into_it_and_leaves_it_a_device(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A null device of the test's own (never /dev/null itself: the machine shares it).
+    null = tmp_path / "null"
+    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    main(["scan", str(ROOT / "examples/lending.py"), "--output", str(null)])
+    assert stat.S_ISCHR(os.lstat(null).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
+
+
+def test_output_to_a_fifo_is_written_through_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    main(["scan", str(ROOT / "examples/lending.py"), "--format", "json", "--output", str(fifo)])
+    reader.join(timeout=60)
+    assert received, "nothing was written through the FIFO"
+    assert json.loads(received[0])["functions"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_output_never_follows_a_planted_temporary_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out = tmp_path / "report.json"
+    (tmp_path / "report.json.tmp").symlink_to(victim)
+    main(["scan", str(ROOT / "examples/lending.py"), "--format", "json", "--output", str(out)])
+    assert victim.read_text() == "precious\n"
+    assert out.is_file() and not out.is_symlink()
+    assert json.loads(out.read_text())["functions"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "report.json", "report.json.tmp", "victim.txt"
+    ]  # fmt: skip
+
+
+def test_output_into_a_missing_folder_is_a_usage_error_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "no" / "such" / "report.json"
+    assert main(["scan", str(ROOT / "examples/lending.py"), "--output", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert f"--output {out}: " in captured.err and "Traceback" not in captured.err

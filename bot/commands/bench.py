@@ -43,6 +43,7 @@ from analysis.study import (
     parse_prompts,
 )
 from bot.commands.scan import choose_executor, load_policy
+from bot.file_output import write_file
 from bot.llm import LLMConfigError, provider_from_env
 from config.policy import Policy, PolicyError
 
@@ -205,14 +206,10 @@ def generate(
 
 
 def write_completions(path: Path, records: Sequence[CompletionRecord]) -> None:
-    """Whole lines only: written to a temporary file, then moved into place."""
-    tmp = path.with_name(path.name + ".tmp")
+    """Whole lines only: the file is replaced whole (bot.file_output)."""
     try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.writelines(record.to_line() for record in records)
-        tmp.replace(path)
+        write_file(path, "".join(record.to_line() for record in records))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise Usage(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 

@@ -13,7 +13,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from analysis.engine import Engine
@@ -21,6 +20,7 @@ from analysis.errors import CodebiasError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate
 from analysis.report import Finding, safe_repr
 from bot.commands.scan import choose_config, choose_executor, load_policy
+from bot.file_output import write_file
 from bot.llm import LLMConfigError, enable_hint, provider_from_env
 from config.policy import PolicyError
 
@@ -97,14 +97,9 @@ def apply(file: str, source: str, result: FixResult) -> bool:
     if path.read_text(encoding="utf-8") != source:
         result.note = join_notes(result.note, f"not applied: {file} changed while the fix was made")
         return False
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".codebias", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(result.new_module_source)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
+        write_file(path, result.new_module_source)  # whole or not at all, permissions kept
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         result.note = join_notes(result.note, f"not applied: cannot write {file}: {exc.strerror}")
         return False
     log(f"applied the verified fix to {file}")
