@@ -120,3 +120,12 @@ def test_fix_exit_codes_are_documented_where_users_and_the_code_look() -> None:
     from bot.commands import fix
 
     assert (fix.EXIT_OK, fix.EXIT_NOT_FIXED, fix.EXIT_USAGE, fix.EXIT_FAILED) == (0, 1, 2, 3)
+
+
+def test_the_pre_commit_snippets_pin_the_released_tag() -> None:
+    """A hook on `rev: main` changes under its users at every push; pre-commit pins tags."""
+    version = re.search(r'^version = "([^"]+)"', text("pyproject.toml"), re.MULTILINE)
+    assert version is not None
+    for name in ("README.md", ".pre-commit-hooks.yaml"):
+        revs = re.findall(r"^\s*#?\s*rev: (\S+)$", text(name), re.MULTILINE)
+        assert revs == [f"v{version[1]}"], (name, revs)
