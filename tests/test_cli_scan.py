@@ -29,7 +29,7 @@ EXPECTED_EXAMPLES = {
     "claim_payout": ("clean", []),
     "loyalty_credit": ("biased", ["age"]),
     "credit_limit": ("biased", ["occupation"]),
-    "senior_rate": ("clean", []),  # accepted by `# codebias: ignore[age]`
+    "senior_rate": ("accepted", []),  # by `# codebias: ignore[age]`
     "approve": ("clean", []),
     "risk_band": ("skipped", []),
 }
@@ -76,6 +76,30 @@ def test_an_accepted_finding_is_listed_with_its_reason(examples_report: dict) ->
     senior = next(f for f in examples_report["functions"] if f["qualname"] == "senior_rate")
     assert senior["accepted"][0]["attribute"] == "age"
     assert senior["accepted"][0]["reason"] == "statutory senior rate"
+
+
+def test_an_accepted_function_reads_accepted_in_every_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(ROOT / "examples/lending.py")
+    reports = {}
+    for fmt in ("json", "text", "markdown", "sarif"):
+        main(["scan", path, "--no-config", "--format", fmt])
+        reports[fmt] = capsys.readouterr().out
+    (senior,) = [
+        f for f in json.loads(reports["json"])["functions"] if f["qualname"] == "senior_rate"
+    ]
+    assert senior["status"] == "accepted"
+    assert senior["accepted"][0]["reason"] == "statutory senior rate"
+    jsonschema.validate(json.loads(reports["json"]), REPORT_SCHEMA)
+    row = next(line for line in reports["text"].splitlines() if "senior_rate" in line)
+    assert "accepted" in row
+    assert "| ☑️ |" in next(
+        line for line in reports["markdown"].splitlines() if "senior_rate" in line
+    )
+    results = json.loads(reports["sarif"])["runs"][0]["results"]
+    suppressed = [r for r in results if r.get("suppressions")]
+    assert suppressed and all("senior_rate" in json.dumps(r["locations"]) for r in suppressed)
 
 
 def test_sarif_validates_and_has_one_result_per_finding(capsys: pytest.CaptureFixture[str]) -> None:
