@@ -34,7 +34,7 @@ from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.people import only_people
-from analysis.project import ModuleLocation, Project
+from analysis.project import ModuleLocation, Placement, Project
 from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
 from analysis.scan_files import select_files
@@ -135,10 +135,9 @@ class Engine:
             except SourceError as exc:
                 problems.append((path, exc.reason))
                 continue
-            project = self.project(file.home) if file.home is not None else None
-            location = project.locate(FsPath(path)) if project is not None else None
+            place = self.place(path, file.home)
             try:
-                module = self.load_module(text, path, project, location)
+                module = self.load_module(text, path, place.project, place.location)
             except Exception as exc:  # noqa: BLE001 - one file's internal error loses no other
                 log.exception("internal error reading %s", path)
                 problems.append((path, f"internal error in codebias: {type(exc).__name__}: {exc}"))
@@ -192,8 +191,20 @@ class Engine:
             ]
         return self.run_tasks([(module, info) for info in self.select(module, lines)])
 
-    def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport:
-        module = self.load_module(source, path)
+    def place(self, path: str, home: FsPath | None) -> Placement:
+        """Where a file on disk is imported: as its module in the project at `home` (see
+        analysis.scan_files), or on its own without one. `scan` and `fix` both load this way."""
+        if home is None:
+            return Placement(None, None)
+        project = self.project(home)
+        return Placement(project, project.locate(FsPath(path)))
+
+    def scan_function(
+        self, source: str, path: str, qualname: str, place: Placement | None = None
+    ) -> FunctionReport:
+        """One function of `source` (at `place` when it is a file of a project on disk)."""
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
         if module is None:
             raise ExecutionError(f"{path}: no parsable Python")
         info = find_function(module.parsed.tree, qualname)
@@ -202,7 +213,13 @@ class Engine:
         return self.scan_one(module, info)
 
     def agreement(
-        self, source: str, patched_source: str, path: str, qualname: str, samples: int = 40
+        self,
+        source: str,
+        patched_source: str,
+        path: str,
+        qualname: str,
+        samples: int = 40,
+        place: Placement | None = None,
     ) -> float | None:
         """Share of non-protected test inputs on which both versions give the same output.
 
@@ -210,7 +227,8 @@ class Engine:
         varied), keeping the best: removing a bias must change the outputs of the group it
         favoured or hurt, but should leave at least one group's outcomes as they were.
         """
-        module = self.load_module(source, path)
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
         if module is None or not module.runnable:
             return None
         info = find_function(module.parsed.tree, qualname)

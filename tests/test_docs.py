@@ -109,10 +109,10 @@ def test_the_readme_names_every_input_of_the_action() -> None:
 
 def test_fix_exit_codes_are_documented_where_users_and_the_code_look() -> None:
     readme = text("README.md")
-    section = readme[readme.index("Exit codes of `fix`") :].split("\n\n")[0]
+    section = " ".join(readme[readme.index("Exit codes of `fix`") :].split("\n\n")[0].split())
     for code, meaning in [
         ("`0`", "fixed"),
-        ("`1`", "not\nfixed"),
+        ("`1`", "not fixed"),
         ("`2`", "usage"),
         ("`3`", "provider failed"),
     ]:

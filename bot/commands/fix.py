@@ -19,6 +19,7 @@ from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate
 from analysis.report import Finding, safe_repr
+from analysis.scan_files import select_files
 from bot.commands.scan import choose_config, choose_executor, load_policy
 from bot.file_output import write_file
 from bot.llm import LLMConfigError, enable_hint, provider_from_env
@@ -48,21 +49,28 @@ def run(args: argparse.Namespace) -> int:
         return usage(f"{file}: not UTF-8 text: {exc.reason}")
 
     shown = display_path(file)
-    engine = Engine(policy, executor=choose_executor(args.trust_code))
-    if provider is not None:
+    if provider is None:
+        log(f"no language model is configured, so no fix will be proposed: {enable_hint(policy)}")
+        log(f"testing {shown}::{qualname} for its findings only")
+    else:
         log(f"testing {shown}::{qualname}; fixes from {provider.name} ({provider.model})")
-    try:
-        result = mitigate(
-            engine,
-            source,
-            shown,
-            qualname,
-            provider,
-            strategy=strategy,
-            max_rounds=policy.mitigation.max_rounds,
-        )
-    except CodebiasError as exc:  # no such function, no parsable Python, no sandbox
-        return usage(str(exc))
+    # Loaded exactly as `scan` loads a file named on its own: as its module in its package
+    # (or repository), with the policy's stubs, budgets and sandbox.
+    (named,) = select_files([file], policy).files
+    with Engine(policy, executor=choose_executor(args.trust_code)) as engine:
+        try:
+            result = mitigate(
+                engine,
+                source,
+                shown,
+                qualname,
+                provider,
+                strategy=strategy,
+                max_rounds=policy.mitigation.max_rounds,
+                place=engine.place(shown, named.home),
+            )
+        except CodebiasError as exc:  # no such function, no parsable Python, no sandbox
+            return usage(str(exc))
     if provider is None and result.status == "not_fixed":
         result.note = enable_hint(policy, os.environ)
 
