@@ -129,3 +129,18 @@ def test_the_pre_commit_snippets_pin_the_released_tag() -> None:
     for name in ("README.md", ".pre-commit-hooks.yaml"):
         revs = re.findall(r"^\s*#?\s*rev: (\S+)$", text(name), re.MULTILINE)
         assert revs == [f"v{version[1]}"], (name, revs)
+
+
+def test_review_exit_codes_are_documented_and_the_action_fails_on_unreachable() -> None:
+    readme = " ".join(text("README.md").split())
+    from bot.commands import review
+
+    assert f"{review.EXIT_GITHUB} GitHub refused a request" in readme
+    assert f"{review.EXIT_UNREACHABLE} GitHub could not be reached or failed" in readme
+    step = next(
+        s
+        for s in yaml.safe_load(text("action.yml"))["runs"]["steps"]
+        if "codebias review" in s.get("run", "")
+    )
+    assert f'[ "$code" = {review.EXIT_UNREACHABLE} ]' in step["run"]
+    assert f"exit {review.EXIT_UNREACHABLE}" in step["run"]
