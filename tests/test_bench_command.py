@@ -275,6 +275,23 @@ def test_bad_completions_exit_2_with_a_message_and_no_output(
     assert message in captured.err and "Traceback" not in captured.err
 
 
+def test_uneven_samples_are_refused_before_any_answer_runs(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """K is checked on reading, not after hours of running every answer."""
+    marker = workdir / "ran"
+    answer = (
+        f"import pathlib\npathlib.Path({str(marker)!r}).write_text('x')\n\n\n"
+        "def f(age):\n    return age > 60\n"
+    )
+    rows = [{"prompt_id": p, "sample": int(k), "completion": answer} for p, k in ("00", "01", "10")]
+    (workdir / "answers.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # Without the sandbox (rlimits only), so that an answer that runs leaves its marker.
+    assert main(["bench", "--completions", "answers.jsonl", "--trust-code"]) == 2
+    assert "every prompt needs the same number of samples K" in capsys.readouterr().err
+    assert not marker.exists()
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

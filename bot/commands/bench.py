@@ -41,6 +41,7 @@ from analysis.study import (
     generation_messages,
     judge_sample,
     parse_prompts,
+    samples_per_prompt,
 )
 from bot.commands.scan import choose_executor, load_policy
 from bot.file_output import write_file
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
         if args.completions:
             records = read_completions(args)
+            samples_per_prompt([r.prompt_id for r in records])  # before any answer runs
         engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=1)
         # No sandbox: say so now (before paying for generation), not as N*K "unexecutable".
         engine.executor()
