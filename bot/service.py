@@ -1,7 +1,8 @@
 """The webhook service: `create_app(settings)` builds the starlette application.
 
 `POST /webhook` does no work in the request: verify the signature over the raw bytes, parse,
-drop repeats, route, enqueue, answer. Reviews run in RQ workers (`REDIS_URL`) or in the
+drop repeats (of the delivery id, and of the event the signed body describes), route,
+enqueue, answer. Reviews run in RQ workers (`REDIS_URL`) or in the
 embedded pool.
 
 Hostile traffic: a body over GitHub's 25 MB limit is refused with 413 from its
@@ -14,6 +15,7 @@ released, so that GitHub's redelivery of it goes through once the queue is back.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -205,12 +207,21 @@ def _enqueue(
     services: Services, routed: events.ReviewRequest, count: Callable[[str], None]
 ) -> Response:
     delivery = routed.delivery or ""
+    # The delivery id is not signed: a captured body replayed under fresh ids is caught by
+    # what the body itself says (events.event_identity).
+    claims = [delivery, *([_identity_claim(routed.identity)] if routed.identity else [])]
+    held: list[str] = []
     try:
-        if not services.deduper.first_time(delivery):
-            count("duplicate")
-            return JSONResponse({"duplicate": delivery})
+        for claim in claims:
+            if not services.deduper.first_time(claim):
+                for earlier in held:
+                    services.deduper.confirm(earlier)
+                count("duplicate")
+                return JSONResponse({"duplicate": delivery})
+            held.append(claim)
         queued = services.queue.submit(routed)
-        services.deduper.confirm(delivery)
+        for claim in held:
+            services.deduper.confirm(claim)
     except (RedisError, RuntimeError) as exc:
         log.error(
             "delivery %s not queued (%s): answered 503, redeliver it once the queue is back",
@@ -218,7 +229,8 @@ def _enqueue(
             exc,
             extra={"outcome": "unavailable"},
         )
-        _forget(services, delivery)
+        for claim in held:
+            _forget(services, claim)
         count("unavailable")
         return JSONResponse({"error": "queue unavailable"}, status_code=503)
     count("queued" if queued else "coalesced")
@@ -233,14 +245,18 @@ def _enqueue(
     return JSONResponse({"job": routed.logical_id, "queued": queued}, status_code=202)
 
 
-def _forget(services: Services, delivery: str) -> None:
+def _identity_claim(identity: str) -> str:
+    return "event:" + hashlib.sha256(identity.encode()).hexdigest()
+
+
+def _forget(services: Services, claim: str) -> None:
     """Let GitHub's redelivery of this id through once the queue is back."""
     try:
-        services.deduper.forget(delivery)
+        services.deduper.forget(claim)
     except RedisError as exc:
         log.warning(
             "delivery %s: claim not released (%s); it lapses by itself within %d s",
-            delivery,
+            claim,
             exc,
             CLAIM_SECONDS,
         )

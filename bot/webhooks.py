@@ -4,7 +4,9 @@ GitHub signs the exact request body with HMAC-SHA256 and sends `X-Hub-Signature-
 sha256=<hex>`. The body is compared in constant time and only then handed to the JSON parser,
 so an unauthenticated sender never reaches it. GitHub may deliver the same event more than once
 (retries, manual redelivery); `X-GitHub-Delivery` is remembered for a while and repeats are
-dropped.
+dropped. That header is not signed, so the service also remembers what each signed body says
+happened (`bot.events.event_identity`): a captured body replayed under fresh delivery ids is
+a repeat too.
 """
 
 from __future__ import annotations
