@@ -11,6 +11,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from bot.render.escape import code_span
+
 Command = Literal["review", "recheck", "fix", "refuse"]
 
 PR_ACTIONS = frozenset({"opened", "reopened", "synchronize", "ready_for_review"})
@@ -192,4 +194,4 @@ def parse_command(body: str) -> tuple[Command, str | None, str | None] | None:
         return "recheck", None, None
     if verb == "fix" and len(args) <= 1 and all(QUALNAME_RE.match(a) for a in args):
         return "fix", (args[0] if args else None), None
-    return "refuse", None, f"unknown command `/codebias {' '.join(words)}`"
+    return "refuse", None, f"unknown command {code_span('/codebias ' + ' '.join(words))}"

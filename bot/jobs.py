@@ -30,6 +30,7 @@ from bot.metrics import MemoryStore, Metrics, RedisStore
 from bot.posting import MemoryPostingLock, PostingLock, RedisPostingLock
 from bot.publish import Publisher
 from bot.queue import fields_of, honour_retry_after
+from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import Settings
 from config.layering import load_policy
@@ -307,7 +308,8 @@ class Job:
         else:
             title = "The review failed"
             summary = (
-                f"codebias could not finish this review: `{type(exc).__name__}: {exc}`. "
+                "codebias could not finish this review: "
+                f"{code_span(f'{type(exc).__name__}: {exc}')}. "
                 "Failed reviews are retried with backoff."
             )
         try:

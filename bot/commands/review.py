@@ -28,6 +28,7 @@ from bot.github import RepoClient, policy_reader, token_client
 from bot.github_errors import GitHubError
 from bot.outcome import ReviewOutcome
 from bot.publish import Publisher
+from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import DEFAULT_API_URL
 from config.layering import load_policy
@@ -109,7 +110,8 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
         publisher.neutral_check(
             head_sha,
             "The review failed",
-            f"codebias could not finish this review: `{type(exc).__name__}: {exc}`.",
+            "codebias could not finish this review: "
+            f"{code_span(f'{type(exc).__name__}: {exc}')}.",
             check_id,
         )
         raise

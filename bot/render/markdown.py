@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
-from bot.render.escape import code_span, printable
+from bot.render.escape import code_span, table_code
 
 MAX_CELL = 60
 STATUS_ICON = {
@@ -27,10 +27,7 @@ def code(value: Any) -> str:
     text = " ".join(text.split())
     if len(text) > MAX_CELL:
         text = text[: MAX_CELL - 1] + "…"
-    text = text.replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    return table_code(text)
 
 
 def _flatten(prefix: str, value: Any) -> list[tuple[str, Any]]:
@@ -46,7 +43,9 @@ def example_table(finding: Finding) -> str:
     """The counterexample: every input, the two protected values, the two outputs."""
     ex = finding.example
     if ex is None:
-        return f"_judged from the code: `{finding.parameter}` reaches the result (no run)_"
+        return (
+            f"_judged from the code: {code_span(finding.parameter)} reaches the result (no run)_"
+        )
     a, b = (ex.values + [None, None])[:2]
     rows = ["| input | case A | case B |", "|---|---|---|"]
     placed = False
@@ -68,8 +67,8 @@ def finding_block(finding: Finding, new: bool | None) -> str:
     where = f" (line {finding.line})" if finding.line else ""
     if finding.is_static:
         return (
-            f"**{finding.attribute}** (static finding){tag}: `{finding.parameter}` reaches a "
-            f"decision{where}; the function could not run, so nothing was proven."
+            f"**{finding.attribute}** (static finding){tag}: {code_span(finding.parameter)} "
+            f"reaches a decision{where}; the function could not run, so nothing was proven."
         )
     refused = finding.refused
     if refused is not None:
@@ -80,7 +79,7 @@ def finding_block(finding: Finding, new: bool | None) -> str:
         )
         return f"{head}\n\n{example_table(finding)}"
     head = (
-        f"**{finding.attribute}**{tag}: changing only `{finding.parameter}` "
+        f"**{finding.attribute}**{tag}: changing only {code_span(finding.parameter)} "
         f"changes the result{where}."
     )
     return f"{head}\n\n{example_table(finding)}"
@@ -89,7 +88,7 @@ def finding_block(finding: Finding, new: bool | None) -> str:
 def accepted_lines(reports: list[FunctionReport]) -> list[str]:
     return [
         f"- {code_span(f'{r.path}::{r.qualname}')} {a.finding.attribute} "
-        f"(accepted in the {a.source}): {printable(a.reason)}"
+        f"(accepted in the {a.source}): {code_span(a.reason)}"
         for r in reports
         for a in r.accepted
     ]
@@ -125,7 +124,7 @@ def render_report(report: ScanReport) -> str:
     lines += ["| | function | status | attributes | note |", "|---|---|---|---|---|"]
     for fn in report.functions:
         attrs = ", ".join(fn.flagged_attributes or fn.attributes_tested)
-        note = printable(fn.reason or "").replace("|", "\\|")
+        note = table_code(fn.reason or "")
         where = code_span(f"{fn.path}:{fn.line}").replace("|", "\\|")
         status = fn.shown_status
         lines.append(
@@ -145,6 +144,6 @@ def render_report(report: ScanReport) -> str:
         lines += ["## Accepted", "", *accepted, ""]
     if report.problems:
         lines += ["## Files that could not be read", ""]
-        lines += [f"- {code_span(path)}: {printable(reason)}" for path, reason in report.problems]
+        lines += [f"- {code_span(path)}: {code_span(reason)}" for path, reason in report.problems]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -102,6 +102,26 @@ def comment_event(
     return data
 
 
+def post_comment(
+    github: FakeGitHub, number: int, body: str, login: str = "maintainer"
+) -> dict[str, Any]:
+    """A comment written on the fake GitHub, and the `issue_comment.created` delivery for it."""
+    data = comment_event(number, body, login)
+    comment = data["comment"]
+    with github.lock:
+        comment["id"] = next(github.ids)
+        github.repo(REPO).issue_comments.append(
+            {
+                "id": comment["id"],
+                "issue_number": number,
+                "body": body,
+                "user": {"login": login, "id": 7, "type": "User"},
+                "issue_url": f"{github.url}/repos/{REPO}/issues/{number}",
+            }
+        )
+    return data
+
+
 def set_pull(
     github: FakeGitHub, number: int, files: dict[str, tuple[str | None, str]], draft: bool = False
 ) -> dict[str, Any]:

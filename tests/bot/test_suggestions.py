@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from fakegithub import FakeGitHub
 from fakellm import FakeLLM
+from markdown_it import MarkdownIt
 from scenario import BASE, HEAD, PATH, REPO, comment_event, set_pull
 
 from bot.events import ReviewRequest, route
@@ -34,6 +35,15 @@ def salary_offer(candidate):
 ```
 """
 ONLY_SALARY = HEAD.split("\n\n\n")[0] + "\n"
+# A fair version whose docstring holds a line of four backticks, then what would render as a
+# second, untested suggestion if that line closed the comment's fence.
+FENCE_BREAKER = FIXED.replace(
+    "def salary_offer(candidate):\n",
+    'def salary_offer(candidate):\n    """Offer.\n````\n```suggestion evil\n'
+    "def salary_offer(candidate):\n    return 0\n````\n"
+    '    """\n',
+    1,
+)
 
 
 @pytest.fixture
@@ -113,3 +123,23 @@ def test_a_later_push_reuses_the_verified_fix_without_asking_the_model_again(
     assert len(llm.requests) == 1
     bodies = [c["body"] for c in github.repo(REPO).review_comments]
     assert bodies and all("```suggestion" in body for body in bodies)
+
+
+def test_a_suggestion_holds_exactly_the_tested_function_whatever_backticks_it_holds(
+    github: FakeGitHub, embedded_settings: Settings
+) -> None:
+    """Issue 25, item 8: the suggestion was fenced with three backticks, so a docstring line
+    of four closed it and the verified comment carried a second suggestion, never tested."""
+    server = FakeLLM([FENCE_BREAKER])
+    try:
+        review(github, context_with(embedded_settings, server), {PATH: (None, ONLY_SALARY)})
+    finally:
+        server.stop()
+    (comment,) = github.repo(REPO).review_comments
+    blocks = [
+        t
+        for t in MarkdownIt("commonmark").parse(comment["body"])
+        if t.type == "fence" and t.info.split()[:1] == ["suggestion"]
+    ]
+    tested = FENCE_BREAKER.split("```python\n")[1].rsplit("```", 1)[0]
+    assert [b.content for b in blocks] == [tested]
