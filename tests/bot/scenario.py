@@ -8,6 +8,7 @@ import difflib
 import hashlib
 import json
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,7 @@ def post_comment(
                 "body": body,
                 "user": {"login": login, "id": 7, "type": "User"},
                 "issue_url": f"{github.url}/repos/{REPO}/issues/{number}",
+                "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             }
         )
     return data

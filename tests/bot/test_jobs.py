@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fakegithub import FakeGitHub
 from markdown_it import MarkdownIt
-from scenario import BASE, HEAD, PATH, REPO, comment_event, post_comment, set_pull
+from scenario import BASE, HEAD, PATH, REPO, post_comment, set_pull
 
 from bot.events import ReviewRequest, route
 from bot.jobs import JobContext
@@ -128,10 +128,10 @@ def test_commands_that_are_refused_get_an_answer(
     set_pull(github, 7, {PATH: (BASE, HEAD)})
     if permission:
         github.repo(REPO).permissions["maintainer"] = permission
-    routed = route("issue_comment", comment_event(7, body))
+    routed = route("issue_comment", post_comment(github, 7, body))
     assert isinstance(routed, ReviewRequest)
     context.run(routed)
-    (reply,) = github.repo(REPO).issue_comments
+    (reply,) = [c for c in github.repo(REPO).issue_comments if c["user"]["type"] == "Bot"]
     assert expect in reply["body"] and reply["body"].startswith("@maintainer")
     assert github.repo(REPO).check_runs == []
 
@@ -141,7 +141,7 @@ def test_recheck_by_a_writer_reviews_the_current_head(
 ) -> None:
     event = set_pull(github, 7, {PATH: (BASE, HEAD)})
     github.repo(REPO).permissions["maintainer"] = "write"
-    routed = route("issue_comment", comment_event(7, "/codebias recheck"))
+    routed = route("issue_comment", post_comment(github, 7, "/codebias recheck"))
     assert isinstance(routed, ReviewRequest)
     context.run(routed)
     run = github.repo(REPO).check_runs[-1]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fakegithub import FakeGitHub
 from fakellm import FakeLLM
 from markdown_it import MarkdownIt
-from scenario import BASE, HEAD, PATH, REPO, comment_event, set_pull
+from scenario import BASE, HEAD, PATH, REPO, comment_event, post_comment, set_pull
 
 from bot.events import ReviewRequest, route
 from bot.jobs import JobContext
@@ -96,7 +97,7 @@ def test_fix_command_targets_one_function(
 ) -> None:
     set_pull(github, 7, {PATH: (None, HEAD)})
     github.repo(REPO).permissions["maintainer"] = "write"
-    routed = route("issue_comment", comment_event(7, "/codebias fix salary_offer"))
+    routed = route("issue_comment", post_comment(github, 7, "/codebias fix salary_offer"))
     assert isinstance(routed, ReviewRequest)
     context_with(embedded_settings, llm).run(routed)
     bodies = {c["line"]: c["body"] for c in github.repo(REPO).review_comments}
@@ -143,3 +144,41 @@ def test_a_suggestion_holds_exactly_the_tested_function_whatever_backticks_it_ho
     ]
     tested = FENCE_BREAKER.split("```python\n")[1].rsplit("```", 1)[0]
     assert [b.content for b in blocks] == [tested]
+
+
+@pytest.mark.parametrize(
+    "on_github",
+    [
+        None,
+        ("outsider", "/codebias fix salary_offer", 0),
+        ("maintainer", "Looks good to me.", 0),
+        ("maintainer", "/codebias fix salary_offer", 4),  # replayed after the dedupe window
+    ],
+    ids=["no-such-comment", "someone-else-wrote-it", "it-says-something-else", "days-old"],
+)
+def test_a_forged_fix_command_naming_a_maintainer_runs_nothing(
+    github: FakeGitHub,
+    embedded_settings: Settings,
+    llm: FakeLLM,
+    on_github: tuple[str, str, int] | None,
+) -> None:
+    """Issue 25, item 9: with a leaked webhook secret, a delivery claiming that a maintainer
+    commented `/codebias fix` ran a fix (model calls, a review). The command is read from
+    the comment as GitHub has it, and its real author's permission decides."""
+    set_pull(github, 7, {PATH: (None, HEAD)})
+    repo = github.repo(REPO)
+    repo.permissions.update(maintainer="admin", outsider="read")
+    forged = comment_event(7, "/codebias fix salary_offer")  # signed with the leaked secret
+    if on_github is not None:
+        login, text, days = on_github
+        real = post_comment(github, 7, text, login)["comment"]["id"]
+        forged["comment"]["id"] = real
+        written = datetime.now(UTC) - timedelta(days=days)
+        repo.issue_comments[-1]["created_at"] = written.strftime("%Y-%m-%dT%H:%M:%SZ")
+    routed = route("issue_comment", forged)
+    assert isinstance(routed, ReviewRequest) and routed.commenter == "maintainer"
+    context_with(embedded_settings, llm).run(routed)
+    assert llm.requests == []
+    assert repo.check_runs == [] and repo.review_comments == []
+    replies = [c["body"] for c in repo.issue_comments if c["user"]["type"] == "Bot"]
+    assert all(r.startswith("@outsider") and "write access" in r for r in replies)
