@@ -32,6 +32,7 @@ from bot.metrics import MemoryStore, Metrics, RedisStore
 from bot.posting import MemoryPostingLock, PostingLock, RedisPostingLock
 from bot.publish import Publisher
 from bot.queue import fields_of, honour_retry_after
+from bot.redact import redacted, secrets_in
 from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import Settings
@@ -314,9 +315,9 @@ class Job:
             )
         else:
             title = "The review failed"
+            failure = redacted(f"{type(exc).__name__}: {exc}", secrets_in(self.context.env))
             summary = (
-                "codebias could not finish this review: "
-                f"{code_span(f'{type(exc).__name__}: {exc}')}. "
+                f"codebias could not finish this review: {code_span(failure)}. "
                 "Failed reviews are retried with backoff."
             )
         try:
@@ -407,7 +408,15 @@ class Job:
             if source is not None:
                 # An explicit `/codebias fix` asks afresh; automatic ones reuse earlier answers.
                 cache = None if self.request.command == "fix" else self.context.cache
-                suggest(reviewer.engine, policy, provider, source, result, cache)
+                suggest(
+                    reviewer.engine,
+                    policy,
+                    provider,
+                    source,
+                    result,
+                    cache,
+                    secrets_in(self.context.env),
+                )
                 if result.suggestion is None and result.fix_patch is None and result.fix_note:
                     # The finding is posted either way; say why it comes without a fix.
                     log.warning("no fix for %s: %s", result.key, result.fix_note)

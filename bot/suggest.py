@@ -8,15 +8,17 @@ from __future__ import annotations
 import ast
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from analysis import ENGINE_VERSION, Engine
 from analysis.functions import find_function
-from analysis.mitigation import Provider, mitigate
+from analysis.mitigation import Completion, Message, Provider, ProviderError, mitigate
 from analysis.mitigation.answer import Candidate
 from analysis.mitigation.splice import splice, unified_patch
 from bot.cache import ResultsCache, cache_key
 from bot.outcome import FunctionResult, Suggestion
+from bot.redact import redacted
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -78,6 +80,31 @@ class FixRecord:
         )
 
 
+class WatchedProvider:
+    """A provider that remembers why it last failed: the loop turns a ProviderError into a
+    note quoting it (the endpoint, the provider's error body), which is never posted."""
+
+    def __init__(self, provider: Provider) -> None:
+        self.provider = provider
+        self.name = provider.name
+        self.model = provider.model
+        self.failure: ProviderError | None = None
+
+    def complete(self, messages: list[Message], temperature: float) -> Completion:
+        try:
+            return self.provider.complete(messages, temperature)
+        except ProviderError as exc:
+            self.failure = exc
+            raise
+
+
+def provider_down(failure: ProviderError) -> str:
+    """What a pull request is told when the model failed: the kind of failure, nothing of
+    its text (the endpoint and the provider's answer may hold credentials)."""
+    kind = failure.kind.replace("_", " ")
+    return f"the language model could not be reached ({kind}), so no fix is suggested this time"
+
+
 def suggest(
     engine: Engine,
     policy: Policy,
@@ -85,11 +112,13 @@ def suggest(
     source: str,
     result: FunctionResult,
     cache: ResultsCache | None = None,
+    secrets: Sequence[str] = (),
 ) -> None:
     """Attach a verified suggestion (or the reason there is none) to `result`.
 
     With a cache, a later push that leaves the function (and what it depends on) unchanged
-    reuses the earlier outcome instead of asking the model again.
+    reuses the earlier outcome instead of asking the model again. `secrets` are masked in
+    what is logged of a provider's failure.
     """
     report = result.report
     key = fix_key(source, report.qualname, policy, provider) if cache is not None else None
@@ -97,16 +126,25 @@ def suggest(
     if cached is not None:
         record = FixRecord.from_json(cached)
     else:
+        watched = WatchedProvider(provider)
         fix = mitigate(
             engine,
             source,
             report.path,
             report.qualname,
-            provider,
+            watched,
             strategy=policy.mitigation.strategy,
             max_rounds=policy.mitigation.max_rounds,
             report=report,
         )
+        if fix.status == "error" and watched.failure is not None:
+            log.warning(
+                "the language model failed for %s: %s",
+                result.key,
+                redacted(str(watched.failure), secrets),
+            )
+            result.fix_note = provider_down(watched.failure)
+            return
         record = FixRecord(
             fixed=fix.status == "fixed" and fix.new_function_source is not None,
             note=fix.note or fix.status,

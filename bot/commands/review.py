@@ -28,6 +28,7 @@ from bot.github import RepoClient, policy_reader, token_client
 from bot.github_errors import GitHubError
 from bot.outcome import ReviewOutcome
 from bot.publish import Publisher
+from bot.redact import redacted, secrets_in
 from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import DEFAULT_API_URL
@@ -111,7 +112,7 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
             head_sha,
             "The review failed",
             "codebias could not finish this review: "
-            f"{code_span(f'{type(exc).__name__}: {exc}')}.",
+            f"{code_span(redacted(f'{type(exc).__name__}: {exc}', secrets_in(os.environ)))}.",
             check_id,
         )
         raise
@@ -137,7 +138,7 @@ def suggest_fixes(
     for result in outcome.biased[:MAX_SUGGESTIONS]:
         source = client.file_text(result.report.path, outcome.head_sha)
         if source is not None:
-            suggest(reviewer.engine, policy, provider, source, result)
+            suggest(reviewer.engine, policy, provider, source, result, None, secrets_in(os.environ))
 
 
 def fail(code: int, message: str) -> int:

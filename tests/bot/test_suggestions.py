@@ -182,3 +182,42 @@ def test_a_forged_fix_command_naming_a_maintainer_runs_nothing(
     assert repo.check_runs == [] and repo.review_comments == []
     replies = [c["body"] for c in repo.issue_comments if c["user"]["type"] == "Bot"]
     assert all(r.startswith("@outsider") and "write access" in r for r in replies)
+
+
+KEY = "sk-live-0123456789abcdef"
+
+
+@pytest.mark.parametrize("failure", ["unreachable", "error-body"])
+def test_a_failing_model_is_posted_as_a_generic_sentence_and_logged_redacted(
+    github: FakeGitHub,
+    embedded_settings: Settings,
+    caplog: pytest.LogCaptureFixture,
+    failure: str,
+) -> None:
+    """Issue 25, item 10: the note on the pull request quoted the provider's error, with
+    OPENAI_BASE_URL and its credentials (or the provider's error body) in it."""
+    from botsupport import free_port
+
+    server = FakeLLM([], error=(401, f"Incorrect API key provided: {KEY}. See https://keys.example"))
+    if failure == "unreachable":
+        base_url = f"http://user:s3cr3t-pass@127.0.0.1:{free_port()}/v1"
+    else:
+        base_url = server.base_url.replace("http://", "http://user:s3cr3t-pass@")
+    llm_env = {
+        "OPENAI_BASE_URL": base_url,
+        "OPENAI_API_KEY": KEY,
+        "CODEBIAS_LLM_MAX_RETRIES": "0",
+    }
+    context = JobContext.build(dataclasses.replace(embedded_settings, llm_env=llm_env))
+    try:
+        with caplog.at_level("WARNING"):
+            review(github, context, {PATH: (None, ONLY_SALARY)})
+    finally:
+        server.stop()
+    (comment,) = github.repo(REPO).review_comments
+    body = comment["body"]
+    assert "could not be reached" in body
+    for secret in ("s3cr3t", KEY, "127.0.0.1", "://", "keys.example", "Incorrect API key"):
+        assert secret not in body
+    logged = caplog.text
+    assert "no fix for" in logged and "s3cr3t" not in logged and KEY not in logged
