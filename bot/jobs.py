@@ -416,6 +416,7 @@ class Job:
                     result,
                     cache,
                     secrets_in(self.context.env),
+                    reviewer.fix_scope(result.report.path),
                 )
                 if result.suggestion is None and result.fix_patch is None and result.fix_note:
                     # The finding is posted either way; say why it comes without a fix.

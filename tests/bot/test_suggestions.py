@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -61,9 +62,12 @@ def context_with(settings: Settings, llm: FakeLLM) -> JobContext:
 
 
 def review(
-    github: FakeGitHub, context: JobContext, files: dict[str, tuple[str | None, str]]
+    github: FakeGitHub,
+    context: JobContext,
+    files: dict[str, tuple[str | None, str]],
+    full_name: str = REPO,
 ) -> None:
-    routed = route("pull_request", set_pull(github, 7, files))
+    routed = route("pull_request", set_pull(github, 7, files, full_name=full_name))
     assert isinstance(routed, ReviewRequest)
     context.run(routed)
 
@@ -198,7 +202,9 @@ def test_a_failing_model_is_posted_as_a_generic_sentence_and_logged_redacted(
     OPENAI_BASE_URL and its credentials (or the provider's error body) in it."""
     from botsupport import free_port
 
-    server = FakeLLM([], error=(401, f"Incorrect API key provided: {KEY}. See https://keys.example"))
+    server = FakeLLM(
+        [], error=(401, f"Incorrect API key provided: {KEY}. See https://keys.example")
+    )
     if failure == "unreachable":
         base_url = f"http://user:s3cr3t-pass@127.0.0.1:{free_port()}/v1"
     else:
@@ -221,3 +227,90 @@ def test_a_failing_model_is_posted_as_a_generic_sentence_and_logged_redacted(
         assert secret not in body
     logged = caplog.text
     assert "no fix for" in logged and "s3cr3t" not in logged and KEY not in logged
+
+
+def suggestions(github: FakeGitHub, full_name: str = REPO) -> list[str]:
+    """The suggestion blocks of the pull request's latest review comment."""
+    body = github.repo(full_name).review_comments[-1]["body"]
+    return [
+        t.content
+        for t in MarkdownIt("commonmark").parse(body)
+        if t.type == "fence" and t.info.split()[:1] == ["suggestion"]
+    ]
+
+
+TESTED = FIXED.split("```python\n")[1].split("```")[0]
+
+
+def test_a_fix_made_in_one_repository_is_never_reused_in_another(
+    github: FakeGitHub, embedded_settings: Settings
+) -> None:
+    """Issue 25, item 2: the fix cache was keyed without the repository, so a fix made (and
+    steered, since outputs go into the prompt) in one repository was posted in another's
+    pull request as verified, without the model or the sandbox seeing that repository."""
+    server = FakeLLM([FIXED, FIXED])
+    try:
+        context = context_with(embedded_settings, server)
+        review(github, context, {PATH: (None, ONLY_SALARY)})
+        review(github, context, {PATH: (None, ONLY_SALARY)}, full_name="other-org/payroll")
+    finally:
+        server.stop()
+    assert len(server.requests) == 2
+    assert suggestions(github, "other-org/payroll") == [TESTED]
+
+
+RATES = "hiring/rates.py"
+WITH_IMPORT = "from hiring.rates import BONUS\n\n\n" + ONLY_SALARY.replace("+= 5000", "+= BONUS")
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        {PATH: (None, WITH_IMPORT), RATES: (None, "BONUS = 7000\n")},
+        {
+            PATH: (None, WITH_IMPORT + "\n\nclass Audit:\n    level = 2\n"),
+            RATES: (None, "BONUS = 5000\n"),
+        },
+    ],
+    ids=["an-imported-file-changed", "the-module-changed-elsewhere"],
+)
+def test_a_fix_is_keyed_by_everything_the_function_imports(
+    github: FakeGitHub, embedded_settings: Settings, second: dict[str, tuple[None, str]]
+) -> None:
+    """Issue 25, item 2: the key held the function and the module-level lines it names, not
+    the module's whole text nor the project files it imports."""
+    server = FakeLLM([FIXED, FIXED])
+    try:
+        context = context_with(embedded_settings, server)
+        review(github, context, {PATH: (None, WITH_IMPORT), RATES: (None, "BONUS = 5000\n")})
+        review(github, context, second)
+    finally:
+        server.stop()
+    assert len(server.requests) == 2
+
+
+POISON = 'def salary_offer(candidate):\n    return 9 if candidate["gender"] == "male" else 0\n'
+
+
+def test_a_cached_fix_is_re_tested_before_it_is_posted(
+    github: FakeGitHub, embedded_settings: Settings
+) -> None:
+    """Issue 25, item 2: a cached fix was posted as "verified in the sandbox" without being
+    run again; one that no longer verifies (here: a cache entry replaced by a biased
+    function) must not be posted. The model is asked afresh instead."""
+    server = FakeLLM([FIXED, FIXED])
+    try:
+        context = context_with(embedded_settings, server)
+        review(github, context, {PATH: (None, ONLY_SALARY)})
+        items = context.cache._items  # type: ignore[attr-defined]
+        fixes = [key for key in items if key.startswith("fix:")]
+        assert fixes
+        for key in fixes:
+            record = json.loads(items[key])
+            items[key] = json.dumps(record | {"function": POISON})
+        review(github, context, {PATH: (None, ONLY_SALARY)})
+    finally:
+        server.stop()
+    assert all(POISON not in c["body"] for c in github.repo(REPO).review_comments)
+    assert suggestions(github) == [TESTED]
+    assert len(server.requests) == 2
