@@ -5,10 +5,10 @@ drop repeats (of the delivery id, and of the event the signed body describes), r
 enqueue, answer. Reviews run in RQ workers (`REDIS_URL`) or in the
 embedded pool.
 
-Hostile traffic: a body over GitHub's 25 MB limit is refused with 413 from its
-Content-Length, or as soon as the stream passes the limit, before the signature check would
-read it all; a signed body too deeply nested to parse is 400; metrics label only event
-names the App knows. When the queue (Redis) is down the answer is 503 and the delivery id is
+Hostile traffic: what an unsigned body may cost (size, number read at once, time, memory)
+is bounded in bot/intake.py, and the request head by uvicorn's protocol (bot/serving.py);
+a signed body too deeply nested to parse is 400; metrics label only event names the App
+knows. When the queue (Redis) is down the answer is 503 and the delivery id is
 released, so that GitHub's redelivery of it goes through once the queue is back.
 """
 
@@ -30,16 +30,16 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot import events
+from bot.intake import DEFAULT_LIMITS, IntakeLimits, Refused, UnverifiedBodies, read_signed
 from bot.logs import bound
 from bot.metrics import CONTENT_TYPE, MemoryStore, Metrics, RedisStore, depth_series
 from bot.queue import EmbeddedJobQueue, JobQueue, RQJobQueue
 from bot.settings import Settings
-from bot.webhooks import CLAIM_SECONDS, Deduper, MemoryDeduper, RedisDeduper, signature_valid
+from bot.webhooks import CLAIM_SECONDS, Deduper, MemoryDeduper, RedisDeduper
 
 log = logging.getLogger(__name__)
 
-# GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub.
-MAX_BODY_BYTES = 25 * 1024 * 1024
+MAX_BODY_BYTES = DEFAULT_LIMITS.body_bytes
 # Event names that may appear as a metrics label; any other header value counts as "other".
 KNOWN_EVENTS = frozenset(
     {
@@ -56,10 +56,6 @@ KNOWN_EVENTS = frozenset(
         "meta",
     }
 )
-
-
-class BodyTooLarge(Exception):
-    pass
 
 
 @dataclass
@@ -96,42 +92,28 @@ def build_services(settings: Settings) -> Services:
     return Services(settings, queue, MemoryDeduper(settings.delivery_ttl), metrics)
 
 
-async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
-    """The raw body, refused (BodyTooLarge) past `limit` without reading the rest."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise BodyTooLarge(f"Content-Length {declared} exceeds {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge(f"body exceeds {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def create_app(settings: Settings, services: Services | None = None) -> Starlette:
+def create_app(
+    settings: Settings, services: Services | None = None, limits: IntakeLimits = DEFAULT_LIMITS
+) -> Starlette:
     services = services or build_services(settings)
+    unverified = UnverifiedBodies(limits.unverified_bodies)
 
     async def webhook(request: Request) -> Response:
         event = request.headers.get("x-github-event", "")
         try:
-            body = await read_body(request)
-        except BodyTooLarge as exc:
+            body = await read_signed(request, settings.webhook_secret, limits, unverified)
+        except Refused as refused:
             services.metrics.inc(
                 "codebias_webhooks_received_total",
-                {"event": _label(event), "outcome": "too_large"},
+                {"event": _label(event), "outcome": refused.outcome},
             )
-            return JSONResponse({"error": str(exc)}, status_code=413)
-        if not signature_valid(
-            settings.webhook_secret, body, request.headers.get("x-hub-signature-256")
-        ):
-            services.metrics.inc(
-                "codebias_webhooks_received_total",
-                {"event": _label(event), "outcome": "unauthorized"},
+            # The body may still be on its way: end the connection rather than read it.
+            headers = {"Connection": "close"}
+            if refused.status == 503:
+                headers["Retry-After"] = "1"
+            return JSONResponse(
+                {"error": refused.message}, status_code=refused.status, headers=headers
             )
-            return JSONResponse({"error": "bad or missing X-Hub-Signature-256"}, status_code=401)
         # Only a verified body reaches the parser.
         delivery = request.headers.get("x-github-delivery", "")
         if not event or not delivery:
