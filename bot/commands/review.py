@@ -30,6 +30,8 @@ from bot.github import RepoClient, policy_reader, token_client
 from bot.github_errors import GitHubError, GitHubUnavailable
 from bot.outcome import ReviewOutcome
 from bot.publish import Publisher
+from bot.redact import redacted, secrets_in
+from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import DEFAULT_API_URL
 from config.layering import load_policy
@@ -147,7 +149,8 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
         publisher.neutral_check(
             head_sha,
             "The review failed",
-            f"codebias could not finish this review: `{type(exc).__name__}: {exc}`.",
+            "codebias could not finish this review: "
+            f"{code_span(redacted(f'{type(exc).__name__}: {exc}', secrets_in(os.environ)))}.",
             check_id,
         )
         raise
@@ -173,7 +176,7 @@ def suggest_fixes(
     for result in outcome.biased[:MAX_SUGGESTIONS]:
         source = client.file_text(result.report.path, outcome.head_sha)
         if source is not None:
-            suggest(reviewer.engine, policy, provider, source, result)
+            suggest(reviewer.engine, policy, provider, source, result, None, secrets_in(os.environ))
 
 
 def fail(code: int, message: str) -> int:

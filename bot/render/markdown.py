@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
-from bot.render.escape import code_span, printable
+from bot.render.escape import code_span, table_code
 from bot.render.example_rows import Row, example_rows, fields
 
 MAX_CELL = 60
@@ -31,10 +31,7 @@ def code(value: Any) -> str:
         return "—"
     if len(text) > MAX_CELL:
         text = text[: MAX_CELL - 1] + "…"
-    text = text.replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    return table_code(text)
 
 
 def example_table(finding: Finding) -> str:
@@ -42,7 +39,9 @@ def example_table(finding: Finding) -> str:
     bold, as Python writes them), then the two outputs."""
     ex = finding.example
     if ex is None:
-        return f"_judged from the code: `{finding.parameter}` reaches the result (no run)_"
+        return (
+            f"_judged from the code: {code_span(finding.parameter)} reaches the result (no run)_"
+        )
     rows = ["| input | case A | case B |", "|---|---|---|"]
     found = example_rows(finding.parameter, ex)
     if found is None:  # not a path into the inputs: the values tried on a row of their own
@@ -65,8 +64,8 @@ def finding_block(finding: Finding, new: bool | None) -> str:
     where = f" (line {finding.line})" if finding.line else ""
     if finding.is_static:
         return (
-            f"**{finding.attribute}** (static finding){tag}: `{finding.parameter}` reaches a "
-            f"decision{where}; the function could not run, so nothing was proven."
+            f"**{finding.attribute}** (static finding){tag}: {code_span(finding.parameter)} "
+            f"reaches a decision{where}; the function could not run, so nothing was proven."
         )
     refused = finding.refused
     if refused is not None:
@@ -77,7 +76,7 @@ def finding_block(finding: Finding, new: bool | None) -> str:
         )
         return f"{head}\n\n{example_table(finding)}"
     head = (
-        f"**{finding.attribute}**{tag}: changing only `{finding.parameter}` "
+        f"**{finding.attribute}**{tag}: changing only {code_span(finding.parameter)} "
         f"changes the result{where}."
     )
     return f"{head}\n\n{example_table(finding)}"
@@ -86,7 +85,7 @@ def finding_block(finding: Finding, new: bool | None) -> str:
 def accepted_lines(reports: list[FunctionReport]) -> list[str]:
     return [
         f"- {code_span(f'{r.path}::{r.qualname}')} {a.finding.attribute} "
-        f"(accepted in the {a.source}): {printable(a.reason)}"
+        f"(accepted in the {a.source}): {code_span(a.reason)}"
         for r in reports
         for a in r.accepted
     ]
@@ -122,7 +121,7 @@ def render_report(report: ScanReport) -> str:
     lines += ["| | function | status | attributes | note |", "|---|---|---|---|---|"]
     for fn in report.functions:
         attrs = ", ".join(fn.flagged_attributes or fn.attributes_tested)
-        note = printable(fn.reason or "").replace("|", "\\|")
+        note = table_code(fn.reason or "")
         where = code_span(f"{fn.path}:{fn.line}").replace("|", "\\|")
         status = fn.shown_status
         lines.append(
@@ -142,6 +141,6 @@ def render_report(report: ScanReport) -> str:
         lines += ["## Accepted", "", *accepted, ""]
     if report.problems:
         lines += ["## Files that could not be read", ""]
-        lines += [f"- {code_span(path)}: {printable(reason)}" for path, reason in report.problems]
+        lines += [f"- {code_span(path)}: {code_span(reason)}" for path, reason in report.problems]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -153,6 +153,6 @@ def test_render_report_lists_functions_findings_and_accepted() -> None:
     assert "**1** of **4** functions biased" in text
     assert "| age | 3 | 1 | 0.33 |" in text
     assert "## `pkg/hiring.py::assess` (line 12)" in text and "| **output** |" in text
-    assert "`pkg/pricing.py::senior_discount` age (accepted in the policy): statutory" in text
+    assert "`pkg/pricing.py::senior_discount` age (accepted in the policy): `statutory`" in text
     assert "| ☑️ | `pkg/pricing.py:1` `senior_discount` | accepted |" in text
-    assert "`pkg/x.py`: no parsable Python" in text
+    assert "`pkg/x.py`: `no parsable Python`" in text

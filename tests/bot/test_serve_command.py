@@ -4,14 +4,10 @@ and a log line for each delivery it turns away."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
-from botsupport import SECRET, env_for, free_port
+from botsupport import SECRET, codebias_serve, env_for
 from fakegithub import FakeGitHub
 from scenario import signed
 
@@ -21,27 +17,10 @@ BODY_SECRET = "a-line-of-the-body-that-must-never-be-logged"
 def test_serve_answers_health_metrics_and_webhooks(
     github: FakeGitHub, app_keys: tuple[str, str], tmp_path: Path
 ) -> None:
-    port = free_port()
     log = tmp_path / "serve.log"
-    with log.open("w") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env={**os.environ, **env_for(github, app_keys[0])},
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-        )
-    try:
+    with codebias_serve(env_for(github, app_keys[0]), log) as (_, port):
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                health = httpx.get(base + "/healthz")
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, (
-                    "codebias serve did not start"
-                )
-                time.sleep(0.1)
+        health = httpx.get(base + "/healthz")
         assert health.json() == {"ok": True, "mode": "embedded"}
         body, headers = signed("ping", {"zen": "Keep it logically awesome.", "hook_id": 1}, SECRET)
         assert httpx.post(base + "/webhook", content=body, headers=headers).status_code == 200
@@ -64,9 +43,6 @@ def test_serve_answers_health_metrics_and_webhooks(
         assert (
             httpx.post(base + "/webhook", content=broken, headers=broken_headers).status_code == 400
         )
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
     text = log.read_text()
     assert BODY_SECRET not in text
     records = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
