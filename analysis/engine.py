@@ -96,6 +96,7 @@ class Engine:
         self._shared: dict[FsPath, str] = {}
         self._imports: dict[FsPath, ImportedNames] = {}
         self.budget_warnings: list[str] = []  # what the scan's budget cut
+        self.copy_warnings: list[str] = []  # what the sandboxes' copies of projects left out
         self.acceptance = Acceptance(policy)
 
     def close(self) -> None:
@@ -148,7 +149,11 @@ class Engine:
             reports,
             time.monotonic() - started,
             problems,
-            warnings=self.acceptance.warnings(complete=wanted is None) + self.budget_warnings,
+            warnings=[
+                *self.acceptance.warnings(complete=wanted is None),
+                *self.budget_warnings,
+                *self.copy_warnings,
+            ],
         )
 
     def scan_source(
@@ -413,9 +418,10 @@ class Engine:
         executor = self.executor()
         with self._lock:
             if project.root not in self._shared:
-                self._shared[project.root] = self._shares.enter_context(
-                    executor.share(str(project.root))
-                )
+                shared = self._shares.enter_context(executor.share(str(project.root)))
+                self._shared[project.root] = shared.path
+                if shared.note:
+                    self.copy_warnings.append(f"{project.root.name}: {shared.note}")
             return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:

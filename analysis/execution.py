@@ -164,6 +164,15 @@ def wire_parts(data: Any) -> tuple[tuple[str, str, str], ...]:
 
 
 @dataclass(frozen=True)
+class SharedProject:
+    """A project as sandboxes see it: `path` is what targets get as `repo`, and `note` says
+    what that view leaves out of the project ("" when nothing)."""
+
+    path: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Target:
     """What to load in the child and which callable to call.
 
@@ -224,9 +233,9 @@ class Executor:
         return target.repo
 
     @contextmanager
-    def share(self, folder: str) -> Iterator[str]:
+    def share(self, folder: str) -> Iterator[SharedProject]:
         """The folder to give targets as `repo` while the caller holds it open."""
-        yield folder
+        yield SharedProject(folder)
 
     def open(self, target: Target, limits: Limits) -> Session:
         proc = subprocess.Popen(

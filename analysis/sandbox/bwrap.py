@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO
 
 from analysis.errors import SandboxUnavailable, SessionDied
-from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, Target
+from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, SharedProject, Target
 from analysis.sandbox import cgroups, seccomp, staging
 from analysis.sandbox.bounds import ipc_limits, launcher
 from analysis.sandbox.layout import Layout, host_layout
@@ -134,9 +134,9 @@ class BwrapExecutor(Executor):
         return REPO_VIEW if target.repo is not None else None
 
     @contextmanager
-    def share(self, folder: str) -> Iterator[str]:
-        with snapshot(Path(folder), self.privileged) as copy:
-            yield copy
+    def share(self, folder: str) -> Iterator[SharedProject]:
+        with snapshot(Path(folder), self.privileged) as (copy, made):
+            yield SharedProject(copy, made.note())
 
     def command(
         self,
