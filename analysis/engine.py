@@ -22,7 +22,10 @@ from analysis.builder import InputBuilder
 from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
+    CallsProveNothing,
     ExecutionError,
+    LoadDied,
+    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
     SessionDied,
@@ -40,7 +43,14 @@ from analysis.scan_budget import Deadline, ScanBudget
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import acting_with, condition_scopes, never_read, tainters
-from analysis.verdict import drop_conversions, record_result, static_review
+from analysis.verdict import (
+    died,
+    drop_conversions,
+    record_result,
+    static_review,
+    stopped,
+    tampered,
+)
 from config.discovery import repository_root
 from config.policy import Policy
 
@@ -477,6 +487,12 @@ class Engine:
         deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(self.target(info, module), self.limits)
+        except ReplyForged as exc:
+            static_review(info, model, report, tampered(exc))
+            return
+        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
+            died(info, model, report, str(exc), executions=0)
+            return
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
@@ -485,9 +501,9 @@ class Engine:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
             try:
-                learnt, probes = learn_missing_fields(model, builder, session)
-            except SessionDied as exc:  # the probe killed the child: judge what the code says
-                static_review(info, model, report, str(exc))
+                learnt, _ = learn_missing_fields(model, builder, session)
+            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
+                stopped(info, model, report, exc, session.calls)
                 return
             if learnt:  # keys the code reads that its source does not name
                 model = only_people(model, info, self.policy)
@@ -516,12 +532,16 @@ class Engine:
             )
             try:
                 result = search.run()
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
             except SessionDied as exc:
                 result = search.result
                 report.reason = str(exc)
                 if not result.witnesses:
                     report.status = "error"
-            result.executions += probes
+            # The session counts every call: the probes, and the one a dying child was in.
+            result.executions = session.calls
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------

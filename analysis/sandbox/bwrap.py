@@ -294,7 +294,7 @@ class BwrapSession(Session):
             said = self.diagnostics()  # when bwrap itself failed, it said why on stderr
             self.close()
             if said:
-                raise SessionDied(f"{exc} (bwrap: {said[-500:]})") from None
+                raise type(exc)(f"{exc} (bwrap: {said[-500:]})") from None
             raise
         except BaseException:
             self.close()
