@@ -51,6 +51,8 @@ class Copy:
     too_large: list[str] = field(default_factory=list)  # over MAX_FILE_BYTES, as read
     unreadable: list[str] = field(default_factory=list)
     full: bool = False  # MAX_TOTAL_BYTES reached: what came after was left out
+    folder_mode: int = 0o755
+    file_mode: int = 0o644
 
     def note(self) -> str:
         """What the copy left out, in words ("" when nothing was)."""
@@ -104,9 +106,12 @@ class Folder:
     entries: Iterator[Folder] = field(default_factory=lambda: iter(()))
 
 
-def copy_project(source: Path, target: Path) -> Copy:
-    """Copy the project's files, world-readable, as the module docstring says."""
-    made = Copy()
+def copy_project(
+    source: Path, target: Path, folder_mode: int = 0o755, file_mode: int = 0o644
+) -> Copy:
+    """Copy the project's files, as the module docstring says, with these modes (whatever
+    the umask: sandboxes run under other uids)."""
+    made = Copy(folder_mode=folder_mode, file_mode=file_mode)
     # One folder open per level of depth: a folder is closed once its entries are done.
     root = Folder(os.open(source, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), "")
     root.entries = copy_folder(root, target, made)
@@ -132,7 +137,8 @@ def copy_folder(folder: Folder, target: Path, made: Copy) -> Iterator[Folder]:
     """Copy one folder's files and links; yield each folder below it, opened."""
     out = target / folder.relative
     out.mkdir(exist_ok=True)
-    out.chmod(0o755)  # whatever the umask: sandboxes run under other uids
+    if folder.relative:  # the copy's own folder keeps the mode snapshot() gave it
+        out.chmod(made.folder_mode)
     with os.scandir(folder.fd) as scan:
         entries = sorted(scan, key=lambda e: e.name)
     for entry in entries:
@@ -160,7 +166,7 @@ def copy_entry(folder: int, name: str, path: str, out: Path, made: Copy) -> None
     """Copy one regular file, by what it reads, within the room the copy has left."""
     room = MAX_TOTAL_BYTES - made.bytes
     try:
-        copied = copy_regular(folder, name, out, min(MAX_FILE_BYTES, room))
+        copied = copy_regular(folder, name, out, min(MAX_FILE_BYTES, room), made.file_mode)
     except OSError:
         out.unlink(missing_ok=True)
         made.unreadable.append(path)
@@ -177,15 +183,15 @@ def copy_entry(folder: int, name: str, path: str, out: Path, made: Copy) -> None
         made.bytes += copied
 
 
-def copy_regular(folder: int, name: str, out: Path, limit: int) -> int | None:
+def copy_regular(folder: int, name: str, out: Path, limit: int, mode: int) -> int | None:
     """The bytes copied; -1 when the file reads more than `limit`; None if not regular."""
     fd = os.open(name, FILE, dir_fd=folder)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        written = os.open(out, NEW_FILE, 0o644)
+        written = os.open(out, NEW_FILE, 0o600)
         try:
-            os.fchmod(written, 0o644)  # whatever the umask
+            os.fchmod(written, mode)
             copied = copy_file(fd, written, limit)
         finally:
             os.close(written)
@@ -194,18 +200,34 @@ def copy_regular(folder: int, name: str, out: Path, limit: int) -> int | None:
     return -1 if copied is None else copied
 
 
+def copy_base(privileged: bool) -> str:
+    """Where copies go: as root, away from the /tmp its staging namespace covers."""
+    return "/var/tmp" if privileged and os.path.isdir("/var/tmp") else tempfile.gettempdir()
+
+
 @contextmanager
 def snapshot(
-    source: Path, privileged: bool, _remove: Callable[..., None] = shutil.rmtree
+    source: Path,
+    privileged: bool,
+    writable: bool = False,
+    _remove: Callable[..., None] = shutil.rmtree,
 ) -> Iterator[tuple[str, Copy]]:
     """A copy of `source` for the duration of the `with` block, and what it left out.
-    (`_remove` is bound at definition: a snapshot left open until the interpreter exits is
-    closed after the module's globals are gone.)"""
-    base = "/var/tmp" if privileged and os.path.isdir("/var/tmp") else tempfile.gettempdir()
-    folder = tempfile.mkdtemp(prefix="codebias-project-", dir=base)
+
+    `writable`: sessions see it through a scratch view (staging.py), whose lower layer it
+    is. As root they run under other uids, which may write there only if the copy's folders
+    and files let everyone write; its top folder then lets nobody but us in (the sandboxes
+    reach the copy through the view, never by its path). (`_remove` is bound at
+    definition: a snapshot left open until the interpreter exits is closed after the
+    module's globals are gone.)"""
+    folder = tempfile.mkdtemp(prefix="codebias-project-", dir=copy_base(privileged))
+    shared = privileged and writable
     try:
-        os.chmod(folder, 0o755)
-        made = copy_project(source, Path(folder))
+        # Slot uids reach the copy by its path only when they bind it read-only themselves.
+        os.chmod(folder, 0o755 if privileged and not writable else 0o700)
+        made = copy_project(
+            source, Path(folder), 0o777 if shared else 0o755, 0o666 if shared else 0o644
+        )
         yield folder, made
     finally:
         _remove(folder, ignore_errors=True)
