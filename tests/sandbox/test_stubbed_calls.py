@@ -50,3 +50,12 @@ def test_a_function_whose_calls_all_need_a_stub_stops_early_and_says_why(
         ("region", "static"),
     ]
     assert reports["loan_rule"].status == "biased"
+
+
+def test_a_fix_whose_calls_all_need_a_stub_has_no_agreement_to_measure(
+    executor: BwrapExecutor,
+) -> None:
+    # `codebias fix` measures how many outputs a fix keeps; calls that stop for a stub have
+    # none to compare, which is no error of codebias.
+    engine = Engine(default_policy(), executor=executor)
+    assert engine.agreement(PAGE, PAGE + "\n", "page.py", "loan_page") is None
