@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -306,7 +307,9 @@ class Session:
         self.proc = proc
         self.limits = limits
         self.deadline = time.monotonic() + limits.session_timeout
-        self.buffer = b""
+        self.lines: deque[bytes] = deque()  # reply lines read ahead, in order
+        self.partial: list[bytes] = []  # the start of the next one, as read
+        self.partial_bytes = 0
         self.calls = 0  # calls that ran, the one a dying child was in included
         self.free_calls = 0  # calls that touched no stubbed module
         self.load_error: str | None = None
@@ -407,7 +410,7 @@ class Session:
         fd = self.proc.stdout.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
+            while not self.lines:
                 self.check_time(deadline)
                 if not sel.select(deadline - time.monotonic()):
                     continue
@@ -415,11 +418,11 @@ class Session:
                 if not chunk:
                     self.close()
                     raise SessionDied(self.death_reason())
-                self.buffer += chunk
-                if len(self.buffer) > self.limits.max_reply_bytes:
+                self.take(chunk)
+                if self.partial_bytes > self.limits.max_reply_bytes:
                     self.close()
                     raise SessionDied("the child's reply exceeded the size limit")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line = self.lines.popleft()
         try:
             body = self.channel.open(line)
         except ReplyForged:
@@ -434,6 +437,17 @@ class Session:
             self.close()
             raise SessionDied("the child answered something that is not a JSON object")
         return reply
+
+    def take(self, chunk: bytes) -> None:
+        """Split what was read into reply lines; keep the unfinished one's pieces."""
+        if b"\n" not in chunk:
+            self.partial.append(chunk)
+            self.partial_bytes += len(chunk)
+            return
+        first, *complete, rest = chunk.split(b"\n")
+        self.lines.append(b"".join([*self.partial, first]))
+        self.lines.extend(complete)
+        self.partial, self.partial_bytes = ([rest], len(rest)) if rest else ([], 0)
 
     def death_reason(self) -> str:
         code = self.proc.poll()
