@@ -70,3 +70,30 @@ def test_a_child_that_stops_reading_cannot_hold_the_worker(executor: BwrapExecut
     assert isinstance(died, SessionDied), died
     assert "wall-clock" in str(died) or "did not" in str(died), died
     assert_no_survivors()
+
+
+FLOOD = """
+import fcntl, os, stat
+
+
+def flood():
+    for fd in range(3, 64):
+        try:
+            pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+        except OSError:
+            continue
+        if pipe and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+            os.write(fd, b"x" * (8 << 20))  # no end of line: one reply that never ends
+    return 1
+"""
+
+
+def test_a_reply_over_the_size_limit_ends_the_session(executor: BwrapExecutor) -> None:
+    with open_session(executor, FLOOD, "flood", LIMITS) as session:
+        try:
+            session.run([Call()])
+        except SessionDied as exc:
+            assert "size limit" in str(exc), exc
+        else:
+            raise AssertionError("an endless reply was taken")
+    assert_no_survivors()
