@@ -64,6 +64,11 @@ LEGITIMATE = {
         "import builtins\nimport functools\n\n"
         "builtins.open = functools.partial(builtins.open, encoding='utf-8')\n\n\n" + RULE
     ),
+    # The harness keeps its own copy of the builtins; the module's code sees everybody's.
+    "gettext's `_`, installed in builtins": (
+        "import builtins\n\nbuiltins.__dict__['_'] = lambda text: text\n\n\n"
+        "def premium(age):\n    return _('senior') if age > 60 else _('standard')\n"
+    ),
 }
 
 
