@@ -31,6 +31,7 @@ from bot import events
 from bot.logs import bound
 from bot.metrics import CONTENT_TYPE, MemoryStore, Metrics, RedisStore, depth_series
 from bot.queue import EmbeddedJobQueue, JobQueue, RQJobQueue
+from bot.render.escape import printable
 from bot.settings import Settings
 from bot.webhooks import CLAIM_SECONDS, Deduper, MemoryDeduper, RedisDeduper, signature_valid
 
@@ -114,38 +115,34 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
 
     async def webhook(request: Request) -> Response:
         event = request.headers.get("x-github-event", "")
+        delivery = request.headers.get("x-github-delivery", "")
+
+        def reject(status: int, outcome: str, reason: str) -> Response:
+            return _rejected(services, event, delivery, status, outcome, reason)
+
         try:
             body = await read_body(request)
         except BodyTooLarge as exc:
-            services.metrics.inc(
-                "codebias_webhooks_received_total",
-                {"event": _label(event), "outcome": "too_large"},
-            )
-            return JSONResponse({"error": str(exc)}, status_code=413)
+            return reject(413, "too_large", str(exc))
         if not signature_valid(
             settings.webhook_secret, body, request.headers.get("x-hub-signature-256")
         ):
-            services.metrics.inc(
-                "codebias_webhooks_received_total",
-                {"event": _label(event), "outcome": "unauthorized"},
-            )
-            return JSONResponse({"error": "bad or missing X-Hub-Signature-256"}, status_code=401)
+            return reject(401, "unauthorized", "bad or missing X-Hub-Signature-256")
         # Only a verified body reaches the parser.
-        delivery = request.headers.get("x-github-delivery", "")
         if not event or not delivery:
-            return _bad(services, event, "missing X-GitHub-Event or X-GitHub-Delivery")
+            return reject(400, "malformed", "missing X-GitHub-Event or X-GitHub-Delivery")
         try:
             payload = json.loads(body)
         except (ValueError, UnicodeDecodeError):
-            return _bad(services, event, "body is not JSON")
+            return reject(400, "malformed", "body is not JSON")
         except RecursionError:
-            return _bad(services, event, "body is nested too deeply")
+            return reject(400, "malformed", "body is nested too deeply")
         if not isinstance(payload, dict):
-            return _bad(services, event, "body is not a JSON object")
+            return reject(400, "malformed", "body is not a JSON object")
         try:
             routed = events.route(event, payload)
         except events.MalformedPayload as exc:
-            return _bad(services, event, str(exc))
+            return reject(400, "malformed", str(exc))
 
         def count(outcome: str) -> None:
             services.metrics.inc(
@@ -250,8 +247,20 @@ def _label(event: str) -> str:
     return event if event in KNOWN_EVENTS else ("?" if not event else "other")
 
 
-def _bad(services: Services, event: str, message: str) -> Response:
+def _rejected(
+    services: Services, event: str, delivery: str, status: int, outcome: str, reason: str
+) -> Response:
+    """Turn a delivery away: counted, logged with its id and the reason (never its body,
+    which may come from anyone), and answered with the reason."""
     services.metrics.inc(
-        "codebias_webhooks_received_total", {"event": _label(event), "outcome": "malformed"}
+        "codebias_webhooks_received_total", {"event": _label(event), "outcome": outcome}
     )
-    return JSONResponse({"error": message}, status_code=400)
+    shown = printable(delivery[:100])  # a header anyone can send: no forged log lines
+    log.warning(
+        "delivery %s rejected (%d): %s",
+        shown or "without an id",
+        status,
+        printable(reason[:200]),
+        extra={"delivery": shown, "event": _label(event), "outcome": outcome, "status": status},
+    )
+    return JSONResponse({"error": reason}, status_code=status)

@@ -9,6 +9,7 @@ from typing import Any
 
 from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
 from bot.render.escape import code_span, printable
+from bot.render.example_rows import Row, example_rows, fields
 
 MAX_CELL = 60
 STATUS_ICON = {
@@ -22,9 +23,12 @@ STATUS_ICON = {
 
 
 def code(value: Any) -> str:
-    """A table cell holding a value as inline code: pipes escaped, long values shortened."""
+    """A table cell holding text (or a value, as Python writes it) as inline code: pipes
+    escaped, long values shortened, nothing at all shown as a dash."""
     text = value if isinstance(value, str) else safe_repr(value)
     text = " ".join(text.split())
+    if not text:
+        return "—"
     if len(text) > MAX_CELL:
         text = text[: MAX_CELL - 1] + "…"
     text = text.replace("|", "\\|")
@@ -33,31 +37,24 @@ def code(value: Any) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _flatten(prefix: str, value: Any) -> list[tuple[str, Any]]:
-    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
-        out: list[tuple[str, Any]] = []
-        for key, inner in value.items():
-            out.extend(_flatten(f"{prefix}[{key!r}]", inner))
-        return out
-    return [(prefix, value)]
-
-
 def example_table(finding: Finding) -> str:
-    """The counterexample: every input, the two protected values, the two outputs."""
+    """The counterexample: every input with the values each case used (the varied ones in
+    bold, as Python writes them), then the two outputs."""
     ex = finding.example
     if ex is None:
         return f"_judged from the code: `{finding.parameter}` reaches the result (no run)_"
-    a, b = (ex.values + [None, None])[:2]
     rows = ["| input | case A | case B |", "|---|---|---|"]
-    placed = False
-    for name, value in (pair for k, v in ex.inputs.items() for pair in _flatten(k, v)):
-        if name == finding.parameter:
-            rows.append(f"| **{code(name)}** | **{code(a)}** | **{code(b)}** |")
-            placed = True
+    found = example_rows(finding.parameter, ex)
+    if found is None:  # not a path into the inputs: the values tried on a row of their own
+        a, b = (ex.values + [None, None])[:2]
+        others = [Row(name, (v, v)) for name, v in fields("", ex.inputs)]
+        found = [Row(finding.parameter, (a, b)), *others]
+    for row in found:
+        a, b = (safe_repr(side) for side in row.sides)
+        if row.varied:
+            rows.append(f"| **{code(row.name)}** | **{code(a)}** | **{code(b)}** |")
         else:
-            rows.append(f"| {code(name)} | {code(value)} | {code(value)} |")
-    if not placed:
-        rows.insert(2, f"| **{code(finding.parameter)}** | **{code(a)}** | **{code(b)}** |")
+            rows.append(f"| {code(row.name)} | {code(a)} | {code(b)} |")
     out_a, out_b = (ex.outputs + ["", ""])[:2]
     rows.append(f"| **output** | {code(out_a)} | {code(out_b)} |")
     return "\n".join(rows)
