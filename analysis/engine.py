@@ -22,7 +22,10 @@ from analysis.builder import InputBuilder
 from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
+    CallsProveNothing,
     ExecutionError,
+    LoadDied,
+    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
     SessionDied,
@@ -41,7 +44,14 @@ from analysis.scan_files import select_files
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import acting_with, condition_scopes, never_read, tainters
-from analysis.verdict import drop_conversions, record_result, static_review
+from analysis.verdict import (
+    died,
+    drop_conversions,
+    record_result,
+    static_review,
+    stopped,
+    tampered,
+)
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -97,6 +107,7 @@ class Engine:
         self._imports: dict[FsPath, ImportedNames] = {}
         self._projects: dict[FsPath, Project] = {}
         self.budget_warnings: list[str] = []  # what the scan's budget cut
+        self.copy_warnings: list[str] = []  # what the sandboxes' copies of projects left out
         self.acceptance = Acceptance(policy)
 
     def close(self) -> None:
@@ -160,7 +171,11 @@ class Engine:
             reports,
             time.monotonic() - started,
             problems,
-            warnings=self.acceptance.warnings(complete=complete) + self.budget_warnings,
+            warnings=[
+                *self.acceptance.warnings(complete=complete),
+                *self.budget_warnings,
+                *self.copy_warnings,
+            ],
         )
 
     def scan_source(
@@ -255,7 +270,10 @@ class Engine:
             with executor.open(self.target(info, module, text), self.limits) as session:
                 if session.load_error:
                     return 0.0 if text is patched_source else None
-                outcomes.append(session.run(calls))
+                try:
+                    outcomes.append(session.run(calls))
+                except CallsProveNothing:  # no output to compare: as if it never returned
+                    return 0.0 if text is patched_source else None
         shares = []
         for g in range(len(groups)):
             chunk = slice(g * len(base), (g + 1) * len(base))
@@ -420,9 +438,10 @@ class Engine:
         executor = self.executor()
         with self._lock:
             if project.root not in self._shared:
-                self._shared[project.root] = self._shares.enter_context(
-                    executor.share(str(project.root))
-                )
+                shared = self._shares.enter_context(executor.share(str(project.root)))
+                self._shared[project.root] = shared.path
+                if shared.note:
+                    self.copy_warnings.append(f"{project.root.name}: {shared.note}")
             return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
@@ -478,6 +497,12 @@ class Engine:
         deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(self.target(info, module), self.limits)
+        except ReplyForged as exc:
+            static_review(info, model, report, tampered(exc))
+            return
+        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
+            died(info, model, report, str(exc), executions=0)
+            return
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
@@ -486,9 +511,9 @@ class Engine:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
             try:
-                learnt, probes = learn_missing_fields(model, builder, session)
-            except SessionDied as exc:  # the probe killed the child: judge what the code says
-                static_review(info, model, report, str(exc))
+                learnt, _ = learn_missing_fields(model, builder, session)
+            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
+                stopped(info, model, report, exc, session.calls)
                 return
             if learnt:  # keys the code reads that its source does not name
                 model = only_people(model, info, self.policy)
@@ -517,12 +542,16 @@ class Engine:
             )
             try:
                 result = search.run()
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
             except SessionDied as exc:
                 result = search.result
                 report.reason = str(exc)
                 if not result.witnesses:
                     report.status = "error"
-            result.executions += probes
+            # The session counts every call: the probes, and the one a dying child was in.
+            result.executions = session.calls
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------
