@@ -13,9 +13,11 @@ difference. A proof that cannot even be set up reports `error`.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 import traceback
+from pathlib import Path
 from typing import Any
 
 
@@ -32,6 +34,23 @@ def resolve(module: Any, qualname: str) -> Any:
     return target
 
 
+def load_module(module: str) -> Any:
+    """A dotted module, or a file of the sdist named by its path (`tests/test_x.py`, run from
+    the sdist root): imported as pytest imports a test module, its folder first on sys.path,
+    so test helpers and example scripts can be proved like the package's own functions."""
+    if not module.endswith(".py"):
+        return importlib.import_module(module)
+    path = Path(module).resolve()
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {module}")
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = loaded
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
 def outcome(call: Any, target: Any, value: Any) -> str:
     try:
         return repr(call(target, value))
@@ -41,7 +60,7 @@ def outcome(call: Any, target: Any, value: Any) -> str:
 
 def run(proof: dict[str, Any]) -> dict[str, Any]:
     try:
-        target = resolve(importlib.import_module(proof["module"]), proof["qualname"])
+        target = resolve(load_module(proof["module"]), proof["qualname"])
         namespace: dict[str, Any] = {}
         exec(proof["source"], namespace)
         call = namespace["call"]
