@@ -13,7 +13,6 @@ difference. A proof that cannot even be set up reports `error`.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import sys
 import traceback
@@ -36,19 +35,19 @@ def resolve(module: Any, qualname: str) -> Any:
 
 def load_module(module: str) -> Any:
     """A dotted module, or a file of the sdist named by its path (`tests/test_x.py`, run from
-    the sdist root): imported as pytest imports a test module, its folder first on sys.path,
-    so test helpers and example scripts can be proved like the package's own functions."""
+    the sdist root), imported as pytest's default mode imports a test file: the first folder
+    up without an `__init__.py` goes first on sys.path and the file is imported by the dotted
+    name from there (`tests.handler.test_x` when tests/ and tests/handler/ are packages). Test
+    helpers and example scripts are then proved like the package's own functions."""
     if not module.endswith(".py"):
         return importlib.import_module(module)
     path = Path(module).resolve()
-    sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {module}")
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = loaded
-    spec.loader.exec_module(loaded)
-    return loaded
+    base, parts = path.parent, [path.stem]
+    while (base / "__init__.py").exists():
+        parts.insert(0, base.name)
+        base = base.parent
+    sys.path.insert(0, str(base))
+    return importlib.import_module(".".join(parts))
 
 
 def outcome(call: Any, target: Any, value: Any) -> str:
