@@ -51,8 +51,12 @@ class EntryPoint:
 
 
 def parse_entry_points(raw: object, where: str) -> tuple[EntryPoint, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise CorpusError(f"{where}: entry_points must be a list of entry points")
     out: list[EntryPoint] = []
-    for i, entry in enumerate(raw or []):  # type: ignore[attr-defined]
+    for i, entry in enumerate(raw):
         here = f"{where}: entry point #{i + 1}"
         if not isinstance(entry, dict) or entry.get("kind") not in ENTRY_KINDS:
             raise CorpusError(f"{here}: kind must be one of {ENTRY_KINDS}")
