@@ -129,9 +129,8 @@ class Interpreter:
             raise InterpreterError(executable, launch_problem(exc)) from None
         if done.returncode != 0:
             said = done.stderr.decode(errors="replace").strip().splitlines()
-            raise InterpreterError(
-                executable, f"did not run: exit {done.returncode}: {said[-1][:200] if said else ''}"
-            )
+            last = f": {said[-1][:200]}" if said else ""
+            raise InterpreterError(executable, f"did not run: exit {done.returncode}{last}")
         try:
             answer = json.loads(done.stdout[:MAX_ANSWER])
             return cls.from_answer(executable, answer)

@@ -131,3 +131,11 @@ def test_fix_tests_the_function_with_the_target_interpreter(
     result = json.loads(capsys.readouterr().out)
     # No model is configured: not fixed, but the bias was found through the environment.
     assert (code, result["status"], result["before"]) == (1, "not_fixed", ["age"])
+
+
+def test_trust_code_runs_the_code_with_the_target_interpreter_too(
+    capsys: pytest.CaptureFixture[str], project: Path, target_python: str
+) -> None:
+    code, functions, err = scan(capsys, project, "--trust-code", "--python", target_python)
+    assert (code, functions["premium"]["status"]) == (1, "biased"), err
+    assert "WITHOUT a sandbox" in err
