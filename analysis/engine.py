@@ -35,6 +35,7 @@ from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
+from analysis.interpreter import Interpreter, current_interpreter
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.people import only_people
 from analysis.project import ModuleLocation, Placement, Project
@@ -90,8 +91,14 @@ class Engine:
         limits: Limits | None = None,
         progress: Callable[[int, int], None] | None = None,
         deadline: Deadline | None = None,
+        interpreter: Interpreter | None = None,
     ) -> None:
+        """`interpreter`: the Python the code under test runs with (the project's, from
+        `--python`); by default the executor's, else codebias's own."""
+        if executor is not None and interpreter is not None:
+            assert executor.interpreter == interpreter, "one interpreter: the executor's"
         self.policy = policy
+        self._interpreter = interpreter or (executor.interpreter if executor else None)
         self.deadline = deadline  # after it, the scan starts no further function
         self.jobs = max(1, jobs)
         self.progress = progress  # called as (functions done, functions in all) during a scan
@@ -337,11 +344,11 @@ class Engine:
         if known is not None:
             return known
         project = Project.discover(root, self.policy.python.paths)
-        missing = project.missing(self.policy.python.require)
+        missing = project.missing(self.policy.python.require, self.interpreter)
         if missing:
             raise RequirementMissing(
                 f"python.require: {', '.join(missing)} cannot be imported here (install the "
-                f"project's dependencies, or run codebias from its environment)"
+                f"project's dependencies, or pass its environment's interpreter: --python)"
             )
         with self._lock:
             return self._projects.setdefault(root, project)
@@ -393,6 +400,11 @@ class Engine:
         self.accept(module, info, report)
         return report
 
+    @property
+    def interpreter(self) -> Interpreter:
+        """Where the code under test runs: its imports are looked up there too."""
+        return self._interpreter or current_interpreter()
+
     # -- one function --------------------------------------------------------------------
     def executor(self) -> Executor:
         with self._lock:
@@ -401,7 +413,7 @@ class Engine:
                 try:
                     from analysis.sandbox import default_executor
 
-                    self._executor = default_executor()
+                    self._executor = default_executor(interpreter=self._interpreter)
                 except SandboxUnavailable as exc:
                     self._unavailable = str(exc)
                 except ImportError as exc:

@@ -5,6 +5,7 @@ CodebiasError
 │                        the policy is the lowest layer; re-exported here)
 ├── SourceError          a file that cannot be read or holds no parsable Python
 ├── RequirementMissing   a module the policy requires (python.require) is not importable
+├── InterpreterError     the Python chosen for the code under test (--python) cannot serve
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
     ├── CallsProveNothing    every call so far touched a stubbed module: calling on is futile
@@ -22,6 +23,7 @@ __all__ = [
     "PolicyError",
     "SourceError",
     "RequirementMissing",
+    "InterpreterError",
     "ExecutionError",
     "SandboxUnavailable",
     "SessionDied",
@@ -40,6 +42,13 @@ class SourceError(CodebiasError):
 
 class RequirementMissing(CodebiasError):
     pass
+
+
+class InterpreterError(CodebiasError):
+    def __init__(self, executable: str, reason: str) -> None:
+        super().__init__(f"{executable}: {reason}")
+        self.executable = executable
+        self.reason = reason
 
 
 class ExecutionError(CodebiasError):

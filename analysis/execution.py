@@ -18,7 +18,6 @@ import secrets
 import selectors
 import signal
 import subprocess
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import CallsProveNothing, LoadDied, ReplyForged, SessionDied
+from analysis.interpreter import Interpreter, current_interpreter
 
 # The child script: its parts joined in order, each standard library only (see harness.py).
 # First of all the harness takes a copy of the builtins for itself: every function and class
@@ -219,14 +219,27 @@ def rlimit_setter(limits: Limits) -> Callable[[], None]:
 
 
 class Executor:
-    """Starts harness children. Subclasses decide the isolation around them."""
+    """Starts harness children. Subclasses decide the isolation around them.
+
+    `interpreter` is the Python the children run (the project's, with `--python`), one value
+    for everything this executor starts; codebias's own when none is given."""
 
     name = "process"
+    _interpreter: Interpreter | None = None
+
+    def __init__(self, interpreter: Interpreter | None = None) -> None:
+        self._interpreter = interpreter
+
+    @property
+    def interpreter(self) -> Interpreter:
+        if self._interpreter is None:
+            self._interpreter = current_interpreter()
+        return self._interpreter
 
     def argv(self, limits: Limits) -> list[str]:
         # Not -I: its -E would drop PYTHONHASHSEED below (the environment is ours entirely,
         # so -E guards nothing); -s and -P keep the user site and the cwd off sys.path.
-        return [sys.executable, "-s", "-P", "-c", HARNESS_SOURCE]
+        return [self.interpreter.executable, "-s", "-P", "-c", HARNESS_SOURCE]
 
     def env(self) -> dict[str, str]:
         # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and

@@ -39,6 +39,7 @@ from typing import IO
 
 from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, SharedProject, Target
+from analysis.interpreter import Interpreter
 from analysis.sandbox import cgroups, seccomp, staging
 from analysis.sandbox.bounds import ipc_limits, launcher
 from analysis.sandbox.layout import Layout, host_layout
@@ -88,7 +89,9 @@ class BwrapExecutor(Executor):
         tmp_mb: int = 16,
         shm_mb: int = 16,
         slot_dir: str | None = None,
+        interpreter: Interpreter | None = None,
     ) -> None:
+        super().__init__(interpreter)
         self.bwrap = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
         # As root we can give each sandbox a host uid of its own; otherwise the sandbox's
         # uid exists only inside its user namespace.
@@ -125,7 +128,7 @@ class BwrapExecutor(Executor):
                     "unshare (util-linux) is missing; it makes each sandbox's IPC namespace"
                 )
             seccomp.program()  # raises SandboxUnavailable when the filter cannot be built
-            layout = host_layout()
+            layout = host_layout(self.interpreter)
             self.pool.prepare()
             self.cgroups, self.memory_bound = cgroups.detect()
             self.start_namespace([src for src, _ in layout.sources])
