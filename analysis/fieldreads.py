@@ -1,10 +1,12 @@
 """Field-read discovery: which keys and attributes a function reads from a record.
 
-`applicant["age"]`, `applicant.get("age")`, `applicant.age`, `getattr(applicant, "age")`,
-accessors (`person("age", period)`, and `parameters(period).general` read from what the call
-gives back), through local aliases (`p = applicant`), nested records (`driver.profile.age`),
-items of a list parameter (`for c in candidates: c["age"]`, `max(candidates, key=lambda c:
-c.score)`, `candidates[0].age`) and helpers the record is passed to.
+`applicant["age"]`, `applicant.get("age", 0)`, `applicant.setdefault("age", 0)`,
+`applicant.age`, `getattr(applicant, "age", 0)`, accessors (`person("age", period)`, and
+`parameters(period).general` read from what the call gives back), through local aliases
+(`p = applicant`), nested records (`driver.profile.age`), items of a list parameter (`for c
+in candidates: c["age"]`, `max(candidates, key=lambda c: c.score)`, `candidates[0].age`) and
+helpers the record is passed to. A key read with a default is an input like any other: a
+record that holds it is read by it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analysis.functions import (
+    KEY_READERS,
     FunctionNode,
     all_args,
     call_bindings,
@@ -36,7 +39,7 @@ def name_matcher(name: str) -> Matcher:
 
 def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[str, str] | None:
     """(field, "key" or "attr") when `node` reads a field of an object `base` matches:
-    b["k"], b.get("k"), b.k, getattr(b, "k"), b("k", ...)."""
+    b["k"], b.get("k", d), b.setdefault("k", d), b.k, getattr(b, "k", d), b("k", ...)."""
     if isinstance(node, ast.Call) and base(node.func) and node.args:
         first = node.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
@@ -46,7 +49,7 @@ def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[st
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
             return node.slice.value, "key"
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if base(node.func.value) and node.func.attr == "get" and node.args:
+        if base(node.func.value) and node.func.attr in KEY_READERS and node.args:
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 return first.value, "key"
@@ -295,7 +298,7 @@ def keyed_read(record: str, key_param: str) -> Matcher:
             func = node.func
             return (
                 isinstance(func, ast.Attribute)
-                and func.attr == "get"
+                and func.attr in KEY_READERS
                 and (is_name(func.value, {record}))
             )
         if isinstance(node, ast.Call) and len(node.args) >= 2:

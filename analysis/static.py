@@ -11,7 +11,7 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from analysis.functions import FunctionNode, call_bindings, called_function
+from analysis.functions import KEY_READERS, FunctionNode, call_bindings, called_function
 from analysis.inputs import InputPath, Leaf
 
 OPAQUE_CALLS = frozenset({"locals", "vars", "eval", "exec", "globals"})
@@ -26,7 +26,8 @@ class Reach:
 
 def leaf_matches(node: ast.AST, path: InputPath) -> bool:
     """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps):
-    `p["age"]`, `p.get("age")`, `p.age`, `getattr(p, "age")`, `p("age", period)`."""
+    `p["age"]`, `p.get("age", 0)`, `p.setdefault("age", 0)`, `p.age`, `getattr(p, "age")`,
+    `p("age", period)`."""
     steps = list(path)
     current: ast.AST = node
     while len(steps) > 1:
@@ -43,7 +44,7 @@ def leaf_matches(node: ast.AST, path: InputPath) -> bool:
             elif (
                 isinstance(current, ast.Call)
                 and isinstance(current.func, ast.Attribute)
-                and current.func.attr == "get"
+                and current.func.attr in KEY_READERS
                 and current.args
                 and isinstance(current.args[0], ast.Constant)
                 and current.args[0].value == value
