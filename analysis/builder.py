@@ -59,7 +59,8 @@ from analysis.inputs import (
 from analysis.param_docs import documented_flags, module_descriptions, param_descriptions
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
-from analysis.static import leaf_matches, passed_to_helpers
+from analysis.static import passed_to_helpers
+from analysis.taint import leaf_matches
 from analysis.values import MISSING, EnumMember, is_number
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 

@@ -39,7 +39,8 @@ from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.static import acting_with, condition_scopes, never_read, tainters
+from analysis.static import acting_with, condition_scopes, never_read
+from analysis.taint import tainters
 from analysis.verdict import drop_conversions, record_result, static_review
 from config.discovery import repository_root
 from config.policy import Policy
@@ -443,6 +444,11 @@ class Engine:
             # decides nothing about a person, and its failures are no refusals.
             report.status, report.reason = "skipped", "a test function"
             return
+        budget = self.policy.budget
+        # The budget counts from here: reading the function's inputs is part of testing it
+        # (a function that reads thousands of record keys is judged from its code when
+        # reading them took the time).
+        deadline = time.monotonic() + budget.seconds_per_function
         builder = InputBuilder(module.facts, self.policy)
         model = builder.build(info)
         protected = model.protected
@@ -462,13 +468,14 @@ class Engine:
         if not targets and not opaque:
             report.reason = "no protected input is ever read"
             return
+        if time.monotonic() > deadline:
+            static_review(info, model, report, spent_reading(budget.seconds_per_function))
+            return
         try:
             executor = self.executor()
         except SandboxUnavailable as exc:
             static_review(info, model, report, f"not executed: {exc}")
             return
-        budget = self.policy.budget
-        deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(self.target(info, module), self.limits)
         except (OSError, ExecutionError) as exc:
@@ -492,6 +499,12 @@ class Engine:
                 report.status, report.reason = "skipped", "no protected input"
                 return
             walks = tainters(info.node, model.leaves)
+            scopes = condition_scopes(info.node, model.leaves, walks)
+            acting = acting_with(info.node, model.leaves, walks)
+            if time.monotonic() > deadline:
+                static_review(info, model, report, spent_reading(budget.seconds_per_function))
+                report.executions = probes
+                return
             search = Search(
                 model,
                 session,
@@ -505,8 +518,8 @@ class Engine:
                     for leaf in targets
                     if leaf.category and converts(info.qualname, leaf.category, self.policy)
                 },
-                scopes=condition_scopes(info.node, model.leaves, walks),
-                acting=acting_with(info.node, model.leaves, walks),
+                scopes=scopes,
+                acting=acting,
             )
             try:
                 result = search.run()
@@ -521,6 +534,14 @@ class Engine:
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
+
+
+def spent_reading(seconds: float) -> str:
+    """The reason of a function whose own analysis used up its time before any call."""
+    return (
+        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
+        "budget.seconds_per_function); judged statically"
+    )
 
 
 def is_test(path: str, info: FunctionInfo) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from analysis.functions import (
@@ -27,14 +28,32 @@ from analysis.functions import (
 from analysis.harvest import looped_keys
 from analysis.hints import ModuleFacts
 from analysis.inputs import Leaf
-from analysis.static import Tainter
+from analysis.mentions import mentions
+from analysis.taint import Tainter
 from analysis.values import MISSING
 
-Matcher = Callable[[ast.AST], bool]
+
+@dataclass(frozen=True)
+class Matcher:
+    """Which nodes stand for a record: `applicant`, its alias `p`, `driver.profile`.
+
+    Every node `test` accepts mentions one of `words` (a name, a key, an attribute): a walk
+    for the record reads only the nodes around those mentions (analysis.mentions), so that
+    a function reading thousands of keys is read once per key, not once per key per key."""
+
+    test: Callable[[ast.AST], bool]
+    words: frozenset[str]
+
+    def __call__(self, node: ast.AST) -> bool:
+        return self.test(node)
+
+    def nodes(self, fn: ast.AST) -> list[ast.AST]:
+        """The nodes of `fn` that may read the record, in `ast.walk` order."""
+        return mentions(fn).around(self.words)
 
 
 def name_matcher(name: str) -> Matcher:
-    return lambda node: isinstance(node, ast.Name) and node.id == name
+    return Matcher(lambda node: isinstance(node, ast.Name) and node.id == name, frozenset({name}))
 
 
 def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[str, str] | None:
@@ -103,13 +122,13 @@ def or_called(base: Matcher) -> Matcher:
             return not (isinstance(first, ast.Constant) and isinstance(first.value, str))
         return False
 
-    return matches
+    return Matcher(matches, base.words)
 
 
 def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
     """`base`, or any local name assigned from what `base` matches (`p = applicant`)."""
     names: set[str] = set()
-    for node in ast.walk(fn):
+    for node in base.nodes(fn):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -119,12 +138,15 @@ def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
             names.add(node.targets[0].id)
     if not names:
         return base
-    return lambda node: base(node) or (isinstance(node, ast.Name) and node.id in names)
+    return Matcher(
+        lambda node: base(node) or (isinstance(node, ast.Name) and node.id in names),
+        base.words | names,
+    )
 
 
 def field_matcher(parent: Matcher, key: str) -> Matcher:
     """Matches reads of field `key` of whatever `parent` matches: `driver.profile`."""
-    return lambda node: field_key(node, parent, set()) == key
+    return Matcher(lambda node: field_key(node, parent, set()) == key, frozenset({key}))
 
 
 def record_accesses(
@@ -143,12 +165,17 @@ def record_accesses(
     key = (id(fn), name, helper_depth)
     if base is None and key in facts.memo:
         return dict(facts.memo[key])
-    method_calls: set[int] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if not group_accessor(node):
-                method_calls.add(id(node.func))
     matcher = or_called(with_aliases(fn, base or name_matcher(name)))
+    # Only the nodes around the record's mentions can read it (a method call's node holds
+    # its attribute, and a binary operation its operands).
+    nodes = matcher.nodes(fn)
+    method_calls = {
+        id(node.func)
+        for node in nodes
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not group_accessor(node)
+    }
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
     callable_names = facts.functions
     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -158,10 +185,10 @@ def record_accesses(
     # `parameters[p] * w`: reads by a looped key that are computed with (a score's weights);
     # a key read to look something up may be optional (`if p not in params: continue`).
     operands = {
-        id(side) for node in ast.walk(fn) if isinstance(node, ast.BinOp)
+        id(side) for node in nodes if isinstance(node, ast.BinOp)
         for side in (node.left, node.right)
     } if looped else set()
-    for node in ast.walk(fn):
+    for node in nodes:
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
@@ -208,7 +235,7 @@ def tuple_positions(
         return dict(facts.memo[key])
     matcher = with_aliases(fn, base or name_matcher(name))
     positions: dict[int, str] = {}
-    for node in ast.walk(fn):
+    for node in matcher.nodes(fn):
         if isinstance(node, ast.Attribute) and node.attr not in TUPLE_API and matcher(node.value):
             positions = {}  # `name[0].upper()` or `name.strip()`: a word, not a tuple
             break
@@ -309,7 +336,7 @@ def keyed_read(record: str, key_param: str) -> Matcher:
             )
         return False
 
-    return matches
+    return Matcher(matches, frozenset({record}))
 
 
 def element_accesses(
@@ -446,7 +473,7 @@ def item_of(names: set[str]) -> Matcher:
         index = node.slice
         return not (isinstance(index, ast.Constant) and isinstance(index.value, str))
 
-    return matches
+    return Matcher(matches, frozenset(names))
 
 
 def is_name(node: ast.AST, names: set[str]) -> bool:
