@@ -110,15 +110,19 @@ def contexts(
 def around(
     model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
 ) -> Iterator[dict[InputPath, Any]]:
-    """Variations of a base: one input at a time, then pairs of guarded inputs."""
+    """Variations of a base: one input at a time (the fixed peers' guarded inputs too), then
+    pairs of guarded inputs, and each guarded input of an item beside its peer's."""
     # Inputs the code compares with constants guard branches: vary those first, and first
     # among them those that act with a protected one.
     ordered = sorted(
         model.others, key=lambda leaf: (not leaf.guarded, leaf.display not in first)
     ) + model.protected
-    for leaf in ordered:
+    peers = model.peers
+    # The peers rest on their own values, which the base leaves implicit (unless it sets them).
+    with_peers = {**{peer.path: typical(peer) for peer in peers}, **base}
+    for leaf in [*ordered, *peers]:
         for value in leaf.pool if not leaf.protected else leaf.focus:
-            if value == base[leaf.path]:
+            if value == with_peers[leaf.path]:
                 continue
             ctx = dict(base)
             ctx[leaf.path] = value
@@ -127,6 +131,13 @@ def around(
     # when two other conditions hold at once (income high *and* expenses above a line).
     guarded = [leaf for leaf in model.others if leaf.guarded]
     yield from pairs(guarded, base, lambda leaf: leaf.pool)
+    # An item and its peer in the states a condition reads (the penalty of a best-of pick
+    # shows where the candidate is under three years and the peer is close behind).
+    items = {leaf.path: leaf for leaf in guarded}
+    for peer in peers:
+        item = items.get(peer.path[1:])
+        if item is not None:
+            yield from pairs([item, peer], with_peers, contrast)
 
 
 def contrast(leaf: Leaf) -> list[Any]:
