@@ -233,7 +233,8 @@ class Tainter:
         # Every binding of a value that reads it, then where those names pass: a fixpoint,
         # whatever the order of the statements.
         # (For a leaf that any name reads, `tainted` holds for every name anyway.)
-        direct = {name for source in self.sources() for name in passes.bound_by(source)}
+        self.reads = list(self.sources())
+        direct = {name for source in self.reads for name in passes.bound_by(source)}
         self.names: AbstractSet[str] = passes.closure(direct)
 
     def reads_every_name(self) -> bool:
@@ -315,7 +316,6 @@ class TaintIndex:
     """The walks of every leaf of one function, by display, and which leaves reach a node."""
 
     def __init__(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, leaves: list[Leaf]) -> None:
-        self.fn = fn
         self.walks = {leaf.display: Tainter(fn, leaf) for leaf in leaves}
         # The leaves each name holds, each node reads, and those every name reads.
         self.by_name: dict[str, set[str]] = {}
@@ -327,14 +327,8 @@ class TaintIndex:
             else:
                 for name in walk.names:
                     self.by_name.setdefault(name, set()).add(display)
-            for node in walk.sources():
+            for node in walk.reads:
                 self.by_node.setdefault(id(node), set()).add(display)
-
-    def __getitem__(self, display: str) -> Tainter:
-        return self.walks[display]
-
-    def __contains__(self, display: object) -> bool:
-        return display in self.walks
 
     def reading(self, nodes: Iterable[ast.AST]) -> set[str]:
         """The leaves that reach any of `nodes` (each node on its own, not its children)."""
