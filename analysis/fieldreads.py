@@ -355,7 +355,7 @@ def element_accesses(
     names = list_aliases(fn, name)
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
     items: set[str] = set()  # local names bound to one item
-    for node in ast.walk(fn):
+    for node in mentions(fn).around(names):  # a loop, a call or a pick mentions the list
         if isinstance(node, (ast.For, ast.comprehension)):
             target = item_target(node.iter, node.target, names, mapping)
             if target is not None:
@@ -428,17 +428,19 @@ def list_aliases(fn: ast.AST, name: str) -> set[str]:
     """`name`, and the local names that hold its items: `ranked = sorted(name, key=...)`,
     `adults = [p for p in name if ...]`, `rest = name[1:]`."""
     names = {name}
-    assigns = [
-        node
-        for node in ast.walk(fn)
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-    ]
-    for _ in range(3):  # aliases of aliases
-        for node in assigns:
-            if holds_items(node.value, names):
-                names.add(node.targets[0].id)  # type: ignore[attr-defined]
+    index = mentions(fn)
+    fresh = {name}
+    while fresh:  # aliases of aliases: an assignment of items mentions what it takes them from
+        found = {
+            node.targets[0].id
+            for node in index.around(fresh)
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and holds_items(node.value, names)
+        }
+        fresh = found - names
+        names |= fresh
     return names
 
 
@@ -504,7 +506,7 @@ def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
         isinstance(node, ast.Attribute)
         and is_name(node.value, {name})
         and node.attr in FRAME_METHODS
-        for node in ast.walk(fn)
+        for node in mentions(fn).around([name])
     ):
         return True
     return masks_itself(fn, name)
@@ -514,49 +516,43 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
     """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
     `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
     boolean mask: a DataFrame's idiom, which no dict or list answers)."""
-    _copies, masked = mask_sites(fn)
+    masked = mask_sites(fn)
     if not masked:
         return False
     names = frame_copies(fn, name)
     return any(
-        is_name(node.value, names)
-        and any(
+        any(
             isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
             for inner in ast.walk(node.slice)
         )
-        for node in masked
+        for copy in names
+        for node in masked.get(copy, ())
     )
 
 
-def mask_sites(fn: FunctionNode) -> tuple[list[tuple[str, ast.expr]], list[ast.Subscript]]:
-    """The function's local copies (`df = data`, `df = df[...]`) and its subscripts by a
-    test; read once per function (kept on the node: every parameter asks)."""
-    cached: tuple[list[tuple[str, ast.expr]], list[ast.Subscript]] | None = getattr(
-        fn, "_cb_mask_sites", None
-    )
+def mask_sites(fn: FunctionNode) -> dict[str, list[ast.Subscript]]:
+    """The function's subscripts by a test (`rows[rows.age > 16]`, `arr[i + 1]`), by the name
+    they index (`""` for any other value); read once per function (kept on the node: every
+    parameter asks)."""
+    cached: dict[str, list[ast.Subscript]] | None = getattr(fn, "_cb_mask_sites", None)
     if cached is not None:
         return cached
-    copies: list[tuple[str, ast.expr]] = []
-    masked: list[ast.Subscript] = []
+    masked: dict[str, list[ast.Subscript]] = {}
     for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-                copies.append((target.id, value))
-        elif isinstance(node, ast.Subscript) and isinstance(
+        if isinstance(node, ast.Subscript) and isinstance(
             node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
         ):
-            masked.append(node)
-    fn._cb_mask_sites = (copies, masked)  # type: ignore[union-attr]
-    return copies, masked
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            masked.setdefault(owner, []).append(node)
+    fn._cb_mask_sites = masked  # type: ignore[union-attr]
+    return masked
 
 
 def vectorised(fn: FunctionNode, name: str) -> bool:
     """Whether a parameter holds one value per person, as a pandas Series: what the code
     makes of it is written through a boolean mask (`creat = 0.9 - 0.2 * female`,
     `creat[ratio < 1] = ...`), which no single number answers."""
-    _copies, masked = mask_sites(fn)
+    masked = [node for nodes in mask_sites(fn).values() for node in nodes]
     stores = [m for m in masked if isinstance(m.ctx, ast.Store) and is_mask(m.slice)]
     if not stores:
         return False
@@ -585,7 +581,7 @@ FRAME_COPIES = frozenset(
 def frame_copies(fn: FunctionNode, name: str) -> set[str]:
     """The parameter and the locals that hold its rows: `results = df.copy()`, `data =
     results[mask]`, `df = df.dropna()` (a DataFrame is copied and filtered before it is read)."""
-    copies, _masked = mask_sites(fn)
+    index = mentions(fn)
     names = {name}
 
     def copied(value: ast.expr) -> bool:
@@ -601,8 +597,22 @@ def frame_copies(fn: FunctionNode, name: str) -> set[str]:
         return is_name(value, names)
 
     for _ in range(3):  # chains of copies, in any order of the source
-        names |= {target for target, value in copies if copied(value)}
+        # A copy's assignment mentions what it copies.
+        names |= {target for target, value in local_copies(index.around(names)) if copied(value)}
     return names
+
+
+def local_copies(nodes: list[ast.AST]) -> list[tuple[str, ast.expr]]:
+    """The local names assigned among `nodes`, each with what it is given (`df = df[...]`
+    gives `df`: the rows of the table)."""
+    found: list[tuple[str, ast.expr]] = []
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+                found.append((target.id, value))
+    return found
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

@@ -167,6 +167,20 @@ class Flow:
     # name -> the names bound from a value that mentions it (`y = x + 1`: x feeds y)
     feeds: dict[str, set[str]] = field(default_factory=dict)
     bindings: dict[int, Binding] = field(default_factory=dict)  # by id of the binding node
+    items: dict[str, set[str]] = field(default_factory=dict)  # element_vars, by parameter
+
+    def element_vars(self, param: str) -> set[str]:
+        """The loop names that take the items of a list parameter: `for c in param`."""
+        if param not in self.items:
+            self.items[param] = {
+                node.target.id
+                for node in self.index.around([param])
+                if isinstance(node, (ast.For, ast.comprehension))
+                and isinstance(node.iter, ast.Name)
+                and node.iter.id == param
+                and isinstance(node.target, ast.Name)
+            }
+        return self.items[param]
 
     def bound_by(self, source: ast.AST) -> set[str]:
         """The names a binding puts the value of `source` into, directly: every binding that
@@ -210,26 +224,18 @@ def flow(fn: ast.AST) -> Flow:
     return found
 
 
-def element_vars(fn: ast.AST, param: str) -> set[str]:
-    """The loop names that take the items of a list parameter: `for c in param`."""
-    found = set()
-    for node in mentions(fn).around([param]):
-        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
-            if node.iter.id == param and isinstance(node.target, ast.Name):
-                found.add(node.target.id)
-    return found
-
-
 class Tainter:
     """Follows one protected leaf through assignments inside one function."""
 
     def __init__(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> None:
         self.fn = fn
         self.leaf = leaf
-        self.loop_vars = (
-            element_vars(fn, leaf.path[0][1]) if any(s == "index" for s, _ in leaf.path) else set()
-        )
         passes = flow(fn)
+        self.loop_vars = (
+            passes.element_vars(leaf.path[0][1])
+            if any(s == "index" for s, _ in leaf.path)
+            else set()
+        )
         # Every binding of a value that reads it, then where those names pass: a fixpoint,
         # whatever the order of the statements.
         # (For a leaf that any name reads, `tainted` holds for every name anyway.)

@@ -2,7 +2,8 @@
 not their square, and its analysis counts against the per-function budget (issue 25, item 7).
 
 A generated score reads 3,000 keys of one record (by subscript, `.get` with a default and
-through locals) and takes a point off for one sex. `codebias scan` runs as a subprocess with
+through locals; or in a helper handed the record; or 3,000 columns of a table) and takes a
+point off for one sex. `codebias scan` runs as a subprocess with
 a loose timeout: the figures themselves are measured by hand (the closing notes of the
 change), the test holds only that the scan finishes and says why it judged as it did.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ KEYS = 3000
 LOOSE_TIMEOUT = 150.0
 
 
-def wide_score(keys: int) -> str:
+def read_directly(keys: int) -> str:
     lines = ["def score(record):", "    total = 0"]
     for i in range(keys):
         if i % 3 == 0:
@@ -37,8 +39,31 @@ def wide_score(keys: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def scan(tmp_path: Path, seconds_per_function: float | None) -> dict[str, object]:
-    (tmp_path / "wide.py").write_text(wide_score(KEYS))
+def read_in_a_helper(keys: int) -> str:
+    lines = ["def _points(rec):", "    total = 0"]
+    for i in range(keys):
+        lines += [f"    if rec.get('field_{i}', 0) > {i % 7}:", f"        total += {i % 5 + 1}"]
+    lines += ["    if rec['gender'] == 'female':", "        total -= 1", "    return total"]
+    lines += ["", "", "def score(record):", "    return _points(record) > 10"]
+    return "\n".join(lines) + "\n"
+
+
+def columns_of_a_table(keys: int) -> str:
+    lines = ["def score(df):", "    out = df.copy()", "    out['risk'] = 0"]
+    lines += [f"    out.loc[df['c_{i}'] > {i % 7}, 'risk'] += 1" for i in range(keys)]
+    lines += ["    out.loc[df['sex'] == 'female', 'risk'] -= 1", "    return out['risk'].tolist()"]
+    return "\n".join(lines) + "\n"
+
+
+SHAPES = {
+    "read directly": read_directly,
+    "read in a helper": read_in_a_helper,
+    "columns of a table": columns_of_a_table,
+}
+
+
+def scan(tmp_path: Path, source: str, seconds_per_function: float | None) -> dict[str, object]:
+    (tmp_path / "wide.py").write_text(source)
     config = tmp_path / "codebias.yml"
     budget = {} if seconds_per_function is None else {"seconds_per_function": seconds_per_function}
     config.write_text(json.dumps({"budget": budget}) if budget else "{}\n")
@@ -51,15 +76,16 @@ def scan(tmp_path: Path, seconds_per_function: float | None) -> dict[str, object
         timeout=LOOSE_TIMEOUT,
     )
     assert done.returncode in (0, 1), done.stderr[-3000:]
-    [function] = json.loads(done.stdout)["functions"]
+    [function] = [f for f in json.loads(done.stdout)["functions"] if f["qualname"] == "score"]
     assert isinstance(function, dict)
     return function
 
 
+@pytest.mark.parametrize("shape", SHAPES.values(), ids=list(SHAPES))
 def test_when_reading_the_inputs_takes_the_budget_the_function_is_judged_statically(
-    tmp_path: Path,
+    tmp_path: Path, shape: Callable[[int], str]
 ) -> None:
-    function = scan(tmp_path, seconds_per_function=0.05)
+    function = scan(tmp_path, shape(KEYS), seconds_per_function=0.05)
     assert function["status"] == "unverified", function["reason"]
     assert function["method"] == "static"
     assert "reading its inputs took the per-function budget" in str(function["reason"])
@@ -73,7 +99,7 @@ def test_when_reading_the_inputs_takes_the_budget_the_function_is_judged_statica
 def test_a_function_reading_three_thousand_keys_finishes_and_says_why(tmp_path: Path) -> None:
     """Within the default budget it is run and proved; on a machine too slow for that, it is
     judged statically and says so: never left running for minutes."""
-    function = scan(tmp_path, seconds_per_function=None)
+    function = scan(tmp_path, read_directly(KEYS), seconds_per_function=None)
     if function["method"] == "dynamic":
         assert function["status"] == "biased", function["reason"]
     else:
