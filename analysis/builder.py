@@ -633,11 +633,22 @@ class InputBuilder:
             merged = Hint()
             merged.merge(self.facts.hints.get(name.lower(), Hint()))
             if category is not None:
-                for other, other_hint in list(self.facts.hints.items()):
-                    if self.policy.canonical_category(other) == category:
-                        merged.merge(other_hint)
+                merged.merge(self.category_hint(category))
             for value in self.facts.domain_of(merged.constants):
                 merged.add(value)
+            self.facts.memo[key] = merged
+        hint: Hint = self.facts.memo[key]
+        return hint
+
+    def category_hint(self, category: str) -> Hint:
+        """What the module says of every name of a category, merged once per module (a
+        function reading a thousand keys of one category asks for each)."""
+        key = ("category hint", category)
+        if key not in self.facts.memo:
+            merged = Hint()
+            for other, other_hint in list(self.facts.hints.items()):
+                if self.policy.canonical_category(other) == category:
+                    merged.merge(other_hint)
             self.facts.memo[key] = merged
         hint: Hint = self.facts.memo[key]
         return hint

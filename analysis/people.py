@@ -49,6 +49,8 @@ def only_people(model: InputModel, info: FunctionInfo, policy: Policy) -> InputM
         for leaf in model.leaves
         if leaf.category is not None and leaf.category not in weak and len(leaf.path) > 1
     }
+    # Whether the function names infrastructure: asked once, not once per weak input.
+    about_infra = not about_people and names(context, infra)
     for leaf in model.leaves:
         if leaf.category not in weak:
             continue
@@ -56,7 +58,7 @@ def only_people(model: InputModel, info: FunctionInfo, policy: Policy) -> InputM
         if names(own, markers) or leaf.path[:-1] in persons:
             continue
         duration = len(leaf.path) == 1 and leaf.path[0][1] in durations
-        if names(own, infra) or (not about_people and (names(context, infra) or duration)):
+        if names(own, infra) or (not about_people and (about_infra or duration)):
             leaf.category = None
     return model
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import Any
 
 from analysis.functions import FunctionNode, call_bindings, called_function
 from analysis.inputs import Leaf
+from analysis.mentions import mentions
 from analysis.taint import (
     Tainter,
     TaintIndex,
@@ -69,8 +71,54 @@ def reaches(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> list[Reac
     return reaches_of(Tainter(fn, leaf))
 
 
+def reaches_all(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, list[Reach]]:
+    """`reaches` of each leaf, by display, in one walk of the function: each place that
+    decides asks the leaves' index which of them reach it (a static review of a function
+    with a thousand protected inputs reads the function once, not a thousand times)."""
+    index = tainters(fn, leaves)
+    by_display = {leaf.display: leaf for leaf in leaves}
+    found: dict[str, list[Reach]] = {leaf.display: [] for leaf in leaves}
+    handed: dict[str, set[str]] = {}  # helper name -> the leaves it decides with
+    for leaf in leaves:
+        for helper in leaf.passed_to:
+            handed.setdefault(helper, set()).add(leaf.display)
+    for node in ast.walk(fn):
+        where: ast.AST = node
+        readers: set[str] = set()
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            how, readers = "branch", index.reading(walk_deciding(node.test))
+        elif isinstance(node, ast.comprehension):
+            how = "branch"
+            readers = index.reading(n for test in node.ifs for n in walk_deciding(test))
+            where = node.ifs[0] if node.ifs else node
+        elif isinstance(node, ast.Match):
+            how, readers = "match", index.reading(ast.walk(node.subject))
+        elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+            how, readers = "return", index.reading(ast.walk(node.value))
+        elif isinstance(node, ast.Subscript):
+            how, readers = "lookup", index.reading(ast.walk(node.slice))
+        elif isinstance(node, ast.Compare) and not none_check(node):
+            how, readers = "branch", index.reading(ast.walk(node))
+        elif isinstance(node, ast.Call) and call_name(node) in handed:
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            how = "call"
+            readers = handed[call_name(node)] & index.reading(
+                n for argument in arguments for n in ast.walk(argument)
+            )
+        for display in readers:
+            leaf = by_display[display]
+            found[display].append(Reach(leaf, getattr(where, "lineno", fn.lineno), how))
+    for reached in found.values():
+        reached.sort(key=lambda r: (r.line, r.how != "branch"))
+    return found
+
+
 def first_reach(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> Reach | None:
-    found = reaches(fn, leaf)
+    return most_responsible(reaches(fn, leaf))
+
+
+def most_responsible(found: list[Reach]) -> Reach | None:
+    """The first place a leaf decides something, else the first it reaches the output."""
     branches = [r for r in found if r.how != "return"]
     chosen = branches or found
     return chosen[0] if chosen else None
@@ -81,14 +129,24 @@ def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
     if len(leaf.path) != 1:
         return field_never_read(fn, leaf)
     name = leaf.path[0][1]
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Store):
-            return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in OPAQUE_CALLS:
-                return False
-    # The body of a nested function or lambda is walked above too, so closures count.
-    return True
+    if calls_opaque(fn):
+        return False
+    # The body of a nested function or lambda is read too, so closures count.
+    return not any(
+        isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
+        for node in mentions(fn).by_word.get(name, ())
+    )
+
+
+def calls_opaque(fn: FunctionNode) -> bool:
+    """Whether `fn` calls what may read any name (`locals()`, `eval`)."""
+    index = mentions(fn)
+    for opaque in OPAQUE_CALLS:
+        for node in index.by_word.get(opaque, ()):
+            parent = index.parent(node)
+            if isinstance(node, ast.Name) and isinstance(parent, ast.Call) and parent.func is node:
+                return True
+    return False
 
 
 def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
@@ -97,21 +155,15 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
     and nothing receives the whole object."""
     root = leaf.path[0][1]
     step, first = leaf.path[1]
-    if step not in ("attr", "key"):
+    if step not in ("attr", "key") or calls_opaque(fn):
         return False
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(fn):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in OPAQUE_CALLS:
-                return False
-        if not (isinstance(node, ast.Name) and node.id == root):
-            continue
-        parent = parents.get(id(node))
+    index = mentions(fn)
+    for node in index.by_word.get(root, ()):
+        if not isinstance(node, ast.Name):
+            continue  # an attribute or a text of that name
+        parent = index.parent(node)
         if isinstance(parent, ast.Attribute):
-            grand = parents.get(id(parent))
+            grand = index.parent(parent)
             if isinstance(grand, ast.Call) and grand.func is parent:
                 return False  # a method of the object may read anything
             if parent.attr == first:
@@ -130,20 +182,14 @@ HELPER_DEPTH = 2
 
 
 def passed_to_helpers(
-    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], memo: dict[object, bool],
+    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], memo: dict[Any, Any],
     depth: int = 0,
 ) -> tuple[str, ...]:
     """Names of the project's helpers `fn` hands the leaf to (as it is or as what it became)
     whose parameter then reaches a branch, a lookup or a match there, or in their helpers."""
     tainter = Tainter(fn, leaf)
     found: list[str] = []
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Call):
-            continue
-        called = called_function(node, functions)
-        if called is None or called[0] is fn:
-            continue
-        callee, bound = called
+    for node, callee, bound in helper_calls(fn, functions, memo):
         name = call_name(node)
         if name in found:
             continue
@@ -154,9 +200,27 @@ def passed_to_helpers(
     return tuple(found)
 
 
+def helper_calls(
+    fn: FunctionNode, functions: dict[str, FunctionNode], memo: dict[Any, Any]
+) -> list[tuple[ast.Call, FunctionNode, bool]]:
+    """The calls `fn` makes of the project's other functions, each with the function called
+    and whether it is bound (a method): found once per function, asked for every input."""
+    key = ("helper calls", id(fn))
+    if key not in memo:
+        calls = []
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call):
+                called = called_function(node, functions)
+                if called is not None and called[0] is not fn:
+                    calls.append((node, *called))
+        memo[key] = calls
+    found: list[tuple[ast.Call, FunctionNode, bool]] = memo[key]
+    return found
+
+
 def decides_with(
     callee: FunctionNode, param: str, leaf: Leaf, functions: dict[str, FunctionNode],
-    memo: dict[object, bool], depth: int,
+    memo: dict[Any, Any], depth: int,
 ) -> bool:
     key = ("decides", id(callee), param, depth)
     if key not in memo:
@@ -166,7 +230,8 @@ def decides_with(
         if not decided and depth + 1 < HELPER_DEPTH:
             decided = bool(passed_to_helpers(callee, inner, functions, memo, depth + 1))
         memo[key] = decided
-    return memo[key]
+    decides: bool = memo[key]
+    return decides
 
 
 # Nodes whose test decides which way the code goes; with the tests nested in their bodies

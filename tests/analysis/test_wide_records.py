@@ -55,6 +55,15 @@ def columns_of_a_table(keys: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def many_protected_fields(keys: int) -> str:
+    """A thousand regions of one customer (protected, one category): every one a target."""
+    lines = ["def score(customer):", "    total = 0"]
+    for i in range(keys):
+        lines += [f"    if customer['zone_region_{i}'] == 'north':", "        total += 1"]
+    lines += ["    return total"]
+    return "\n".join(lines) + "\n"
+
+
 SHAPES = {
     "read directly": read_directly,
     "read in a helper": read_in_a_helper,
@@ -105,3 +114,18 @@ def test_a_function_reading_three_thousand_keys_finishes_and_says_why(tmp_path: 
     else:
         assert "reading its inputs took the per-function budget" in str(function["reason"])
     assert "gender" in function["attributes_tested"]  # type: ignore[operator]
+
+
+@pytest.mark.timeout(LOOSE_TIMEOUT + 30)
+def test_a_thousand_protected_fields_are_searched_within_the_budget(tmp_path: Path) -> None:
+    """Each protected field is a target of its own: the batches sent to the child stay small
+    enough to answer within the budget, and what the search could not settle is judged from
+    the code."""
+    function = scan(tmp_path, many_protected_fields(1000), seconds_per_function=None)
+    assert function["attributes_tested"] == ["region"]
+    findings = function["findings"]
+    assert isinstance(findings, list) and findings, (function["status"], function["reason"])
+    if function["method"] == "dynamic":
+        assert function["status"] == "biased", function["reason"]
+    else:
+        assert "reading its inputs took the per-function budget" in str(function["reason"])
