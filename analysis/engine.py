@@ -44,7 +44,8 @@ from analysis.scan_budget import Deadline, ScanBudget
 from analysis.scan_files import select_files
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.static import acting_with, condition_scopes, never_read, tainters
+from analysis.static import acting_with, condition_scopes, never_read
+from analysis.taint import tainters
 from analysis.verdict import (
     died,
     drop_conversions,
@@ -481,8 +482,15 @@ class Engine:
             # decides nothing about a person, and its failures are no refusals.
             report.status, report.reason = "skipped", "a test function"
             return
+        budget = self.policy.budget
+        # The budget counts from here: reading the function's inputs is part of testing it.
+        # A function whose reading alone takes the budget (thousands of record keys) is
+        # judged from its code; starting it in its sandbox counts only against the search.
+        started = time.monotonic()
+        deadline = started + budget.seconds_per_function
         builder = InputBuilder(module.facts, self.policy)
         model = builder.build(info)
+        reading = time.monotonic() - started
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
         # A record read only by keys the source does not spell out may still hold a person.
@@ -500,13 +508,14 @@ class Engine:
         if not targets and not opaque:
             report.reason = "no protected input is ever read"
             return
+        if reading > budget.seconds_per_function:
+            static_review(info, model, report, spent_reading(budget.seconds_per_function))
+            return
         try:
             executor = self.executor()
         except SandboxUnavailable as exc:
             static_review(info, model, report, f"not executed: {exc}")
             return
-        budget = self.policy.budget
-        deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(self.target(info, module), self.limits)
         except ReplyForged as exc:
@@ -535,7 +544,15 @@ class Engine:
             if not targets:
                 report.status, report.reason = "skipped", "no protected input"
                 return
+            prepared = time.monotonic()
             walks = tainters(info.node, model.leaves)
+            scopes = condition_scopes(info.node, model.leaves, walks)
+            acting = acting_with(info.node, model.leaves, walks)
+            reading += time.monotonic() - prepared
+            if reading > budget.seconds_per_function:
+                static_review(info, model, report, spent_reading(budget.seconds_per_function))
+                report.executions = session.calls
+                return
             search = Search(
                 model,
                 session,
@@ -549,8 +566,8 @@ class Engine:
                     for leaf in targets
                     if leaf.category and converts(info.qualname, leaf.category, self.policy)
                 },
-                scopes=condition_scopes(info.node, model.leaves, walks),
-                acting=acting_with(info.node, model.leaves, walks),
+                scopes=scopes,
+                acting=acting,
             )
             try:
                 result = search.run()
@@ -569,6 +586,14 @@ class Engine:
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
+
+
+def spent_reading(seconds: float) -> str:
+    """The reason of a function whose own analysis used up its time before any call."""
+    return (
+        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
+        "budget.seconds_per_function); judged statically"
+    )
 
 
 def is_test(path: str, info: FunctionInfo) -> bool:

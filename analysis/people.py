@@ -5,8 +5,9 @@ Some protected names are as often infrastructure as people: a cloud `region`, an
 categories weak (`people.weak`); a weak input stays protected only in a person context.
 For each weak leaf, the first rule that applies decides:
 
-1. its own path names a person (`applicant_age`, `customer.region`, a `people.markers` word):
-   a person;
+1. its own path names a person (`applicant_age`, `customer.region`, a `people.markers` word),
+   or its record holds a protected field of a category that is not weak (`policy.age` beside
+   `policy.gender`: the record is the insured's, whatever it is called): a person;
 2. its own path names infrastructure (`policy.age`, `cache_age`, a `people.not_people`
    phrase): not a person;
 3. the function names a person (its name, class, parameters or the fields it reads carry a
@@ -42,14 +43,22 @@ def only_people(model: InputModel, info: FunctionInfo, policy: Policy) -> InputM
     strong = any(leaf.category not in weak for leaf in model.protected)
     about_people = strong or names(context, markers)
     durations = duration_params(info.node)
+    # Records that hold a sex, a race...: a person's records, and their weak fields hers.
+    persons = {
+        leaf.path[:-1]
+        for leaf in model.leaves
+        if leaf.category is not None and leaf.category not in weak and len(leaf.path) > 1
+    }
+    # Whether the function names infrastructure: asked once, not once per weak input.
+    about_infra = not about_people and names(context, infra)
     for leaf in model.leaves:
         if leaf.category not in weak:
             continue
         own = path_names(leaf)
-        if names(own, markers):
+        if names(own, markers) or leaf.path[:-1] in persons:
             continue
         duration = len(leaf.path) == 1 and leaf.path[0][1] in durations
-        if names(own, infra) or (not about_people and (names(context, infra) or duration)):
+        if names(own, infra) or (not about_people and (about_infra or duration)):
             leaf.category = None
     return model
 

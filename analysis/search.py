@@ -44,6 +44,10 @@ MAX_PROTECTED_PAIRS = 400
 # for interactions (a sex that matters only past an age), not a second search.
 MAX_PAIR_EXECUTIONS = 1200
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
+# Values sent to the child in one batch at most (calls times the inputs of each): a function
+# of a thousand protected record keys would otherwise build, send and decode millions of
+# values before its first answer.
+MAX_BATCH_VALUES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,15 +114,19 @@ def contexts(
 def around(
     model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
 ) -> Iterator[dict[InputPath, Any]]:
-    """Variations of a base: one input at a time, then pairs of guarded inputs."""
+    """Variations of a base: one input at a time (the fixed peers' guarded inputs too), then
+    pairs of guarded inputs, and each guarded input of an item beside its peer's."""
     # Inputs the code compares with constants guard branches: vary those first, and first
     # among them those that act with a protected one.
     ordered = sorted(
         model.others, key=lambda leaf: (not leaf.guarded, leaf.display not in first)
     ) + model.protected
-    for leaf in ordered:
+    peers = model.peers
+    # The peers rest on their own values, which the base leaves implicit (unless it sets them).
+    with_peers = {**{peer.path: typical(peer) for peer in peers}, **base}
+    for leaf in [*ordered, *peers]:
         for value in leaf.pool if not leaf.protected else leaf.focus:
-            if value == base[leaf.path]:
+            if value == with_peers[leaf.path]:
                 continue
             ctx = dict(base)
             ctx[leaf.path] = value
@@ -127,6 +135,13 @@ def around(
     # when two other conditions hold at once (income high *and* expenses above a line).
     guarded = [leaf for leaf in model.others if leaf.guarded]
     yield from pairs(guarded, base, lambda leaf: leaf.pool)
+    # An item and its peer in the states a condition reads (the penalty of a best-of pick
+    # shows where the candidate is under three years and the peer is close behind).
+    items = {leaf.path: leaf for leaf in guarded}
+    for peer in peers:
+        item = items.get(peer.path[1:])
+        if item is not None:
+            yield from pairs([item, peer], with_peers, contrast)
 
 
 def contrast(leaf: Leaf) -> list[Any]:
@@ -258,6 +273,8 @@ class Search:
         batch_size = 2
         stream: Iterator[tuple[int, dict[InputPath, Any]]] = enumerate(self.stream)
         base_failed: bool | None = None
+        # A context whose leaves did not all fit in the last batch, with the leaves left.
+        carried: list[tuple[int, dict[InputPath, Any], list[Leaf]]] = []
         while open_leaves:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True
@@ -271,8 +288,15 @@ class Search:
             if self.paired:
                 limit = min(limit, self.pairs_until)
             room = limit - self.result.executions
-            for index, ctx in stream:
-                for leaf in open_leaves:
+            batch_room = max(1, MAX_BATCH_VALUES // max(1, len(self.model.leaves)))
+            todo = itertools.chain(carried, ((i, c, open_leaves) for i, c in stream))
+            carried = []
+            for index, ctx, leaves in todo:
+                for at, leaf in enumerate(leaves):
+                    if len(calls) >= batch_room:  # the rest of this context goes next
+                        rest = [other for other in leaves[at:] if other in open_leaves]
+                        carried = [(index, ctx, rest)] if rest else []
+                        break
                     # Contexts that differ only in this leaf's own value are the same test
                     # (and, for a leaf without peers, in whether peers are alike).
                     skip = {leaf.path} if leaf.path in self.grouped else {leaf.path, ALIKE}
@@ -286,7 +310,12 @@ class Search:
                     )
                     groups.append((leaf, ctx, index, values))
                     calls += [self.call(ctx, leaf, v, index) for v in values]
-                if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
+                if (
+                    carried
+                    or len(groups) >= batch_size * len(open_leaves)
+                    or len(calls) >= min(room, batch_room)
+                    or time.monotonic() > self.deadline
+                ):
                     break
             else:
                 stream = enumerate(iter(()))

@@ -9,7 +9,7 @@ from analysis.functions import FunctionInfo
 from analysis.inputs import ALIKE, InputModel, display, every_item, plain_value
 from analysis.report import Example, Finding, FunctionReport
 from analysis.search import SearchResult
-from analysis.static import first_reach, reaches
+from analysis.static import most_responsible, reaches_all
 from config.policy import Policy
 
 
@@ -28,10 +28,11 @@ def record_result(
         static_review(info, model, report, "the module tampers with the test harness")
         report.executions = result.executions
         return
+    reached = reaches_all(info.node, [witness.leaf for witness in result.witnesses.values()])
     for witness in result.witnesses.values():
         leaf = witness.leaf
         assert leaf.category is not None
-        reach = first_reach(info.node, leaf)
+        reach = most_responsible(reached[leaf.display])
         inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
         # With the peers alike, the value tried is every item's.
         every = ALIKE in witness.context
@@ -97,13 +98,11 @@ def static_review(
 def static_findings(info: FunctionInfo, model: InputModel) -> list[Finding]:
     """The protected inputs that visibly reach a branch or the output, as static findings."""
     found_all = []
+    reached = reaches_all(info.node, model.protected)
     for leaf in model.protected:
-        found = reaches(info.node, leaf)
-        if found and leaf.category:
-            branch = [r for r in found if r.how != "return"]
-            found_all.append(
-                Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
-            )
+        reach = most_responsible(reached[leaf.display])
+        if reach is not None and leaf.category:
+            found_all.append(Finding(leaf.category, leaf.display, None, reach.line, "static"))
     return found_all
 
 
@@ -145,15 +144,14 @@ def judge_leaves(
     first) and that the code visibly uses; their names."""
     proved = {f.attribute for f in report.findings}
     named: list[str] = []
-    for leaf in model.protected:
-        if leaf.display not in displays or not leaf.category or leaf.category in proved:
+    open_leaves = [leaf for leaf in model.protected if leaf.display in displays and leaf.category]
+    reached = reaches_all(info.node, open_leaves)
+    for leaf in open_leaves:
+        if leaf.category is None or leaf.category in proved:
             continue
-        found = reaches(info.node, leaf)
-        if found:
-            branch = [r for r in found if r.how != "return"]
-            report.findings.append(
-                Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
-            )
+        reach = most_responsible(reached[leaf.display])
+        if reach is not None:
+            report.findings.append(Finding(leaf.category, leaf.display, None, reach.line, "static"))
             proved.add(leaf.category)
             named.append(leaf.display)
     return ", ".join(named)
