@@ -215,7 +215,7 @@ class InputBuilder:
         for leaf in leaves:
             if leaf.protected:
                 leaf.passed_to = passed_to_helpers(fn, leaf, self.facts.functions, self.facts.memo)
-        return only_people(InputModel(params, leaves), info, self.policy)
+        return only_people(InputModel(params, leaves), info, self.policy, self.facts)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
         path: InputPath = (("param", self_name),)

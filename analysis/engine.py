@@ -484,7 +484,7 @@ class Engine:
                 static_review(info, model, report, str(exc))
                 return
             if learnt:  # keys the code reads that its source does not name
-                model = only_people(model, info, self.policy)
+                model = only_people(model, info, self.policy, module.facts)
                 targets += [leaf for leaf in learnt if leaf.protected]
                 tested = {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)

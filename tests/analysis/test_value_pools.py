@@ -140,7 +140,7 @@ def test_the_base_value_of_a_protected_leaf_is_an_ordinary_one_of_its_category()
     ("source", "attribute"),
     [
         ("def f(age):\n    return 'flag' if age == 47 else 'ok'\n", "age"),
-        ("def f(region):\n    return region in {'Zanzibar'}\n", "region"),
+        ("def f(customer_region):\n    return customer_region in {'Zanzibar'}\n", "region"),
         ("def f(education):\n    return {'Hogwarts': 2}.get(education, 0)\n", "education"),
         (
             "def f(occupation):\n"
