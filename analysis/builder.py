@@ -709,11 +709,11 @@ class InputBuilder:
         # The same name in many functions gets the same pool: computed once per module.
         key = (
             "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
-            type(default), repr(default),
+            type(default), repr(default), frozenset(own),
         )  # fmt: skip
         if key not in self.facts.memo:
             self.facts.memo[key] = value_pool(
-                hint, choices, category, self.policy, default, form, name
+                hint, choices, category, self.policy, default, form, name, frozenset(own)
             )
         pool, from_code = self.facts.memo[key]
         pool = list(pool)
