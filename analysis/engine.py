@@ -432,7 +432,7 @@ class Engine:
             report.findings = []
             report.status, report.method = "error", "static"
             report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
-        drop_conversions(info, report, self.policy)
+        drop_conversions(info, report, self.policy, module.facts.const)
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -503,7 +503,8 @@ class Engine:
                 refusals_only={
                     leaf.category
                     for leaf in targets
-                    if leaf.category and converts(info.qualname, leaf.category, self.policy)
+                    if leaf.category
+                    and converts(info, leaf.category, self.policy, module.facts.const)
                 },
                 scopes=condition_scopes(info.node, model.leaves, walks),
                 acting=acting_with(info.node, model.leaves, walks),
