@@ -121,7 +121,7 @@ def value_pool(
                 pool += [True, False]  # `is_male: bool`: the category's words are all truthy
             fitting = [v for v in cat_values if fits(v, kinds)]
             pool += fitting or ([] if "bool" in kinds else cat_values)
-            if use == {"truthy"} and not any(is_number(v) for v in cat_values):
+            if use == {"truthy"} and "bool" not in kinds and not any(map(is_number, cat_values)):
                 pool += FLAG_CODES  # `if gender:` alone: a 0/1 flag, where every word is true
     if default is not MISSING and default is not None and default not in pool:
         pool.append(default)
