@@ -16,8 +16,10 @@ person context, decided for each input by the first rule that applies:
    input is annotated as a duration (`age: timedelta`): not a person;
 4. a word of `people.unless_infrastructure` (`age`): a person, with nothing against it;
 5. an input of another protected category beside it (`premium(age, region)`, `row["age"]`
-   with `row["region"]`), or a module about people (the inputs of its functions carry a strong
-   word, or words of two categories or more): a person;
+   with `row["region"]`), something only people have (a `people.fields` word: `income`,
+   `smoker`) in its function's names, a comparison with a person's value of its category
+   (`region == "rural"`, `gender == "female"`), or a module about people (the inputs of its
+   functions carry a strong word, a person's field, or words of two categories): a person;
 6. otherwise not a person: a weak word (`people.weak`) that merely matches
    (`is_partition_match(region, partition)`, `to_cardinal(number, gender="m")`) describes no
    one.
@@ -52,6 +54,10 @@ QUANTITY_WORDS = frozenset(
      "incidence", "odds", "probability", "prob", "likelihood", "offset", "bonus", "penalty",
      "delta", "diff", "difference", "gap"}
 )  # fmt: skip
+
+# Values of a category this short (`"m"`, `"US"`) are as often a word's gender or a phone
+# number's region: comparing with one says nothing of a person.
+MIN_VALUE_LENGTH = 2
 
 NUMERIC_KINDS = frozenset({"int", "float", "num"})
 TEXT_KINDS = frozenset({"str", "literal"})
@@ -120,8 +126,6 @@ def compared_with_values(leaf: Leaf, policy: Policy, facts: ModuleFacts) -> bool
         for c in hint.constants
     )
 
-
-MIN_VALUE_LENGTH = 2
 
 
 def strength(leaf: Leaf, policy: Policy) -> Strength:
