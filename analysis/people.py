@@ -77,8 +77,9 @@ def only_people(
     markers = [name_tokens(m) for m in people.markers]
     infra = [name_tokens(p) for p in people.not_people]
     fields = [name_tokens(f) for f in people.fields]
+    words = PersonWords(markers, fields, policy)
     context = function_names(info, model)
-    about_people = "strong" in strengths.values() or names(context, markers)
+    strong = "strong" in strengths.values()
     categories = {leaf.category for leaf in model.protected}
     durations = duration_params(info.node)
     for leaf in model.protected:
@@ -86,12 +87,13 @@ def only_people(
         if word == "strong":
             continue
         own = path_names(leaf)
-        if names(own, markers):
+        if words.name_a_person(own):
             continue
         if names(own, infra):
             leaf.category = None
             continue
-        if about_people:
+        holder = holder_names(info, leaf, model)
+        if strong or names(function_and_class(info), markers) or words.name_a_person(holder):
             continue
         duration = len(leaf.path) == 1 and leaf.path[0][1] in durations
         if names(context, infra) or duration:
@@ -101,7 +103,7 @@ def only_people(
             continue
         if (
             len(categories) > 1
-            or names(context, fields)
+            or names(holder, fields)
             or compared_with_values(leaf, policy, facts)
             or module_about_people(facts, policy)
         ):
@@ -179,6 +181,64 @@ def function_names(info: FunctionInfo, model: InputModel) -> list[tuple[str, ...
             found.append(name_tokens(arg.arg))
     found += [name_tokens(leaf.name) for leaf in model.leaves]
     return [f for f in found if f]
+
+
+def function_and_class(info: FunctionInfo) -> list[tuple[str, ...]]:
+    """The function's name and its class's (`customer_discount`, `PatientScore.total`)."""
+    found = [name_tokens(info.name)]
+    if info.owner is not None:
+        found.append(name_tokens(info.owner.name))
+    return found
+
+
+def holder_names(info: FunctionInfo, leaf: Leaf, model: InputModel) -> list[tuple[str, ...]]:
+    """The names of what an input is beside: for a parameter, the other parameters and the
+    fields the function reads (`discount(user, location)`); for a field of a record, the
+    record's other fields, not other parameters (`_verify(numobj, candidate)`: the number's
+    `country_code`, beside a candidate match's text)."""
+    if len(leaf.path) == 1:
+        return function_names(info, model)
+    return [name_tokens(o.name) for o in model.leaves if o.path[0] == leaf.path[0] and o.name]
+
+
+# Words after a marker that keep a name the person's (`customer_id`, `patient_data`,
+# `applicant_age`): the name holds the person, or part of them.
+HOLDER_WORDS = frozenset(
+    {"id", "ids", "name", "names", "data", "info", "record", "records", "profile", "profiles",
+     "details", "row", "rows", "dict", "obj", "object", "list", "df", "key", "instance",
+     "entry", "entries", "history"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PersonWords:
+    """The policy's words for people (`people.markers`) and for what they have (`fields`)."""
+
+    markers: list[tuple[str, ...]]
+    fields: list[tuple[str, ...]]
+    policy: Policy
+
+    def name_a_person(self, found: list[tuple[str, ...]]) -> bool:
+        """Whether one of the names is a person's: a marker that is its last word, or is
+        followed only by what a person has or holds (`main_applicant`, `customer_id`,
+        `patient_age`). A marker before something else names that thing (`user_agent`,
+        `member_shapes`, `min_candidate_length`)."""
+        return any(self.person(tokens) for tokens in found)
+
+    def person(self, tokens: tuple[str, ...]) -> bool:
+        for marker in self.markers:
+            n = len(marker)
+            for i in range(len(tokens) - n + 1):
+                if tokens[i : i + n] == marker and all(map(self.held, tokens[i + n :])):
+                    return True
+        return False
+
+    def held(self, token: str) -> bool:
+        return (
+            token in HOLDER_WORDS
+            or self.policy.canonical_category(token) is not None
+            or any(token in phrase for phrase in (*self.fields, *self.markers))
+        )
 
 
 def duration_params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

@@ -229,6 +229,13 @@ THINGS = {
     "a graph node's degree": (
         "def regular_graph_exists(n, degree):\n    return n * degree % 2 == 0 and degree < n\n"
     ),
+    "a number's country code beside a user's formats and a candidate match": (
+        "def format_by_pattern(numobj, number_format, user_defined_formats):\n"
+        "    prefix = '+%d ' % numobj.country_code if numobj.country_code != 1 else ''\n"
+        "    return prefix + user_defined_formats.get(number_format, '')\n"
+        "def verify(numobj, candidate):\n"
+        "    return str(numobj.country_code) in candidate\n"
+    ),
 }
 
 
@@ -271,6 +278,24 @@ WEAK_WITH_A_PERSON = {
 )
 def test_weak_words_count_with_evidence_of_a_person(source: str, qualname: str) -> None:
     assert "region" in categories_of(source, qualname)
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ("user_agent, region", []),  # a marker before another word names that thing
+        ("member_shapes, location", []),
+        ("main_applicant, region", ["region"]),  # a marker as the last word is a person
+        ("customer_id, country", ["region"]),  # or followed by what holds one
+        ("user, location", ["region"]),
+    ],
+)
+def test_a_marker_names_a_person_as_the_last_word_of_a_name(
+    params: str, expected: list[str]
+) -> None:
+    first, second = params.split(", ")
+    source = f"def f({params}):\n    return {first} if {second} == 'X' else None\n"
+    assert categories_of(source, "f") == expected
 
 
 def test_strong_words_count_even_beside_infrastructure() -> None:
