@@ -7,7 +7,10 @@ CodebiasError
 ├── RequirementMissing   a module the policy requires (python.require) is not importable
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
+    ├── CallsProveNothing    every call so far touched a stubbed module: calling on is futile
     └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
+        ├── LoadDied         ... while it loaded the module, before any call
+        └── ReplyForged      a reply the harness did not send (it fails the session's MAC)
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ __all__ = [
     "ExecutionError",
     "SandboxUnavailable",
     "SessionDied",
+    "LoadDied",
+    "ReplyForged",
+    "CallsProveNothing",
 ]
 
 
@@ -46,3 +52,24 @@ class SandboxUnavailable(ExecutionError):
 
 class SessionDied(ExecutionError):
     pass
+
+
+class LoadDied(SessionDied):
+    pass
+
+
+class ReplyForged(SessionDied):
+    pass
+
+
+class CallsProveNothing(ExecutionError):
+    """The calls of a session all touched stubbed modules (`needs`), `calls` of them."""
+
+    def __init__(self, needs: tuple[str, ...], calls: int) -> None:
+        named = ", ".join(needs) or "a stubbed module"
+        super().__init__(
+            f"needs {named}, which cannot be imported here (stubbed): every call used it, "
+            f"stopped after {calls} calls"
+        )
+        self.needs = needs
+        self.calls = calls
