@@ -216,7 +216,7 @@ class InputBuilder:
         for leaf in leaves:
             if leaf.protected:
                 leaf.passed_to = passed_to_helpers(fn, leaf, self.facts.functions, self.facts.memo)
-        return only_people(InputModel(params, leaves), info, self.policy)
+        return only_people(InputModel(params, leaves), info, self.policy, self.facts)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
         path: InputPath = (("param", self_name),)
@@ -721,11 +721,11 @@ class InputBuilder:
         # The same name in many functions gets the same pool: computed once per module.
         key = (
             "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
-            type(default), repr(default),
+            type(default), repr(default), frozenset(own),
         )  # fmt: skip
         if key not in self.facts.memo:
             self.facts.memo[key] = value_pool(
-                hint, choices, category, self.policy, default, form, name
+                hint, choices, category, self.policy, default, form, name, frozenset(own)
             )
         pool, from_code = self.facts.memo[key]
         pool = list(pool)

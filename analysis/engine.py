@@ -471,7 +471,7 @@ class Engine:
             report.findings = []
             report.status, report.method = "error", "static"
             report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
-        drop_conversions(info, report, self.policy)
+        drop_conversions(info, report, self.policy, module.facts.const)
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -537,7 +537,7 @@ class Engine:
                 stopped(info, model, report, exc, session.calls)
                 return
             if learnt:  # keys the code reads that its source does not name
-                model = only_people(model, info, self.policy)
+                model = only_people(model, info, self.policy, module.facts)
                 targets += [leaf for leaf in learnt if leaf.protected]
                 tested = {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)
@@ -564,7 +564,8 @@ class Engine:
                 refusals_only={
                     leaf.category
                     for leaf in targets
-                    if leaf.category and converts(info.qualname, leaf.category, self.policy)
+                    if leaf.category
+                    and converts(info, leaf.category, self.policy, module.facts.const)
                 },
                 scopes=scopes,
                 acting=acting,

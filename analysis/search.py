@@ -31,6 +31,7 @@ from analysis.refusal import about_another_input, is_realistic, listed_spelling,
 from analysis.report import REFUSAL_PREFIX
 from analysis.shifted import shifted_echo, swapped_echo
 from analysis.stability import stable_difference, varying_paths
+from analysis.values import value_kind
 from config.policy import Policy
 
 RANDOM_CONTEXTS = 32
@@ -476,6 +477,7 @@ class Search:
             return is_realistic(value, leaf.category, spec, leaf.pool)
 
         fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
+        kinds = {value_kind(v) for v, _ in fine}
         # Raising for "Male" while "male" returns asks for a spelling: that is validation,
         # unless the value raised is spelt as the policy lists it.
         spelt = {str(v).casefold() for v, _ in fine}
@@ -485,12 +487,17 @@ class Search:
             for v, o in zip(values, outs, strict=True)
             if refusal_error(o)
             and real(v)
+            and value_kind(v) in kinds  # text refused where numbers are taken: validation
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
             and not about_another_input(o.error, v, others, self.other_names(leaf))
         ]
         if not fine or not refused:
             return False
         base = typical(leaf)
+        # One kind on both sides: a number for a number, a word for a word.
+        kind = value_kind(refused[0][0])
+        fine = [(v, o) for v, o in fine if value_kind(v) == kind]
+        refused = [(v, o) for v, o in refused if value_kind(v) == kind]
         good, good_out = next(((v, o) for v, o in fine if v == base), fine[0])
         # A different value reads better than a different spelling of the same one.
         bad, bad_out = sorted(refused, key=lambda p: str(p[0]).lower() == str(good).lower())[0]
@@ -564,10 +571,19 @@ def absent(value: Any) -> bool:
 def candidate_pairs(
     ok: list[Trial], unstable: frozenset[str] = frozenset()
 ) -> Iterator[tuple[Trial, Trial]]:
-    """Pairs of values with different outputs, clearest first: numeric neighbours, then any.
+    """Pairs of values of one kind with different outputs (values.value_kind: a number is
+    never swapped for text), clearest first: numeric neighbours, then any.
 
     Parts of outputs known to vary between runs (`unstable`) are left out of the comparison.
     """
+    kinds: dict[str, list[Trial]] = {}
+    for trial in ok:
+        kinds.setdefault(value_kind(trial.value), []).append(trial)
+    for alike in kinds.values():
+        yield from pairs_of_a_kind(alike, unstable)
+
+
+def pairs_of_a_kind(ok: list[Trial], unstable: frozenset[str]) -> Iterator[tuple[Trial, Trial]]:
     if len(ok) < 2:
         return
 

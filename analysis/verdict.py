@@ -3,7 +3,7 @@ or why the function could only be judged statically, and the notes a reader need
 
 from __future__ import annotations
 
-from analysis.conversions import converts
+from analysis.conversions import Constant, converts
 from analysis.errors import ReplyForged, SessionDied
 from analysis.functions import FunctionInfo
 from analysis.inputs import ALIKE, InputModel, display, every_item, plain_value
@@ -157,14 +157,16 @@ def judge_leaves(
     return ", ".join(named)
 
 
-def drop_conversions(info: FunctionInfo, report: FunctionReport, policy: Policy) -> None:
+def drop_conversions(
+    info: FunctionInfo, report: FunctionReport, policy: Policy, const: Constant | None = None
+) -> None:
     """A function that computes the attribute it receives (`decimal_age(birth_date, ...)`)
     echoes it in another form: not a finding (analysis/conversions.py). Unless it refuses a
     realistic value: `canonical_sex("non-binary")` raising turns the person away."""
     converted = {
         f.attribute
         for f in report.findings
-        if converts(info.qualname, f.attribute, policy) and f.kind != "refuses"
+        if converts(info, f.attribute, policy, const) and f.kind != "refuses"
     }
     if not converted:
         return

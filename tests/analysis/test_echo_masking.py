@@ -25,7 +25,7 @@ from analysis.search import ambiguous, spellings
 
 ECHOES = {
     "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",
-    "a sentence quoting it": "def f(name, gender):\n    return f'{name} ({gender})'\n",
+    "a sentence quoting it": "def f(name, sex):\n    return f'{name} ({sex})'\n",
     "the record itself": "def f(applicant):\n    return applicant if applicant['age'] else None\n",
     "a list of the record's fields": (
         "def f(applicant):\n    return [applicant['name'], applicant['race']]\n"
@@ -33,9 +33,11 @@ ECHOES = {
     "printed by a function returning nothing": (
         "def f(name, age):\n    print(f'{name} is {age}')\n"
     ),
-    "a tuple with a constant": "def f(region):\n    return ('region', region)\n",
+    "a tuple with a constant": (
+        "def f(customer_region):\n    return ('region', customer_region)\n"
+    ),
     # Normalised echoes (issue 10): case, whitespace and str() of the value are echoes too.
-    "upper": "def f(gender):\n    return gender.upper()\n",
+    "upper": "def f(sex):\n    return sex.upper()\n",
     "strip and lower": (
         "def f(row):\n    return {'sex': str(row['sex']).strip().lower(), 'id': row['id']}\n"
     ),
@@ -116,7 +118,7 @@ def test_what_counts_as_an_echo(value: object, masks: list[object], text: str) -
 
 def test_an_output_that_shows_the_value_and_another_input_equal_to_it_proves_nothing() -> None:
     # zip "10" beside a rent of 10: the printed 10 may be either; the search skips the pair.
-    report = verdict("def f(zip_code, rent):\n    return f'{zip_code} costs {rent}'\n")
+    report = verdict("def f(tenant_zip, rent):\n    return f'{tenant_zip} costs {rent}'\n")
     assert report.status == "clean", report.findings
 
 
