@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -22,7 +22,10 @@ from analysis.builder import InputBuilder
 from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
+    CallsProveNothing,
     ExecutionError,
+    LoadDied,
+    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
     SessionDied,
@@ -32,16 +35,25 @@ from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
+from analysis.interpreter import Interpreter, current_interpreter
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.people import only_people
-from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
+from analysis.project import ModuleLocation, Placement, Project
 from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
+from analysis.scan_files import select_files
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.static import acting_with, condition_scopes, never_read, tainters
-from analysis.verdict import drop_conversions, record_result, static_review
-from config.discovery import repository_root
+from analysis.static import acting_with, condition_scopes, never_read
+from analysis.taint import tainters
+from analysis.verdict import (
+    died,
+    drop_conversions,
+    record_result,
+    static_review,
+    stopped,
+    tampered,
+)
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -78,8 +90,14 @@ class Engine:
         limits: Limits | None = None,
         progress: Callable[[int, int], None] | None = None,
         deadline: Deadline | None = None,
+        interpreter: Interpreter | None = None,
     ) -> None:
+        """`interpreter`: the Python the code under test runs with (the project's, from
+        `--python`); by default the executor's, else codebias's own."""
+        if executor is not None and interpreter is not None:
+            assert executor.interpreter == interpreter, "one interpreter: the executor's"
         self.policy = policy
+        self._interpreter = interpreter or (executor.interpreter if executor else None)
         self.deadline = deadline  # after it, the scan starts no further function
         self.jobs = max(1, jobs)
         self.progress = progress  # called as (functions done, functions in all) during a scan
@@ -93,7 +111,9 @@ class Engine:
         self._shares = ExitStack()
         self._shared: dict[FsPath, str] = {}
         self._imports: dict[FsPath, ImportedNames] = {}
+        self._projects: dict[FsPath, Project] = {}
         self.budget_warnings: list[str] = []  # what the scan's budget cut
+        self.copy_warnings: list[str] = []  # what the sandboxes' copies of projects left out
         self.acceptance = Acceptance(policy)
 
     def close(self) -> None:
@@ -109,15 +129,22 @@ class Engine:
         self.close()
 
     # -- public API ----------------------------------------------------------------------
-    def scan_paths(self, paths: Sequence[str], diff_text: str | None = None) -> ScanReport:
+    def scan_paths(
+        self, paths: Sequence[str], diff_text: str | None = None, force_exclude: bool = False
+    ) -> ScanReport:
+        """Files named as given (`force_exclude`: unless the policy leaves them out), folders
+        walked for what the policy selects (analysis.scan_files)."""
         started = time.monotonic()
         wanted = changed_lines(diff_text) if diff_text is not None else None
-        problems: list[tuple[str, str]] = []
+        selection = select_files(paths, self.policy, force_exclude)
+        problems = selection.problems
         tasks: list[tuple[Module, FunctionInfo]] = []
-        for path, project in self.python_files(paths, problems):
+        for file in selection.files:
+            path = file.path
             lines = None
             if wanted is not None:
-                lines = lines_for(wanted, path)
+                where = file.repo_path or str(FsPath(path).resolve())
+                lines = lines_for(wanted, where, in_repository=file.repo_path is not None)
                 if not lines:
                     continue
             try:
@@ -125,9 +152,9 @@ class Engine:
             except SourceError as exc:
                 problems.append((path, exc.reason))
                 continue
-            location = project.locate(FsPath(path)) if project is not None else None
+            place = self.place(path, file.home)
             try:
-                module = self.load_module(text, path, project, location)
+                module = self.load_module(text, path, place.project, place.location)
             except Exception as exc:  # noqa: BLE001 - one file's internal error loses no other
                 log.exception("internal error reading %s", path)
                 problems.append((path, f"internal error in codebias: {type(exc).__name__}: {exc}"))
@@ -135,6 +162,8 @@ class Engine:
             if module is None:
                 problems.append((path, "no parsable Python in this file"))
                 continue
+            if lines is None:
+                self.acceptance.read_whole(path)
             tasks += [(module, info) for info in self.select(module, lines)]
         try:
             reports = self.run_tasks(tasks)
@@ -142,11 +171,17 @@ class Engine:
             self.close()
         for path, reason in problems:
             reports.append(FunctionReport(path, "<module>", 1, 1, "error", "static", reason=reason))
+        # Only a scan of whole folders can tell that an `allow:` entry matches nothing at all.
+        complete = wanted is None and not selection.named
         return ScanReport(
             reports,
             time.monotonic() - started,
             problems,
-            warnings=self.acceptance.warnings(complete=wanted is None) + self.budget_warnings,
+            warnings=[
+                *self.acceptance.warnings(complete=complete),
+                *self.budget_warnings,
+                *self.copy_warnings,
+            ],
         )
 
     def scan_source(
@@ -177,8 +212,20 @@ class Engine:
             ]
         return self.run_tasks([(module, info) for info in self.select(module, lines)])
 
-    def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport:
-        module = self.load_module(source, path)
+    def place(self, path: str, home: FsPath | None) -> Placement:
+        """Where a file on disk is imported: as its module in the project at `home` (see
+        analysis.scan_files), or on its own without one. `scan` and `fix` both load this way."""
+        if home is None:
+            return Placement(None, None)
+        project = self.project(home)
+        return Placement(project, project.locate(FsPath(path)))
+
+    def scan_function(
+        self, source: str, path: str, qualname: str, place: Placement | None = None
+    ) -> FunctionReport:
+        """One function of `source` (at `place` when it is a file of a project on disk)."""
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
         if module is None:
             raise ExecutionError(f"{path}: no parsable Python")
         info = find_function(module.parsed.tree, qualname)
@@ -187,7 +234,13 @@ class Engine:
         return self.scan_one(module, info)
 
     def agreement(
-        self, source: str, patched_source: str, path: str, qualname: str, samples: int = 40
+        self,
+        source: str,
+        patched_source: str,
+        path: str,
+        qualname: str,
+        samples: int = 40,
+        place: Placement | None = None,
     ) -> float | None:
         """Share of non-protected test inputs on which both versions give the same output.
 
@@ -195,7 +248,8 @@ class Engine:
         varied), keeping the best: removing a bias must change the outputs of the group it
         favoured or hurt, but should leave at least one group's outcomes as they were.
         """
-        module = self.load_module(source, path)
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
         if module is None or not module.runnable:
             return None
         info = find_function(module.parsed.tree, qualname)
@@ -222,7 +276,10 @@ class Engine:
             with executor.open(self.target(info, module, text), self.limits) as session:
                 if session.load_error:
                     return 0.0 if text is patched_source else None
-                outcomes.append(session.run(calls))
+                try:
+                    outcomes.append(session.run(calls))
+                except CallsProveNothing:  # no output to compare: as if it never returned
+                    return 0.0 if text is patched_source else None
         shares = []
         for g in range(len(groups)):
             chunk = slice(g * len(base), (g + 1) * len(base))
@@ -279,45 +336,21 @@ class Engine:
             return infos
         return [i for i in infos if any(i.first_line <= n <= i.end_line for n in lines)]
 
-    def python_files(
-        self, paths: Iterable[str], problems: list[tuple[str, str]]
-    ) -> list[tuple[str, Project | None]]:
-        """The files to scan, each with its project: files named as given, folders walked for
-        what the policy selects.
-
-        A folder's project is the repository it lies in (the nearest parent holding .git),
-        else the folder above its top package when it is one, else the folder itself; `paths:`
-        patterns apply to paths relative to it, as the App sees them. A file named on its own
-        belongs to its repository, or to its package.
-        """
-        found: list[tuple[str, Project | None]] = []
-        for given in paths:
-            root = FsPath(given)
-            if root.is_file():
-                home = repository_root(root.parent) or package_root(root)
-                found.append((given, self.project(home) if home is not None else None))
-            elif root.is_dir():
-                base = repository_root(root) or package_root(root / "__init__.py") or root.resolve()
-                project = self.project(base)
-                for file in sorted(root.rglob("*.py")):
-                    rel = file.relative_to(root)
-                    if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
-                        continue
-                    if self.policy.in_scope(file.resolve().relative_to(base).as_posix()):
-                        found.append((str(file), project))
-            else:
-                problems.append((given, "no such file or directory"))
-        return found
-
     def project(self, root: FsPath) -> Project:
+        """The project rooted at `root` (found once per engine), its requirements checked."""
+        with self._lock:
+            known = self._projects.get(root)
+        if known is not None:
+            return known
         project = Project.discover(root, self.policy.python.paths)
-        missing = project.missing(self.policy.python.require)
+        missing = project.missing(self.policy.python.require, self.interpreter)
         if missing:
             raise RequirementMissing(
                 f"python.require: {', '.join(missing)} cannot be imported here (install the "
-                f"project's dependencies, or run codebias from its environment)"
+                f"project's dependencies, or pass its environment's interpreter: --python)"
             )
-        return project
+        with self._lock:
+            return self._projects.setdefault(root, project)
 
     def imported_names(self, project: Project) -> ImportedNames:
         with self._lock:
@@ -366,6 +399,11 @@ class Engine:
         self.accept(module, info, report)
         return report
 
+    @property
+    def interpreter(self) -> Interpreter:
+        """Where the code under test runs: its imports are looked up there too."""
+        return self._interpreter or current_interpreter()
+
     # -- one function --------------------------------------------------------------------
     def executor(self) -> Executor:
         with self._lock:
@@ -374,7 +412,7 @@ class Engine:
                 try:
                     from analysis.sandbox import default_executor
 
-                    self._executor = default_executor()
+                    self._executor = default_executor(interpreter=self._interpreter)
                 except SandboxUnavailable as exc:
                     self._unavailable = str(exc)
                 except ImportError as exc:
@@ -411,9 +449,10 @@ class Engine:
         executor = self.executor()
         with self._lock:
             if project.root not in self._shared:
-                self._shared[project.root] = self._shares.enter_context(
-                    executor.share(str(project.root))
-                )
+                shared = self._shares.enter_context(executor.share(str(project.root)))
+                self._shared[project.root] = shared.path
+                if shared.note:
+                    self.copy_warnings.append(f"{project.root.name}: {shared.note}")
             return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
@@ -430,7 +469,7 @@ class Engine:
             report.findings = []
             report.status, report.method = "error", "static"
             report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
-        drop_conversions(info, report, self.policy)
+        drop_conversions(info, report, self.policy, module.facts.const)
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -441,8 +480,15 @@ class Engine:
             # decides nothing about a person, and its failures are no refusals.
             report.status, report.reason = "skipped", "a test function"
             return
+        budget = self.policy.budget
+        # The budget counts from here: reading the function's inputs is part of testing it.
+        # A function whose reading alone takes the budget (thousands of record keys) is
+        # judged from its code; starting it in its sandbox counts only against the search.
+        started = time.monotonic()
+        deadline = started + budget.seconds_per_function
         builder = InputBuilder(module.facts, self.policy)
         model = builder.build(info)
+        reading = time.monotonic() - started
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
         # A record read only by keys the source does not spell out may still hold a person.
@@ -460,15 +506,22 @@ class Engine:
         if not targets and not opaque:
             report.reason = "no protected input is ever read"
             return
+        if reading > budget.seconds_per_function:
+            static_review(info, model, report, spent_reading(budget.seconds_per_function))
+            return
         try:
             executor = self.executor()
         except SandboxUnavailable as exc:
             static_review(info, model, report, f"not executed: {exc}")
             return
-        budget = self.policy.budget
-        deadline = time.monotonic() + budget.seconds_per_function
         try:
             session = executor.open(self.target(info, module), self.limits)
+        except ReplyForged as exc:
+            static_review(info, model, report, tampered(exc))
+            return
+        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
+            died(info, model, report, str(exc), executions=0)
+            return
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
@@ -477,19 +530,27 @@ class Engine:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
             try:
-                learnt, probes = learn_missing_fields(model, builder, session)
-            except SessionDied as exc:  # the probe killed the child: judge what the code says
-                static_review(info, model, report, str(exc))
+                learnt, _ = learn_missing_fields(model, builder, session)
+            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
+                stopped(info, model, report, exc, session.calls)
                 return
             if learnt:  # keys the code reads that its source does not name
-                model = only_people(model, info, self.policy)
+                model = only_people(model, info, self.policy, module.facts)
                 targets += [leaf for leaf in learnt if leaf.protected]
                 tested = {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)
             if not targets:
                 report.status, report.reason = "skipped", "no protected input"
                 return
+            prepared = time.monotonic()
             walks = tainters(info.node, model.leaves)
+            scopes = condition_scopes(info.node, model.leaves, walks)
+            acting = acting_with(info.node, model.leaves, walks)
+            reading += time.monotonic() - prepared
+            if reading > budget.seconds_per_function:
+                static_review(info, model, report, spent_reading(budget.seconds_per_function))
+                report.executions = session.calls
+                return
             search = Search(
                 model,
                 session,
@@ -501,24 +562,37 @@ class Engine:
                 refusals_only={
                     leaf.category
                     for leaf in targets
-                    if leaf.category and converts(info.qualname, leaf.category, self.policy)
+                    if leaf.category
+                    and converts(info, leaf.category, self.policy, module.facts.const)
                 },
-                scopes=condition_scopes(info.node, model.leaves, walks),
-                acting=acting_with(info.node, model.leaves, walks),
+                scopes=scopes,
+                acting=acting,
             )
             try:
                 result = search.run()
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
             except SessionDied as exc:
                 result = search.result
                 report.reason = str(exc)
                 if not result.witnesses:
                     report.status = "error"
-            result.executions += probes
+            # The session counts every call: the probes, and the one a dying child was in.
+            result.executions = session.calls
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
+
+
+def spent_reading(seconds: float) -> str:
+    """The reason of a function whose own analysis used up its time before any call."""
+    return (
+        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
+        "budget.seconds_per_function); judged statically"
+    )
 
 
 def is_test(path: str, info: FunctionInfo) -> bool:

@@ -9,7 +9,7 @@ arguments of a call, encoded for the harness. The model is built by `analysis.bu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analysis.pools import dedupe
@@ -24,6 +24,10 @@ InputPath = tuple[Step, ...]
 # tried: a group of alike people, for code that wants a batch of one sex, or rules over the
 # whole group. Not a leaf's path.
 ALIKE: InputPath = (("alike", ""),)
+# A context's key for what a fixed peer holds in place of its own value: `(PEER, *path)` of
+# an item's leaf. A best-of pick with a penalty (`gender == "female" and years < 3`) changes
+# only where the peer, too, is in a state the condition reads.
+PEER: Step = ("peer", "")
 
 
 # Values of a leaf without values from the code tried in each context after the base.
@@ -149,6 +153,23 @@ class InputModel:
             if leaf.protected and leaf.pool
         ]
         return tuple(encode_value(v) for v in peers)
+
+    @property
+    def peers(self) -> list[Leaf]:
+        """The inputs of the fixed peers that guard branches, as leaves of their own (paths
+        `(PEER, *path)`, resting on the peer's value): varied as the tried item's are, so
+        that the peer is tried in the states the code's conditions read."""
+        found: dict[InputPath, Leaf] = {}
+        for param in self.params:
+            for group in groups_of(param.shape):
+                for leaf in leaves_of(group):
+                    if leaf.guarded and not leaf.protected and len(leaf.pool) > 1:
+                        path = peer_path(leaf.path)
+                        shown = f"the peer's {leaf.display}"
+                        found[path] = replace(
+                            leaf, path=path, display=shown, typical=peer_index(leaf)
+                        )
+        return list(found.values())
 
     @property
     def grouped(self) -> frozenset[InputPath]:
@@ -282,19 +303,32 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
 MAPPING_KEYS = ("id-1", "id-2")
 
 
+def peer_path(path: InputPath) -> InputPath:
+    """Where a context holds the fixed peer's value of an item's leaf."""
+    return (PEER, *path)
+
+
+def peer_index(leaf: Leaf) -> int:
+    """The index in the pool of the peer's own value: the typical value for a protected
+    leaf, the next one for the others, so the two items are told apart (`best.name`)."""
+    index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
+    return index % len(leaf.pool)
+
+
 def peer_values(item: Node, tried: dict[InputPath, Any]) -> dict[InputPath, Any]:
     """The fixed second item of a list: a ranking, a best-of or a group rule needs someone to
     compare with. Protected fields rest on their typical value (on the tried item's, in an
-    ALIKE context); the others take another value than the tested item's typical one, so the
-    two are told apart (`best.name`)."""
+    ALIKE context); the others on their own (`peer_index`), unless the context sets the
+    peer's value (`PEER`)."""
     alike = ALIKE in tried
     values: dict[InputPath, Any] = {}
     for leaf in leaves_of(item):
         if alike and leaf.protected and leaf.path in tried:
             values[leaf.path] = tried[leaf.path]
-            continue
-        index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
-        values[leaf.path] = leaf.pool[index % len(leaf.pool)]
+        elif peer_path(leaf.path) in tried:
+            values[leaf.path] = tried[peer_path(leaf.path)]
+        else:
+            values[leaf.path] = leaf.pool[peer_index(leaf)]
     return values
 
 

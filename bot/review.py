@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
+from analysis.interpreter import Interpreter
 from analysis.report import safe_repr
 from analysis.scan_budget import Deadline
 from bot.cache import ResultsCache, cache_key
@@ -48,14 +49,22 @@ class Reviewer:
     cache: ResultsCache
     engine_jobs: int = 1
     deadline: Deadline | None = None  # after it, no further function is run
+    interpreter: Interpreter | None = None  # the code's Python (`review --python`)
     engine: Engine = field(init=False)
+    # path -> the files its module was run with (for the fix cache: `fix_scope`)
+    imports: dict[str, str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         # The App runs code for anyone who installs it: a repository's policy may lower the
         # built-in budgets, never raise them (CPU of the service is shared).
         capped = self.policy.budget.capped(default_policy().budget)
         self.policy = self.policy.model_copy(update={"budget": capped})
-        self.engine = Engine(self.policy, jobs=self.engine_jobs, deadline=self.deadline)
+        self.engine = Engine(
+            self.policy,
+            jobs=self.engine_jobs,
+            deadline=self.deadline,
+            interpreter=self.interpreter,
+        )
 
     def review(self, pr: Json) -> ReviewOutcome:
         outcome = ReviewOutcome(
@@ -115,6 +124,12 @@ class Reviewer:
                 )
             yield checkout
 
+    def fix_scope(self, path: str) -> str:
+        """What a fix for a function of `path` was made with besides the module's own text:
+        this repository, and the files the module imports (transitively) as this review
+        fetched them."""
+        return f"{self.client.owner}/{self.client.name}\0{self.imports.get(path, '')}"
+
     def _read(
         self, entry: Json, outcome: ReviewOutcome
     ) -> tuple[FileChange, str, str | None] | str | None:
@@ -144,6 +159,8 @@ class Reviewer:
         self, change: FileChange, head: str, base: str | None, checkout: Checkout | None
     ) -> list[FunctionResult]:
         project = checkout.project if checkout is not None else None
+        if checkout is not None:
+            self.imports[change.path] = checkout.imported_by(change.path)
         functions = changed_functions(head, change.added)
         if functions is None:
             # The engine reports a file that does not parse as unverified, with its reason.

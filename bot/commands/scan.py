@@ -14,14 +14,17 @@ from pathlib import Path
 
 from analysis.diff import changed_lines
 from analysis.engine import Engine
-from analysis.errors import CodebiasError
+from analysis.errors import CodebiasError, InterpreterError
 from analysis.execution import Executor
+from analysis.interpreter import Interpreter
 from analysis.report import ScanReport, safe_repr
+from bot.file_output import output_problem, write_file
 from config.discovery import discover, shown
 from config.layering import CONFIG_PATH
 from config.policy import Policy, PolicyError, build_policy, read_layer
 
 EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+PYTHON_VARIABLE = "CODEBIAS_PYTHON"  # the environment's say for --python
 
 
 def load_policy(config: str | None, budget: int | None = None) -> Policy:
@@ -63,12 +66,28 @@ def read_diff(source: str) -> str:
     return text
 
 
-def choose_executor(trust_code: bool) -> Executor | None:
+def choose_interpreter(option: str | None) -> Interpreter | None:
+    """The Python the code under test runs with, named on stderr: `--python`, else
+    $CODEBIAS_PYTHON, else None (codebias's own). InterpreterError says what is wrong."""
+    env = os.environ.get(PYTHON_VARIABLE, "")
+    path, source = (option, "--python ") if option else (env, f"{PYTHON_VARIABLE}=")
+    if not path:
+        return None
+    try:
+        interpreter = Interpreter.probe(path)
+    except InterpreterError as exc:
+        raise InterpreterError(source + exc.executable, exc.reason) from None
+    log(f"python: {path} (Python {interpreter.shown_version}, {source.rstrip(' =')})")
+    return interpreter
+
+
+def choose_executor(trust_code: bool, interpreter: Interpreter | None = None) -> Executor | None:
     """None lets the engine set up the sandbox (and report why, if it cannot)."""
     if trust_code:
         from analysis.sandbox import default_executor
 
-        return default_executor(trust_code=True)  # warns loudly on stderr
+        # warns loudly on stderr
+        return default_executor(trust_code=True, interpreter=interpreter)
     return None
 
 
@@ -127,19 +146,30 @@ def run(args: argparse.Namespace) -> int:
         config = choose_config(args.config, args.no_config, args.paths)
         policy = load_policy(config, args.budget)
         diff_text = read_diff(args.diff) if args.diff else None
-    except (PolicyError, OSError, UnicodeDecodeError) as exc:
+        interpreter = choose_interpreter(args.python)
+    except (PolicyError, InterpreterError, OSError, UnicodeDecodeError) as exc:
         print(f"codebias: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.budget is not None and args.budget < 10:
         print("codebias: error: --budget must be at least 10 executions", file=sys.stderr)
         return EXIT_USAGE
+    unwritable = output_problem(Path(args.output)) if args.output else None
+    if unwritable is not None:
+        print(f"codebias: error: --output {args.output}: {unwritable}", file=sys.stderr)
+        return EXIT_USAGE
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     with progress_bar() as advance:
         engine = Engine(
-            policy, executor=choose_executor(args.trust_code), jobs=jobs, progress=advance
+            policy,
+            executor=choose_executor(args.trust_code, interpreter),
+            jobs=jobs,
+            progress=advance,
+            interpreter=interpreter,
         )
         try:
-            report = engine.scan_paths(args.paths, diff_text=diff_text)
+            report = engine.scan_paths(
+                args.paths, diff_text=diff_text, force_exclude=args.force_exclude
+            )
         except CodebiasError as exc:  # SandboxUnavailable included: nothing ran, say why
             print(f"codebias: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
@@ -159,9 +189,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"codebias: internal error rendering {args.format}; writing JSON", file=sys.stderr)
         text, status = json.dumps(report.to_dict(), indent=2, default=safe_repr), EXIT_INTERNAL
     if args.output:
-        tmp = Path(args.output + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(args.output)  # nothing half-written
+        try:
+            write_file(Path(args.output), text)  # whole or not at all
+        except OSError as exc:
+            print(
+                f"codebias: error: --output {args.output}: cannot write: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
+            status = EXIT_INTERNAL
     else:
         sys.stdout.write(text)
     for path, why in report.problems:

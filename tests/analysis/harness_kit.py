@@ -1,8 +1,9 @@
 """The harness (analysis/harness.py) driven in this process, so its protocol is unit-tested
 and coverage sees it. In production it runs only inside a child (execution.py); here the
 same `Harness` object gets the same request dicts, and its replies are read back from the
-pipe it writes to. Everything the harness changes in the process (sys.path, the import
-system, the working folder, the alarm, the random state) is put back afterwards.
+pipe it writes to, each checked under the session's key as the parent checks it. Everything
+the harness changes in the process (sys.path, the import system, the working folder, the
+alarm, the random state) is put back afterwards.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from analysis import harness as child
+from analysis.execution import Channel
 
 # The harness imports numpy and pandas on first use (a series or frame argument), inside the
 # call and its time limit. In a test process that import must have happened before: the
@@ -34,9 +36,10 @@ for _name in ("numpy", "pandas"):
 
 class InProcessHarness:
     def __init__(self) -> None:
-        self.read_fd, write_fd = os.pipe()
-        self.harness = child.Harness(write_fd)
-        self.reader = os.fdopen(self.read_fd, "r", encoding="utf-8")
+        self.read_fd, self.write_fd = os.pipe()
+        self.channel = Channel()
+        self.harness = child.Harness(self.write_fd, key=self.channel.key)
+        self.reader = os.fdopen(self.read_fd, "rb")
 
     def load(self, source: str, qualname: str = "f", **extra: Any) -> dict[str, Any]:
         msg = {"op": "load", "source": source, "filename": "case.py", "qualname": qualname}
@@ -49,20 +52,18 @@ class InProcessHarness:
         return outcome
 
     def calls(self, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        reply = self.roundtrip({"outcomes": [self.harness.call_one(c) for c in calls]})
-        outcomes: list[dict[str, Any]] = reply["outcomes"]
-        return outcomes
+        return [self.roundtrip(self.harness.call_one(c)) for c in calls]
 
     def roundtrip(self, reply: dict[str, Any]) -> dict[str, Any]:
-        """Through the wire as the parent reads it: one JSON line on the reply pipe."""
+        """Through the wire as the parent reads it: one signed JSON line on the reply pipe."""
         self.harness.send(reply)
         line = self.reader.readline()
-        assert line.endswith("\n")
-        decoded: dict[str, Any] = json.loads(line)
+        assert line.endswith(b"\n")
+        decoded: dict[str, Any] = json.loads(self.channel.open(line[:-1]))
         return decoded
 
     def close(self) -> None:
-        self.harness.reply.close()
+        os.close(self.write_fd)
         self.reader.close()
 
 
