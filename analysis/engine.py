@@ -28,6 +28,8 @@ from analysis.errors import (
     SessionDied,
     SourceError,
 )
+from analysis.evidence.replay import merge, replay
+from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
@@ -97,12 +99,14 @@ class Engine:
         self._imports: dict[FsPath, ImportedNames] = {}
         self.budget_warnings: list[str] = []  # what the scan's budget cut
         self.acceptance = Acceptance(policy)
+        self.evidence = EvidenceStore(policy)  # the projects' own calls (analysis/evidence/)
 
     def close(self) -> None:
         """Remove the copies of projects made for the sandboxes."""
         with self._lock:
             self._shared.clear()
             self._shares.close()
+        self.evidence.close()
 
     def __enter__(self) -> Engine:
         return self
@@ -139,6 +143,7 @@ class Engine:
                 continue
             tasks += [(module, info) for info in self.select(module, lines)]
         try:
+            self.record(tasks)
             reports = self.run_tasks(tasks)
         finally:
             self.close()
@@ -148,7 +153,12 @@ class Engine:
             reports,
             time.monotonic() - started,
             problems,
-            warnings=self.acceptance.warnings(complete=wanted is None) + self.budget_warnings,
+            warnings=[
+                *self.acceptance.warnings(complete=wanted is None),
+                *self.budget_warnings,
+                *self.evidence.warnings,
+            ],
+            evidence=self.evidence.summaries,
         )
 
     def scan_source(
@@ -348,10 +358,28 @@ class Engine:
                 reports = list(pool.map(one, tasks))
         if spent.cut:
             self.budget_warnings.append(
-                f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
-                f"({spent.hint})"
+                f"{spent.cut} function(s) not run: {spent.reason}; judged statically ({spent.hint})"
             )
         return reports
+
+    def record(self, tasks: list[tuple[Module, FunctionInfo]]) -> None:
+        """Record the calls the projects' own tests and demos make (analysis/evidence/),
+        before any function is tested: a sandbox that cannot start records nothing."""
+        candidates = [
+            Candidate(module.project, module.location, info, module.facts)
+            for module, info in tasks
+            if module.project is not None
+            and module.location is not None
+            and module.runnable
+            and not is_test(module.path, info)
+        ]
+        if not candidates:
+            return
+        try:
+            self.executor()
+        except SandboxUnavailable:
+            return
+        self.evidence.record(candidates, self.executor, self.shared)
 
     def cut(self, module: Module, info: FunctionInfo, why: str) -> FunctionReport:
         """A function left untested because the scan's budget was spent: its static review."""
@@ -406,6 +434,7 @@ class Engine:
             paths=location.paths,
             last_paths=location.last_paths,
             stub=stub,
+            evidence=self.evidence.folder(project, location, info),
         )
 
     def shared(self, project: Project) -> str:
@@ -447,19 +476,21 @@ class Engine:
         model = builder.build(info)
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
-        # A record read only by keys the source does not spell out may still hold a person.
+        # A record read only by keys the source does not spell out may still hold a person,
+        # and so may the calls the project's own tests and demos made (analysis/evidence/).
         opaque = not protected and has_opaque_record(model)
-        if not protected and not opaque:
+        recorded = self.evidence.calls(module.project, module.location, info)
+        if not protected and not opaque and not recorded:
             report.status, report.reason = "skipped", "no protected input"
             return
         if not module.intact(info):
-            if opaque:
+            if not protected:
                 report.status, report.reason = "skipped", "no protected input"
                 return
             static_review(info, model, report, module.note or "the module cannot run")
             return
         targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
-        if not targets and not opaque:
+        if not targets and not opaque and not recorded:
             report.reason = "no protected input is ever read"
             return
         try:
@@ -474,9 +505,44 @@ class Engine:
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
+        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
+        refusals_only = {
+            category
+            for category in self.policy.enabled_categories
+            if converts(info.qualname, category, self.policy)
+        }
         with session:
             if session.load_error:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
+                return
+            # evidence: the calls the project's own runs made come first; what they prove is
+            # not searched again, and what they do not is left to the synthesised inputs.
+            replayed = replay(
+                info,
+                recorded,
+                builder,
+                model,
+                session,
+                self.policy,
+                budget.executions_per_function // 2,
+                deadline,
+                refusals_only,
+            )
+            report.findings += replayed.findings
+            tested = set(report.attributes_tested) | replayed.attributes
+            report.attributes_tested = sorted(tested)
+            targets = [leaf for leaf in targets if leaf.category not in replayed.proved]
+            if replayed.died:
+                report.reason = replayed.died
+                report.status = "error" if not report.findings else report.status
+            if replayed.died or (replayed.result.executions and not targets and not opaque):
+                record_result(info, model, report, replayed.result, module.runnable, module.note)
+                return
+            if not targets and not opaque:  # recorded calls with no protected value inside
+                if protected:
+                    report.reason = "no protected input is ever read"
+                else:
+                    report.status, report.reason = "skipped", "no protected input"
                 return
             try:
                 learnt, probes = learn_missing_fields(model, builder, session)
@@ -486,9 +552,14 @@ class Engine:
             if learnt:  # keys the code reads that its source does not name
                 model = only_people(model, info, self.policy)
                 targets += [leaf for leaf in learnt if leaf.protected]
-                tested = {leaf.category for leaf in model.protected if leaf.category}
+                tested |= {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)
             if not targets:
+                if replayed.result.executions:  # the recorded calls ran: that is the verdict
+                    record_result(
+                        info, model, report, replayed.result, module.runnable, module.note
+                    )
+                    return
                 report.status, report.reason = "skipped", "no protected input"
                 return
             walks = tainters(info.node, model.leaves)
@@ -496,15 +567,10 @@ class Engine:
                 model,
                 session,
                 targets,
-                budget.executions_per_function,
+                max(budget.executions_per_function - replayed.result.executions, 1),
                 deadline,
                 policy=self.policy,
-                # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
-                refusals_only={
-                    leaf.category
-                    for leaf in targets
-                    if leaf.category and converts(info.qualname, leaf.category, self.policy)
-                },
+                refusals_only=refusals_only,
                 scopes=condition_scopes(info.node, model.leaves, walks),
                 acting=acting_with(info.node, model.leaves, walks),
             )
@@ -516,6 +582,7 @@ class Engine:
                 if not result.witnesses:
                     report.status = "error"
             result.executions += probes
+            merge(result, replayed.result)
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------

@@ -7,7 +7,8 @@ CodebiasError
 ├── RequirementMissing   a module the policy requires (python.require) is not importable
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
-    └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
+    ├── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
+    └── InvalidEvidence      a recorded call the child sent is off-shape (dropped, counted)
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ __all__ = [
     "ExecutionError",
     "SandboxUnavailable",
     "SessionDied",
+    "InvalidEvidence",
 ]
 
 
@@ -45,4 +47,8 @@ class SandboxUnavailable(ExecutionError):
 
 
 class SessionDied(ExecutionError):
+    pass
+
+
+class InvalidEvidence(ExecutionError):
     pass

@@ -28,7 +28,15 @@ from analysis.errors import SessionDied
 # The child script: its parts joined in order, each standard library only (see harness.py).
 HARNESS_SOURCE = "\n\n".join(
     (Path(__file__).parent / part).read_text(encoding="utf-8")
-    for part in ("harness_output.py", "harness_stubs.py", "harness_frames.py", "harness.py")
+    for part in (
+        "harness_output.py",
+        "harness_stubs.py",
+        "harness_frames.py",
+        "harness_describe.py",  # evidence: what a recorded argument holds
+        "harness_recorder.py",  # evidence: the recording run
+        "harness_recorded.py",  # evidence: recorded calls replayed
+        "harness.py",
+    )
 )
 
 
@@ -183,6 +191,10 @@ class Target:
     last_paths: tuple[str, ...] = ()  # searched after the standard library (project.py)
     stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
     stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
+    # evidence (analysis/evidence/): the host folder of recorded calls, shown read-only
+    evidence: str | None = None
+    # evidence: the recording run's project is a writable copy in a scratch of this many MB
+    scratch_mb: int = 0
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -223,6 +235,15 @@ class Executor:
         """Where the child sees the target's project folder (here: where it is)."""
         return target.repo
 
+    def evidence_view(self, target: Target) -> str | None:
+        """evidence: where the child sees the target's folder of recorded calls."""
+        return target.evidence
+
+    def scratch_source(self, target: Target) -> str | None:
+        """evidence: where the child finds the project to copy into its writable scratch
+        (None: the project folder it runs in is a copy of its own already)."""
+        return None
+
     @contextmanager
     def share(self, folder: str) -> Iterator[str]:
         """The folder to give targets as `repo` while the caller holds it open."""
@@ -239,7 +260,7 @@ class Executor:
             start_new_session=True,  # its own process group, so we can kill all of it
             preexec_fn=self.preexec(limits),
         )
-        return Session(proc, target, limits, self.repo_view(target))
+        return Session(proc, target, limits, self.repo_view(target), self.evidence_view(target))
 
 
 class ProcessExecutor(Executor):
@@ -255,6 +276,7 @@ class Session:
         target: Target,
         limits: Limits,
         repo_view: str | None = None,
+        evidence_view: str | None = None,
     ) -> None:
         self.proc = proc
         self.limits = limits
@@ -264,7 +286,7 @@ class Session:
         self.load_error: str | None = None
         self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
         reply = self.request(
-            load_message(target, limits, repo_view),
+            load_message(target, limits, repo_view, evidence_view),
             extra_seconds=limits.load_timeout + 2.0,  # the harness's load alarm, plus slack
         )
         if not reply.get("loaded"):
@@ -374,7 +396,9 @@ class Session:
         self.close()
 
 
-def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[str, Any]:
+def load_message(
+    target: Target, limits: Limits, repo_view: str | None, evidence_view: str | None = None
+) -> dict[str, Any]:
     """The harness's load request, with the project's paths as the child sees them."""
 
     inside = repo_view is not None and target.repo is not None
@@ -397,4 +421,5 @@ def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[
         "stub_missing": target.stub_missing,
         "call_timeout": limits.call_timeout,
         "load_timeout": limits.load_timeout,
+        "evidence": evidence_view,  # evidence: recorded calls (harness_recorded.py)
     }

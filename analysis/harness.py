@@ -65,6 +65,8 @@ if __name__ != "__main__":
         mask_text,
         output_parts,
     )
+    from analysis.harness_recorded import RECORDED  # evidence: recorded calls replayed
+    from analysis.harness_recorder import record  # evidence: the recording run
     from analysis.harness_stubs import STUBS, Stub, StubBase, Stubs, needs_outcome
 
 MAX_STDOUT = 2000
@@ -194,6 +196,10 @@ class Harness:
         STUBS.forced.update(msg.get("stub", []))
         STUBS.allow = bool(msg.get("stub_missing", True))
         sys.meta_path.insert(0, STUBS)
+        RECORDED.configure(msg.get("evidence"), msg.get("cwd"))  # evidence: recorded calls
+        if not msg["qualname"]:
+            # evidence: the recording run sets the project up and loads no function
+            return {"loaded": True, "stubbed": sorted(STUBS.forced)}
         if "async" in msg["source"]:
             import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
         baseline = set(sys.modules)
@@ -291,6 +297,7 @@ class Harness:
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
+        RECORDED.begin_call()  # evidence: each call starts from fresh recorded values
         building = True
         try:
             with self.alarm(self.call_timeout):
@@ -382,6 +389,8 @@ class Harness:
         tag = value.get("__cb__")
         if tag is None:
             return {k: self.decode(v) for k, v in value.items()}
+        if tag == "recorded":  # evidence: an argument of a recorded call, a leaf set
+            return RECORDED.value(value, self.decode)
         if tag == "record":
             return Record({k: self.decode(v) for k, v in value["fields"].items()})
         if tag == "frame":
@@ -536,6 +545,8 @@ def main():
             harness.send(harness.load(msg))
         elif msg["op"] == "call":
             harness.send({"outcomes": [harness.call_one(c) for c in msg["calls"]]})
+        elif msg["op"] == "record":  # evidence: run the project's tests and demos, recording
+            record(harness, msg)
         else:
             harness.send({"error": "unknown op"})
 

@@ -45,6 +45,8 @@ from analysis.sandbox.snapshot import snapshot
 
 SANDBOX_HOME = "/tmp"
 REPO_VIEW = "/repo"  # where a target's project appears, read-only (a snapshot, see snapshot.py)
+EVIDENCE_VIEW = "/evidence"  # evidence: recorded calls, read-only (analysis/evidence/)
+REPO_SOURCE = "/repo-source"  # evidence: the snapshot a recording run copies into its scratch
 PRELUDE_MARKER = "# codebias sandbox prelude"  # first line of every sandboxed command
 MB = 1 << 20
 
@@ -133,6 +135,12 @@ class BwrapExecutor(Executor):
     def repo_view(self, target: Target) -> str | None:
         return REPO_VIEW if target.repo is not None else None
 
+    def evidence_view(self, target: Target) -> str | None:
+        return EVIDENCE_VIEW if target.evidence is not None else None
+
+    def scratch_source(self, target: Target) -> str | None:
+        return REPO_SOURCE if target.repo is not None and target.scratch_mb else None
+
     @contextmanager
     def share(self, folder: str) -> Iterator[str]:
         with snapshot(Path(folder), self.privileged) as copy:
@@ -146,6 +154,7 @@ class BwrapExecutor(Executor):
         seccomp_fd: int,
         repo: str | None = None,
         cgroup_procs: str = "",
+        for_target: Target | None = None,  # evidence: its scratch and recorded calls
     ) -> list[str]:
         layout = self.prepare()
         argv = launcher(self.privileged, cgroup_procs, ipc_limits(self.shm_mb))
@@ -199,8 +208,16 @@ class BwrapExecutor(Executor):
             argv += ["--ro-bind", staging.staged_path(i) if self.privileged else src, dest]
         for mask in layout.masks:
             argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
-        if repo is not None:
+        scratch_mb = for_target.scratch_mb if for_target is not None else 0
+        if repo is not None and scratch_mb:
+            # evidence: a recording run writes where its tests and demos do, into a bounded
+            # scratch the child fills from the snapshot; nothing reaches the host.
+            argv += ["--ro-bind", repo, REPO_SOURCE]
+            argv += ["--size", str(scratch_mb * MB), "--perms", "0755", "--tmpfs", REPO_VIEW]
+        elif repo is not None:
             argv += ["--ro-bind", repo, REPO_VIEW]
+        if for_target is not None and for_target.evidence is not None:
+            argv += ["--ro-bind", for_target.evidence, EVIDENCE_VIEW]  # evidence: recorded calls
         argv += [
             "--proc", "/proc",
             # sysctls are looked up in the caller's namespaces, so this shows the sandbox's
@@ -238,7 +255,9 @@ class BwrapExecutor(Executor):
         keep = [info_write, seccomp_fd] + ([self.mount_ns] if self.mount_ns is not None else [])
         try:
             proc = subprocess.Popen(
-                self.command(limits, slot, info_write, seccomp_fd, target.repo, cgroup_procs),
+                self.command(
+                    limits, slot, info_write, seccomp_fd, target.repo, cgroup_procs, target
+                ),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if diagnose else subprocess.DEVNULL,
@@ -255,7 +274,13 @@ class BwrapExecutor(Executor):
             os.close(info_write)
             os.close(seccomp_fd)
         return BwrapSession(
-            proc, target, limits, self.repo_view(target), slot=slot, info_fd=info_read
+            proc,
+            target,
+            limits,
+            self.repo_view(target),
+            slot=slot,
+            info_fd=info_read,
+            evidence_view=self.evidence_view(target),
         )
 
     def slot_cgroup(self, slot: Slot, limits: Limits) -> str:
@@ -281,6 +306,7 @@ class BwrapSession(Session):
         *,
         slot: Slot,
         info_fd: int,
+        evidence_view: str | None = None,
     ) -> None:
         self.slot = slot
         self.info_fd: int | None = info_fd
@@ -289,7 +315,7 @@ class BwrapSession(Session):
         self.said = ""
         os.set_blocking(info_fd, False)
         try:
-            super().__init__(proc, target, limits, repo_view)
+            super().__init__(proc, target, limits, repo_view, evidence_view)
         except SessionDied as exc:
             said = self.diagnostics()  # when bwrap itself failed, it said why on stderr
             self.close()

@@ -1,6 +1,7 @@
 """The JSON report of `codebias scan --format json` (schemas/report.schema.json): accepted
 findings under each function's added `accepted` key, with the reason and where it was
-accepted; accepting lines that can never match under the added top-level `warnings`."""
+accepted; accepting lines that can never match under the added top-level `warnings`; what
+each recording run did (analysis/evidence/) under the added top-level `evidence`."""
 
 from __future__ import annotations
 
@@ -13,4 +14,6 @@ def render_json(report: ScanReport) -> str:
     data = report.to_dict()
     if report.warnings:
         data["warnings"] = list(report.warnings)
+    if report.evidence:
+        data["evidence"] = list(report.evidence)
     return json.dumps(data, indent=2, default=safe_repr) + "\n"

@@ -1,0 +1,257 @@
+"""The recording run, host side: once per project per scan, before any function is tested.
+
+The project's own entry points (entrypoints.py) run in one sandbox session under the
+recorder (harness_recorder.py), in a writable scratch copy of the project that is thrown
+away with the session. The child streams each recorded call as it happens; each is read as
+untrusted input (calls.read_call: bounded, checked), and its pickle is written, never read,
+into a fresh evidence folder of the host's own making, with names the host chooses. Later
+sessions of the scan see that folder read-only. When the child dies (a test that kills its
+interpreter, a hang past the time), the calls streamed so far are kept and a new session
+runs the entries not yet reached, while time is left.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
+from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, read_call
+from analysis.evidence.entrypoints import EntryPoint
+from analysis.execution import Executor, Limits, Session, Target
+from analysis.project import Project
+from analysis.sandbox.snapshot import snapshot
+from config.policy import Policy
+
+log = logging.getLogger(__name__)
+
+MAX_PICKLE_BYTES = 2 << 20  # one recorded call's arguments, pickled
+MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
+SECONDS_PER_TEST = 10.0
+MB = 1 << 20
+COUNTS = ("repeated", "unpicklable", "oversized", "unloadable")
+
+
+@dataclass(frozen=True)
+class RecordingTarget:
+    """A function to record: its key, and how the child knows its code object (the code's
+    name and first line: the `def`'s, or its first decorator's)."""
+
+    key: FunctionKey
+    name: str
+    lines: tuple[int, ...]
+
+
+class Recording:
+    """One project's recording run (see the module doc)."""
+
+    def __init__(self, executor: Executor, project: Project, policy: Policy) -> None:
+        self.executor = executor
+        self.project = project
+        self.policy = policy
+        self.settings = policy.evidence
+        self.written = 0
+        self.call_ids = 0
+
+    def run(
+        self, targets: list[RecordingTarget], entries: list[EntryPoint], shared: str
+    ) -> Evidence:
+        """`shared`: the folder sessions are given as the project (Engine.shared)."""
+        started = time.monotonic()
+        evidence = Evidence(evidence_folder())
+        deadline = started + self.settings.seconds
+        functions = {i: t.key for i, t in enumerate(targets)}
+        try:
+            with self.writable(shared) as copy:
+                scratch = scratch_size(Path(copy))
+                pending = list(entries)
+                while pending and time.monotonic() < deadline:
+                    done = self.session(copy, scratch, targets, pending, functions, evidence,
+                                        deadline)  # fmt: skip
+                    pending = pending[done:]
+                for entry in pending:
+                    evidence.stats.entries.append(EntryResult(entry.label, "not run: no time left"))
+        finally:
+            evidence.write_index()
+            evidence.stats.seconds = time.monotonic() - started
+        return evidence
+
+    @contextmanager
+    def writable(self, shared: str) -> Iterator[str]:
+        """The project the recording session may write to: the sandbox copies the shared
+        snapshot into a scratch of its own; without one (rlimits only), a copy of ours."""
+        probe = Target("", "", "", repo=shared, scratch_mb=1)
+        if self.executor.scratch_source(probe) is not None:
+            yield shared
+            return
+        with snapshot(Path(shared), os.geteuid() == 0) as copy:
+            yield copy
+
+    def session(
+        self,
+        copy: str,
+        scratch_mb: int,
+        targets: list[RecordingTarget],
+        entries: list[EntryPoint],
+        functions: dict[int, FunctionKey],
+        evidence: Evidence,
+        deadline: float,
+    ) -> int:
+        """Run `entries` in one session; how many of them it got through (at least one: an
+        entry that killed its session is not run again)."""
+        remaining = deadline - time.monotonic()
+        target = Target(
+            "",
+            "",
+            "",  # no function: the recorder only sets the project up
+            repo=copy,
+            paths=self.project.roots,
+            stub=self.policy.python.stub,
+            stub_missing=False,  # a test that cannot import is skipped, not run on stubs
+            scratch_mb=scratch_mb,
+        )
+        limits = recording_limits(remaining)
+        reported = 0
+        try:
+            with opened(self.executor, target, limits) as session:
+                if session.load_error:
+                    raise SessionDied(f"the project could not be set up: {session.load_error}")
+                view = self.executor.repo_view(target) or copy
+                message = {
+                    "op": "record",
+                    "targets": [
+                        {
+                            "id": i,
+                            "file": f"{view}/{t.key.file}",
+                            "name": t.name,
+                            "lines": list(t.lines),
+                        }
+                        for i, t in enumerate(targets)
+                    ],  # fmt: skip
+                    "entries": [e.wire(view) for e in entries],
+                    "calls_per_function": self.settings.calls_per_function,
+                    "seconds": remaining,
+                    "seconds_per_entry": remaining,
+                    "seconds_per_test": SECONDS_PER_TEST,
+                    "max_pickle_bytes": MAX_PICKLE_BYTES,
+                    "repo": view,
+                    "copy_from": self.executor.scratch_source(target),
+                }
+                reply = session.request(message, extra_seconds=remaining + 5)
+                while True:
+                    if "call" in reply:
+                        self.keep(reply, functions, evidence, view)
+                    elif "entry" in reply:
+                        reported = max(reported, self.entry(reply, entries, evidence))
+                    elif reply.get("recorded") is True:
+                        self.counts(reply.get("counts"), evidence)
+                        return len(entries)
+                    reply = session.read_reply(deadline + 5)
+        except (SessionDied, ExecutionError, OSError) as exc:
+            if reported < len(entries):
+                label = entries[reported].label
+                evidence.stats.entries.append(EntryResult(label, f"stopped: {exc}"[:300]))
+                log.info("recording: %s stopped the session: %s", label, exc)
+            return reported + 1
+        return len(entries)
+
+    def keep(
+        self,
+        reply: dict[str, Any],
+        functions: dict[int, FunctionKey],
+        evidence: Evidence,
+        view: str,
+    ) -> None:
+        if self.written >= MAX_EVIDENCE_BYTES:
+            evidence.stats.drop("over the recording's size limit")
+            return
+        self.call_ids += 1
+        try:
+            call, data, paths, main = read_call(
+                reply, f"c{self.call_ids}", functions, MAX_PICKLE_BYTES, view
+            )
+        except InvalidEvidence as exc:
+            evidence.stats.drop("invalid")
+            log.info("recording: a call was dropped: %s", exc)
+            return
+        evidence.keep(call, data, paths, main)
+        self.written += len(data)
+
+    def entry(self, reply: dict[str, Any], entries: list[EntryPoint], evidence: Evidence) -> int:
+        """Record one entry's outcome; how many entries are reported so far."""
+        index = reply.get("entry")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(entries):
+            return 0
+        evidence.stats.entries.append(
+            EntryResult(
+                entries[index].label,
+                str(reply.get("status", ""))[:300],
+                number(reply.get("seconds"), float),
+                int(number(reply.get("tests"), int)),
+                int(number(reply.get("failed_imports"), int)),
+            )
+        )
+        return index + 1
+
+    def counts(self, counts: Any, evidence: Evidence) -> None:
+        if not isinstance(counts, dict):
+            return
+        for why in COUNTS:
+            count = number(counts.get(why), int)
+            if count:
+                evidence.stats.drop(why, int(count))
+
+
+@contextmanager
+def opened(executor: Executor, target: Target, limits: Limits) -> Iterator[Session]:
+    session = executor.open(target, limits)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+def recording_limits(seconds: float) -> Limits:
+    """The recording session's limits: its whole time, room for a test suite's imports."""
+    return Limits(
+        load_timeout=30.0,
+        session_timeout=seconds + 10.0,
+        memory_mb=2048,
+        cpu_seconds=int(seconds) + 10,
+        open_files=256,
+        file_size_mb=64,
+        max_reply_bytes=(MAX_PICKLE_BYTES * 4) // 3 + MB,
+    )
+
+
+def scratch_size(folder: Path) -> int:
+    """MB of writable scratch for a copy of `folder`: twice its size, and some."""
+    total = 0
+    for path in folder.rglob("*"):
+        try:
+            total += path.lstat().st_size
+        except OSError:
+            continue
+    return min(1024, 2 * (total // MB) + 64)
+
+
+def evidence_folder() -> str:
+    """A fresh folder for the pickles, where the sandboxes' uids can read it (as the project
+    snapshots: /var/tmp when we run as root, since /tmp is covered in the staging namespace)."""
+    base = "/var/tmp" if os.geteuid() == 0 and os.path.isdir("/var/tmp") else tempfile.gettempdir()
+    folder = tempfile.mkdtemp(prefix="codebias-evidence-", dir=base)
+    os.chmod(folder, 0o755)
+    return folder
+
+
+def number(value: Any, kind: type[int] | type[float]) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return kind(value)
+    return 0
