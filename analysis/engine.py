@@ -424,6 +424,7 @@ class Engine:
         project, location = module.project, module.location
         if project is None or location is None or not module.runnable:
             return Target(source, module.path, qualname, stub=stub)
+        evidence, recorded = self.evidence.shown(project, location, info)
         return Target(
             source,
             location.file,
@@ -434,7 +435,8 @@ class Engine:
             paths=location.paths,
             last_paths=location.last_paths,
             stub=stub,
-            evidence=self.evidence.folder(project, location, info),
+            evidence=evidence,
+            recorded=recorded,
         )
 
     def shared(self, project: Project) -> str:

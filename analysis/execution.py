@@ -191,8 +191,10 @@ class Target:
     last_paths: tuple[str, ...] = ()  # searched after the standard library (project.py)
     stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
     stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
-    # evidence (analysis/evidence/): the host folder of recorded calls, shown read-only
+    # evidence (analysis/evidence/): the host folder of recorded calls, shown read-only, and
+    # the calls of this function in it (loaded with the module, outside any call's alarm)
     evidence: str | None = None
+    recorded: tuple[str, ...] = ()
     # evidence: the recording run's project is a writable copy in a scratch of this many MB
     scratch_mb: int = 0
 
@@ -422,4 +424,5 @@ def load_message(
         "call_timeout": limits.call_timeout,
         "load_timeout": limits.load_timeout,
         "evidence": evidence_view,  # evidence: recorded calls (harness_recorded.py)
+        "recorded": list(target.recorded),
     }

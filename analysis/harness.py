@@ -225,6 +225,11 @@ class Harness:
             except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
                 return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
+        try:  # evidence: recorded calls load now, their imports outside any call's alarm
+            with self.alarm(float(msg.get("load_timeout", 10.0))):
+                RECORDED.preload(msg.get("recorded", []))
+        except BaseException:  # noqa: BLE001 - a call that cannot load fails when it is made
+            pass
         broken = self.guard.check() if self.guard else None
         if broken:
             return {"loaded": False, "error": broken}
@@ -450,8 +455,6 @@ class Harness:
                 self.plain_instances[value["class"]] = obj
             return obj
         raise ValueError(f"unknown value tag {tag!r}")
-
-
 
 
 def command_callback(target, qualname):

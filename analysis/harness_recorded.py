@@ -56,6 +56,12 @@ class RecordedCalls:
         self.folder = folder if isinstance(folder, str) and folder else None
         self.repo = repo if isinstance(repo, str) else ""
 
+    def preload(self, calls: Any) -> None:
+        """Load each of `calls` once: what unpickling imports (pandas...) is imported now."""
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, str) and CALL_ID.fullmatch(call):
+                self.load(call)
+
     def begin_call(self) -> None:
         """A new call starts from fresh copies of the recorded values."""
         self.fresh.clear()

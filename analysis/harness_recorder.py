@@ -17,13 +17,14 @@ Replies, streamed while the entries run (one JSON line each):
 A target is matched by its code object (file, name, first line), cached per code object; the
 hook is `sys.monitoring` where the interpreter has it (3.12+), else `sys.setprofile` and
 `threading.setprofile`, installed while a test runs (setup to teardown: collection and its
-imports run without its cost) or a program runs. Each call's arguments are pickled at its start; at most
-`calls_per_function` distinct ones (by the pickled bytes) are kept per target, and those that
-cannot be pickled, or whose pickle is too large or does not load again, are counted. The host
-never unpickles: it reads the description (harness_describe.py) and keeps the bytes for the
-sessions that replay them (harness_recorded.py). A test or demo that runs past its time is
-interrupted (a test fails and the next one runs; an entry past its own time ends), stdin is
-/dev/null and there is no network; a forked child stops recording and loses the reply pipe.
+imports run without its cost) or a program runs. Each call's arguments are pickled at its
+start; at most `calls_per_function` distinct ones (by the pickled bytes) are kept per target,
+and those that cannot be pickled, or whose pickle is too large or does not load again, are
+counted. The host never unpickles: it reads the description (harness_describe.py) and keeps
+the bytes for the sessions that replay them (harness_recorded.py). A test or demo that runs
+past its time is interrupted (a test fails and the next one runs; an entry past its own time
+ends), stdin is /dev/null and there is no network; a forked child stops recording and loses
+the reply pipe.
 
 Part of the child script (see harness.py): joined into one script with the other parts by
 `analysis.execution.HARNESS_SOURCE`; standard library only (pytest when it is installed).
@@ -365,7 +366,7 @@ def recording_plugin(
     each test, and counts the tests run and the test files that failed to import."""
 
     class RecordingPlugin:
-        @pytest.hookimpl(hookwrapper=True)
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
         def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
             # Each test is recorded from its setup (fixtures build inputs) to its teardown;
             # collection, imports above all, runs without the hook and its cost.

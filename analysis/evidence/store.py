@@ -123,13 +123,14 @@ class EvidenceStore:
             return []
         return evidence.of(FunctionKey(location.file, info.qualname))
 
-    def folder(self, project: Project | None, location: ModuleLocation | None,
-               info: FunctionInfo) -> str | None:  # fmt: skip
-        """The evidence folder a session of this function is shown, when it has calls."""
-        if not self.calls(project, location, info):
-            return None
+    def shown(self, project: Project | None, location: ModuleLocation | None,
+              info: FunctionInfo) -> tuple[str | None, tuple[str, ...]]:  # fmt: skip
+        """The evidence folder a session of this function is shown, and its calls there."""
+        calls = self.calls(project, location, info)
+        if not calls:
+            return None, ()
         assert project is not None
-        return self.recordings[project.root].folder
+        return self.recordings[project.root].folder, tuple(c.id for c in calls)
 
     def close(self) -> None:
         with self.lock:
