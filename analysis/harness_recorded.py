@@ -53,6 +53,8 @@ class RecordedCalls:
         self.mains: dict[str, Any] = {}
 
     def configure(self, folder: Any, repo: Any) -> None:
+        """A session's evidence folder and project folder (as the child sees them)."""
+        self.__init__()  # type: ignore[misc]
         self.folder = folder if isinstance(folder, str) and folder else None
         self.repo = repo if isinstance(repo, str) else ""
 

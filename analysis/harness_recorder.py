@@ -6,12 +6,13 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
    "entries": [{"kind": "pytest", "args": [str], "label": str}
                | {"kind": "script", "path": str, "argv": [str], "label": str}
                | {"kind": "module", "name": str, "argv": [str], "label": str}],
-   "calls_per_function": int, "seconds": float, "seconds_per_entry": float,
+   "calls_per_function": int, "seconds": float, "entry_share": float,
    "seconds_per_test": float, "max_pickle_bytes": int, "repo": str, "copy_from": str | null}
 Replies, streamed while the entries run (one JSON line each):
   {"call": {"target": int, "source": str, "main": {"path": str} | {"module": str} | null,
             "paths": [str], "params": [[name, "arg"|"star"|"kw", node]]},
    "pickle": base64 of pickle({"args": [...], "kwargs": {...}})}
+  {"test": node id}   (a test starts: a session it kills resumes past it)
   {"entry": int, "status": str, "seconds": float, "tests": int, "failed_imports": int}
   {"recorded": true, "counts": {"kept", "repeated", "unpicklable", "oversized", "unloadable"}}
 A target is matched by its code object (file, name, first line), cached per code object; the
@@ -54,12 +55,16 @@ CO_SUSPENDABLE = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 MAX_SEEN = 200
 MONITORING_TOOL = 4  # a sys.monitoring tool id not taken by debuggers (0), coverage (1, 2)
 ALARM_REPEAT = 0.5  # an interruption swallowed by the code is raised again this often
-PYTEST_OPTIONS = ["-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:timeout", "-q", "-s"]
+PYTEST_OPTIONS = [
+    "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:timeout", "-q", "-s",
+    "--continue-on-collection-errors",  # a test file that cannot import is skipped, counted
+]  # fmt: skip
 PYTEST_USAGE_ERROR = 4
 
 
-class TestTimeout(Exception):  # noqa: N818 - read as the test's outcome: "TestTimeout"
-    """One test ran past its time: it fails, and the next test runs."""
+class TestTimeout(BaseException):  # noqa: N818 - read as the test's outcome: "TestTimeout"
+    """One test ran past its time: it fails, and the next test runs (a BaseException, so
+    that a test's own `except Exception` retry loop does not swallow it)."""
 
     __test__ = False  # not a test class, whatever pytest collects
 
@@ -227,18 +232,24 @@ class CallRecorder:
     # -- entry points --------------------------------------------------------------------
     def run(self, msg: dict[str, Any]) -> None:
         total = time.monotonic() + float(msg.get("seconds", 120.0))
-        per_entry = float(msg.get("seconds_per_entry", 60.0))
+        # An entry followed by others gets this share of the time left: one that hangs
+        # leaves some to the rest (analysis/evidence/recording.py keeps the same clock).
+        share = float(msg.get("entry_share", 1.0))
+        entries = msg.get("entries", [])
         per_test = float(msg.get("seconds_per_test", 10.0))
         cwd = os.getcwd()
         os.register_at_fork(after_in_child=self.forked)
-        for index, entry in enumerate(msg.get("entries", [])):
+        for index, entry in enumerate(entries):
             if self.done:
                 break
             now = time.monotonic()
             if now >= total:
                 self.harness.send({"entry": index, "status": "not run: no time left"})
                 continue
-            clock = Timer(self, min(total, now + per_entry), per_test)
+            left = total - now
+            clock = Timer(
+                self, now + (left * share if index < len(entries) - 1 else left), per_test
+            )
             outcome = EntryOutcome()
             try:
                 try:
@@ -371,6 +382,8 @@ def recording_plugin(
             # Each test is recorded from its setup (fixtures build inputs) to its teardown;
             # collection, imports above all, runs without the hook and its cost.
             recorder.source = str(item.nodeid)[:300]
+            with recorder.lock:  # if this test kills the child, the rest run without it
+                recorder.harness.send({"test": recorder.source})
             clock.start_test()
             recorder.install()
             try:

@@ -208,8 +208,9 @@ class ProjectFiles:
             if tree is None:
                 continue
             # A module of a package runs by `-m` (its relative imports work); a loose file
-            # by its path.
-            module = location.name if location is not None and "." in location.name else ""
+            # by its path, as `python examples/demo.py` runs it.
+            in_package = (self.project.root / relative).parent.joinpath("__init__.py").is_file()
+            module = location.name if location is not None and in_package else ""
             if location is not None and location.name in wanted:
                 if has_main_block(tree):
                     own.append(program(relative, module))

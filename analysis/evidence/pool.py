@@ -20,7 +20,7 @@ from analysis.pools import dedupe
 from analysis.values import DateValue, is_number
 from config.policy import Category
 
-MAX_RECORDED_POOL = 16
+MAX_RECORDED_POOL = 24
 # A birth date moved by so many years, either way: ages across the adult range.
 YEARS_APART = (5, 10, 20, 30, 40, 50)
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,12 @@ from config.policy import Policy
 log = logging.getLogger(__name__)
 
 MAX_PICKLE_BYTES = 2 << 20  # one recorded call's arguments, pickled
+MAX_RESUMES = 5  # test runs resumed past a test that killed its session, per recording
+# An entry followed by others gets this share of the time left, so that one that hangs
+# leaves time to the rest; past it (and a grace for the child to stop it itself) the
+# session is killed, as it is past a test's own time.
+ENTRY_SHARE = 0.75
+GRACE = 5.0
 MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
 SECONDS_PER_TEST = 10.0
 MB = 1 << 20
@@ -72,10 +78,15 @@ class Recording:
             with self.writable(shared) as copy:
                 scratch = scratch_size(Path(copy))
                 pending = list(entries)
+                resumes = 0
                 while pending and time.monotonic() < deadline:
-                    done = self.session(copy, scratch, targets, pending, functions, evidence,
-                                        deadline)  # fmt: skip
+                    done, resume = self.session(
+                        copy, scratch, targets, pending, functions, evidence, deadline
+                    )
                     pending = pending[done:]
+                    if resume is not None and resumes < MAX_RESUMES:
+                        pending.insert(0, resume)
+                        resumes += 1
                 for entry in pending:
                     evidence.stats.entries.append(EntryResult(entry.label, "not run: no time left"))
         finally:
@@ -103,9 +114,10 @@ class Recording:
         functions: dict[int, FunctionKey],
         evidence: Evidence,
         deadline: float,
-    ) -> int:
+    ) -> tuple[int, EntryPoint | None]:
         """Run `entries` in one session; how many of them it got through (at least one: an
-        entry that killed its session is not run again)."""
+        entry that killed its session is not run again), and, when a test killed it, the
+        test run to resume without the tests already started."""
         remaining = deadline - time.monotonic()
         target = Target(
             "",
@@ -118,7 +130,9 @@ class Recording:
             scratch_mb=scratch_mb,
         )
         limits = recording_limits(remaining)
+        watch = Watch(deadline, len(entries))
         reported = 0
+        started: list[str] = []  # tests of the current entry, in the order they started
         try:
             with opened(self.executor, target, limits) as session:
                 if session.load_error:
@@ -138,29 +152,40 @@ class Recording:
                     "entries": [e.wire(view) for e in entries],
                     "calls_per_function": self.settings.calls_per_function,
                     "seconds": remaining,
-                    "seconds_per_entry": remaining,
+                    "entry_share": ENTRY_SHARE,
                     "seconds_per_test": SECONDS_PER_TEST,
                     "max_pickle_bytes": MAX_PICKLE_BYTES,
                     "repo": view,
                     "copy_from": self.executor.scratch_source(target),
                 }
-                reply = session.request(message, extra_seconds=remaining + 5)
+                watch.entry(0)
+                reply = session.request(message, extra_seconds=watch.until() - time.monotonic())
                 while True:
                     if "call" in reply:
                         self.keep(reply, functions, evidence, view)
+                    elif "test" in reply:
+                        started.append(str(reply["test"])[:500])
+                        watch.test()
                     elif "entry" in reply:
                         reported = max(reported, self.entry(reply, entries, evidence))
+                        started = []
+                        watch.entry(reported)
                     elif reply.get("recorded") is True:
                         self.counts(reply.get("counts"), evidence)
-                        return len(entries)
-                    reply = session.read_reply(deadline + 5)
+                        return len(entries), None
+                    reply = session.read_reply(watch.until())
         except (SessionDied, ExecutionError, OSError) as exc:
-            if reported < len(entries):
-                label = entries[reported].label
-                evidence.stats.entries.append(EntryResult(label, f"stopped: {exc}"[:300]))
-                log.info("recording: %s stopped the session: %s", label, exc)
-            return reported + 1
-        return len(entries)
+            if reported >= len(entries):
+                return reported, None
+            entry = entries[reported]
+            killer = f" in {started[-1]}" if started else ""
+            evidence.stats.entries.append(EntryResult(entry.label, f"stopped{killer}: {exc}"[:300]))
+            log.info("recording: %s stopped the session%s: %s", entry.label, killer, exc)
+            if entry.kind == "pytest" and started:
+                skip = [arg for test in started for arg in ("--deselect", test)]
+                return reported + 1, replace(entry, args=(*entry.args, *skip))
+            return reported + 1, None
+        return len(entries), None
 
     def keep(
         self,
@@ -207,6 +232,33 @@ class Recording:
             count = number(counts.get(why), int)
             if count:
                 evidence.stats.drop(why, int(count))
+
+
+class Watch:
+    """The host's clock over one session's entries and tests: when the current entry's or
+    test's time is up (as the child's clock has it, harness_recorder.Timer) and the child
+    has not moved on within a grace, the session is killed."""
+
+    def __init__(self, deadline: float, entries: int) -> None:
+        self.deadline = deadline
+        self.entries = entries
+        self.entry_end = deadline
+        self.test_end: float | None = None
+
+    def entry(self, index: int) -> None:
+        now = time.monotonic()
+        left = self.deadline - now
+        self.entry_end = now + (left * ENTRY_SHARE if index < self.entries - 1 else left)
+        self.test_end = None
+
+    def test(self) -> None:
+        self.test_end = time.monotonic() + SECONDS_PER_TEST
+
+    def until(self) -> float:
+        ends = [self.deadline, self.entry_end]
+        if self.test_end is not None:
+            ends.append(self.test_end)
+        return min(ends) + GRACE
 
 
 @contextmanager

@@ -13,11 +13,14 @@ import random
 import signal
 import sys
 import sysconfig
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from analysis import harness as child
+from analysis.harness_recorded import RECORDED
+from analysis.harness_recorder import record
 
 
 class InProcessHarness:
@@ -40,6 +43,24 @@ class InProcessHarness:
         reply = self.roundtrip({"outcomes": [self.harness.call_one(c) for c in calls]})
         outcomes: list[dict[str, Any]] = reply["outcomes"]
         return outcomes
+
+    def record(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        """The record op (harness_recorder.py): every line it streams, read as it is written
+        (a long recording would fill the pipe otherwise)."""
+        lines: list[dict[str, Any]] = []
+
+        def read() -> None:
+            for line in self.reader:
+                reply = json.loads(line)
+                lines.append(reply)
+                if reply.get("recorded") is True:
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        record(self.harness, {"op": "record", **msg})
+        reader.join(timeout=10)
+        return lines
 
     def roundtrip(self, reply: dict[str, Any]) -> dict[str, Any]:
         """Through the wire as the parent reads it: one JSON line on the reply pipe."""
@@ -91,4 +112,7 @@ def in_process_harness() -> Iterator[InProcessHarness]:
                 del sys.modules[name]
         stubs.forced, stubs.missing, stubs.allow = saved_stubs
         stubs.touched.clear()
+        RECORDED.configure(None, None)  # evidence: forget the recorded calls
+        sys.setprofile(None)
+        threading.setprofile(None)
         random.setstate(saved_random)
