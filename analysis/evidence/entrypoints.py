@@ -16,6 +16,7 @@ The policy's `evidence.run` replaces them with the commands it names (`pytest -q
 from __future__ import annotations
 
 import ast
+import os
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -132,19 +133,34 @@ class ProjectFiles:
 
     def __init__(self, project: Project) -> None:
         self.project = project
+        self.texts: dict[str, bytes] = {}
         self.trees: dict[str, ast.Module | None] = {}
         self.files = list(python_files(project.root))
 
-    def tree(self, relative: str) -> ast.Module | None:
-        if relative not in self.trees:
+    def text(self, relative: str) -> bytes:
+        if relative not in self.texts:
             path = self.project.root / relative
             try:
-                if path.stat().st_size > MAX_FILE_BYTES:
-                    raise ValueError("too large")
-                self.trees[relative] = ast.parse(path.read_bytes(), relative)
-            except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+                small = path.stat().st_size <= MAX_FILE_BYTES
+                self.texts[relative] = path.read_bytes() if small else b""
+            except OSError:
+                self.texts[relative] = b""
+        return self.texts[relative]
+
+    def tree(self, relative: str) -> ast.Module | None:
+        if relative not in self.trees:
+            try:
+                self.trees[relative] = ast.parse(self.text(relative), relative)
+            except (ValueError, SyntaxError, RecursionError, MemoryError):
                 self.trees[relative] = None
         return self.trees[relative]
+
+    def mentions(self, relative: str, wanted: set[str]) -> bool:
+        """Whether the file's text names a part of one of the modules at all: only then is
+        it parsed to see what it imports (most files of a large repository do not)."""
+        words = {part.encode() for name in wanted for part in name.split(".")}
+        text = self.text(relative)
+        return any(word in text for word in words)
 
     def imports(self, relative: str) -> list[str]:
         tree = self.tree(relative)
@@ -155,6 +171,8 @@ class ProjectFiles:
         return imported_modules(tree, name, location.is_package if location else False)
 
     def reaches(self, relative: str, wanted: set[str]) -> bool:
+        if not self.mentions(relative, wanted):
+            return False
         return any(
             self.name_reaches(name, wanted, PACKAGE_DEPTH) for name in self.imports(relative)
         )
@@ -203,6 +221,9 @@ class ProjectFiles:
             path = Path(relative)
             if is_test_file(relative) or path.name in NOT_DEMOS:
                 continue
+            in_demos = any(part in DEMO_DIRS for part in path.parts[:-1])
+            if not (in_demos or b"__main__" in self.text(relative)):
+                continue
             location = self.project.locate(self.project.root / relative)
             tree = self.tree(relative)
             if tree is None:
@@ -215,7 +236,6 @@ class ProjectFiles:
                 if has_main_block(tree):
                     own.append(program(relative, module))
                 continue
-            in_demos = any(part in DEMO_DIRS for part in path.parts[:-1])
             if not (in_demos or has_main_block(tree)) or not self.reaches(relative, wanted):
                 continue
             (demos if in_demos else others).append(program(relative, module))
@@ -231,17 +251,18 @@ def program(relative: str, module: str) -> EntryPoint:
 
 
 def python_files(root: Path) -> Iterable[str]:
+    """The project's Python files, relative, in order; tools' folders and links left out."""
     count = 0
-    for path in sorted(root.rglob("*.py")):
-        relative = path.relative_to(root)
-        if any(part in SKIP_DIRS or part.startswith(".") for part in relative.parts[:-1]):
-            continue
-        if not path.is_file() or path.is_symlink():
-            continue
-        count += 1
-        if count > MAX_FILES:
-            return
-        yield relative.as_posix()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if not name.endswith(".py") or path.is_symlink() or not path.is_file():
+                continue
+            count += 1
+            if count > MAX_FILES:
+                return
+            yield path.relative_to(root).as_posix()
 
 
 def is_test_file(relative: str) -> bool:
