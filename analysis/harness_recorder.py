@@ -84,7 +84,7 @@ class CallRecorder:
         self.targets: dict[tuple[str, str, int], int] = {}
         for target in msg.get("targets", []):
             for line in target.get("lines", []):
-                key = (os.path.normpath(str(target["file"])), str(target["name"]), int(line))
+                key = (os.path.abspath(str(target["file"])), str(target["name"]), int(line))
                 self.targets[key] = int(target["id"])
         self.wanted = set(self.targets.values())
         self.by_code: dict[Any, int | None] = {}
@@ -101,7 +101,9 @@ class CallRecorder:
 
     # -- the hook ------------------------------------------------------------------------
     def match(self, code: Any) -> int | None:
-        key = (os.path.normpath(code.co_filename), code.co_name, code.co_firstlineno)
+        # A module imported through a relative entry of sys.path ("", ".") has a relative
+        # file name: it is the same file, relative to where the program runs.
+        key = (os.path.abspath(code.co_filename), code.co_name, code.co_firstlineno)
         return self.targets.get(key)
 
     def saturated(self, target: int) -> bool:
