@@ -59,7 +59,7 @@ class EvidenceStore:
             if candidate.project.root in self.recordings:
                 continue
             model = InputBuilder(candidate.facts, self.policy).build(candidate.info)
-            if wanted(candidate.info, model):
+            if wanted(candidate.info, model, candidate.facts, self.policy):
                 by_project.setdefault(candidate.project.root, []).append(candidate)
         for root, group in by_project.items():
             project = group[0].project
