@@ -6,6 +6,7 @@ under the recorder, and what it streams is read back as the parent reads it."""
 from __future__ import annotations
 
 import base64
+import os
 import pickle
 import textwrap
 from collections.abc import Iterator
@@ -423,3 +424,47 @@ def test_set_leaf_refuses_a_value_a_validating_model_refuses() -> None:
     assert set_leaf(Frozen(sex="M"), [("attr", "sex")], "F") == Frozen(sex="F")
     with pytest.raises(pydantic.ValidationError):
         set_leaf(Checked(age=3), [("attr", "age")], "not a number")
+
+
+def newer_python() -> str | None:
+    """An interpreter with sys.monitoring (3.12+) on this machine, if any."""
+    import glob
+    import shutil
+    import subprocess
+
+    names = [shutil.which(n) for n in ("python3.13", "python3.12")]
+    pyenv = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[2-9]*/bin/python3")))
+    for found in [*pyenv, *names]:
+        if found is None:
+            continue
+        done = subprocess.run([found, "-c", "import sys; sys.monitoring"], capture_output=True)
+        if done.returncode == 0:
+            return found
+    return None
+
+
+@pytest.mark.skipif(newer_python() is None, reason="no Python with sys.monitoring here")
+def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    from analysis.execution import HARNESS_SOURCE
+
+    write(tmp_path, {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "run.py": "from pkg.pricing import mutate\nfor s in 'mfm':\n    mutate({'sex': s})\n",
+    })  # fmt: skip
+    requests = [
+        {"op": "load", "source": "", "filename": "", "qualname": "", "paths": [str(tmp_path)],
+         "cwd": str(tmp_path), "stub_missing": False},
+        {"op": "record", "repo": str(tmp_path), "targets": targets(tmp_path, "mutate"),
+         "entries": [{"kind": "script", "path": f"{tmp_path}/run.py", "label": "run.py"}]},
+    ]  # fmt: skip
+    done = subprocess.run(
+        [str(newer_python()), "-s", "-P", "-c", HARNESS_SOURCE],
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [arguments(c)["args"][0]["sex"] for c in calls(lines)] == ["m", "f"]
+    assert lines[-1]["counts"]["repeated"] == 1
