@@ -320,7 +320,8 @@ def test_an_entry_past_its_time_ends_and_the_next_entry_runs(
         {"kind": "script", "path": f"{tmp_path}/hang.py", "label": "hang.py __main__"},
         {"kind": "script", "path": f"{tmp_path}/run.py", "label": "run.py __main__"},
     ]
-    lines = recorded(h, tmp_path, ("mutate",), entries, seconds_per_entry=0.5)
+    # The first of two entries gets a quarter of the four seconds; the second the rest.
+    lines = recorded(h, tmp_path, ("mutate",), entries, seconds=4, entry_share=0.25)
     statuses = [line["status"] for line in lines if "entry" in line]
     assert statuses == ["stopped: it ran past its time", "ok"]
     assert [c["source"] for c in calls(lines)] == ["run.py __main__"]
