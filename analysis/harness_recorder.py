@@ -54,7 +54,8 @@ CO_SUSPENDABLE = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 # test suite costs a million pickles otherwise.
 MAX_SEEN = 200
 MONITORING_TOOL = 4  # a sys.monitoring tool id not taken by debuggers (0), coverage (1, 2)
-ALARM_REPEAT = 0.5  # an interruption swallowed by the code is raised again this often
+ALARM_REPEAT = 0.5  # an alarm that found the recorder busy comes again this soon
+ENTRY_REPEAT = 2.0  # an entry's end swallowed by the code is raised again this often
 PYTEST_OPTIONS = [
     "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:timeout", "-q", "-s",
     "--continue-on-collection-errors",  # a test file that cannot import is skipped, counted
@@ -331,9 +332,10 @@ class EntryOutcome:
 
 
 class Timer:
-    """SIGALRM for one entry point: past a test's time the test fails (TestTimeout), past the
-    entry's time the entry ends (EntryTimeout); raised again every ALARM_REPEAT seconds for
-    code that swallows it, and never inside the recorder itself."""
+    """SIGALRM for one entry point: past a test's time the test fails (TestTimeout, once: the
+    host ends a test that swallows it), past the entry's time the entry ends (EntryTimeout,
+    again every ENTRY_REPEAT seconds for code that swallows it, leaving pytest time to end
+    its session); never inside the recorder itself (a busy alarm comes again soon)."""
 
     def __init__(self, recorder: CallRecorder, deadline: float, per_test: float) -> None:
         self.recorder = recorder
@@ -367,8 +369,11 @@ class Timer:
             return  # never inside a capture: it would stop the hook; raised again soon
         now = time.monotonic()
         if now >= self.deadline:
+            signal.setitimer(signal.ITIMER_REAL, ENTRY_REPEAT, ENTRY_REPEAT)
             raise EntryTimeout()
         if self.test_deadline is not None and now >= self.test_deadline:
+            self.test_deadline = None
+            self.schedule()
             raise TestTimeout(f"the test ran past {self.per_test:.0f}s while recording")
 
 

@@ -296,7 +296,7 @@ def test_a_test_past_its_time_fails_and_the_next_test_is_still_recorded(
                     try:
                         time.sleep(60)
                     except Exception:
-                        pass  # swallows the first interruption: it comes again
+                        pass  # a retry loop: the interruption is no Exception
             def test_b_after():
                 mutate({"age": 33})
         """,
