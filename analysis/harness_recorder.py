@@ -203,10 +203,14 @@ class CallRecorder:
                 return
             describer = Describer()
             described = []
-            for (name, how), value in zip(
-                names, [*copy["args"], *copy["kwargs"].values()], strict=True
-            ):
-                described.append([name, how, describer.describe(value)])
+            try:
+                for (name, how), value in zip(
+                    names, [*copy["args"], *copy["kwargs"].values()], strict=True
+                ):
+                    described.append([name, how, describer.describe(value)])
+            except Exception:  # noqa: BLE001 - an object whose fields raise when read
+                self.counts["unloadable"] += 1
+                return
             kept.add(digest)
             self.counts["kept"] += 1
             call = {
