@@ -28,7 +28,7 @@ from analysis.errors import (
     SessionDied,
     SourceError,
 )
-from analysis.evidence.replay import merge, replay
+from analysis.evidence.replay import RECORDED_EXECUTIONS, merge, recorded_bases, replay
 from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
@@ -351,11 +351,17 @@ class Engine:
                     self.progress(done, len(tasks))
             return report
 
+        # The functions whose calls are being recorded go last (analysis/evidence/).
+        order = sorted(range(len(tasks)), key=lambda i: self.recording(*tasks[i]))
+        ordered = [tasks[i] for i in order]
         if self.jobs == 1 or len(tasks) < 2:
-            reports = [one(task) for task in tasks]
+            done_reports = [one(task) for task in ordered]
         else:
             with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                reports = list(pool.map(one, tasks))
+                done_reports = list(pool.map(one, ordered))
+        reports: list[FunctionReport] = [done_reports[0]] * len(tasks) if tasks else []
+        for position, index in enumerate(order):
+            reports[index] = done_reports[position]
         if spent.cut:
             self.budget_warnings.append(
                 f"{spent.cut} function(s) not run: {spent.reason}; judged statically ({spent.hint})"
@@ -363,8 +369,9 @@ class Engine:
         return reports
 
     def record(self, tasks: list[tuple[Module, FunctionInfo]]) -> None:
-        """Record the calls the projects' own tests and demos make (analysis/evidence/),
-        before any function is tested: a sandbox that cannot start records nothing."""
+        """Start recording the calls the projects' own tests and demos make of the functions
+        that need them (analysis/evidence/), while the others are tested; a sandbox that
+        cannot start records nothing."""
         candidates = [
             Candidate(module.project, module.location, info, module.facts)
             for module, info in tasks
@@ -379,7 +386,11 @@ class Engine:
             self.executor()
         except SandboxUnavailable:
             return
-        self.evidence.record(candidates, self.executor, self.shared)
+        self.evidence.start(candidates, self.executor, self.shared)
+
+    def recording(self, module: Module, info: FunctionInfo) -> bool:
+        """Whether the function's calls are being recorded (it is tested after the others)."""
+        return self.evidence.pending(module.project, module.location, info)
 
     def cut(self, module: Module, info: FunctionInfo, why: str) -> FunctionReport:
         """A function left untested because the scan's budget was spent: its static review."""
@@ -413,9 +424,15 @@ class Engine:
                 raise SandboxUnavailable(self._unavailable or "no sandbox")
             return self._executor
 
-    def target(self, info: FunctionInfo, module: Module, source: str | None = None) -> Target:
+    def target(
+        self,
+        info: FunctionInfo,
+        module: Module,
+        source: str | None = None,
+        recorded: tuple[str, ...] = (),
+    ) -> Target:
         """How to load `info` in a child: `source` (the module's own by default) run as the
-        module it is in its project, when it has one."""
+        module it is in its project, when it has one; with the `recorded` calls to replay."""
         qualname = attribute_path(info.qualname) + (
             ".fget" if "property" in info.decorators else ""
         )
@@ -424,7 +441,7 @@ class Engine:
         project, location = module.project, module.location
         if project is None or location is None or not module.runnable:
             return Target(source, module.path, qualname, stub=stub)
-        evidence, recorded = self.evidence.shown(project, location, info)
+        evidence = self.evidence.folder(project) if recorded else None
         return Target(
             source,
             location.file,
@@ -481,7 +498,10 @@ class Engine:
         # A record read only by keys the source does not spell out may still hold a person,
         # and so may the calls the project's own tests and demos made (analysis/evidence/).
         opaque = not protected and has_opaque_record(model)
-        recorded = self.evidence.calls(module.project, module.location, info)
+        if self.recording(module, info):
+            self.evidence.wait()
+        calls = self.evidence.calls(module.project, module.location, info)
+        recorded = recorded_bases(info, calls, builder, model, self.policy)
         if not protected and not opaque and not recorded:
             report.status, report.reason = "skipped", "no protected input"
             return
@@ -503,7 +523,8 @@ class Engine:
         budget = self.policy.budget
         deadline = time.monotonic() + budget.seconds_per_function
         try:
-            session = executor.open(self.target(info, module), self.limits)
+            replaying = tuple(call.id for call, _ in recorded)
+            session = executor.open(self.target(info, module, recorded=replaying), self.limits)
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
@@ -522,11 +543,9 @@ class Engine:
             replayed = replay(
                 info,
                 recorded,
-                builder,
-                model,
                 session,
                 self.policy,
-                budget.executions_per_function // 2,
+                min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
                 deadline,
                 refusals_only,
             )

@@ -20,7 +20,7 @@ from analysis.pools import dedupe
 from analysis.values import DateValue, is_number
 from config.policy import Category
 
-MAX_RECORDED_POOL = 24
+MAX_RECORDED_POOL = 16
 # A birth date moved by so many years, either way: ages across the adult range.
 YEARS_APART = (5, 10, 20, 30, 40, 50)
 
@@ -75,8 +75,20 @@ def numbers(recorded: Scalar, code: list[Any], policy: list[Any], spec: Category
         return out
 
     from_code = fit(code)
-    values = dedupe([recorded.value, *from_code, *fit(policy)])
+    values = dedupe([recorded.value, *from_code, *spread(fit(policy))])
     return RecordedPool(values[:MAX_RECORDED_POOL], len(dedupe(from_code)))
+
+
+def spread(numbers: list[Any], count: int = 6) -> list[Any]:
+    """A few of the policy's numbers across their range, the least and the greatest first:
+    one recorded call runs every value once, so a handful spanning the range does."""
+    ordered = sorted(set(numbers))
+    if len(ordered) <= count:
+        return ordered
+    picked = [ordered[0], ordered[-1]]
+    step = (len(ordered) - 1) / (count - 1)
+    picked += [ordered[round(i * step)] for i in range(1, count - 1)]
+    return picked
 
 
 def dates(recorded: Scalar, code: list[Any]) -> RecordedPool:

@@ -26,6 +26,10 @@ from analysis.search import Search, SearchResult, Witness
 from analysis.static import first_reach
 from config.policy import Policy
 
+# Calls spent on the recorded calls of one function, at most: they are the bases most worth
+# trying, not a second search (each runs every value of each leaf once, in one context).
+RECORDED_EXECUTIONS = 600
+
 
 @dataclass
 class Replayed:
@@ -36,25 +40,35 @@ class Replayed:
     died: str | None = None  # the session died: why
 
 
-def replay(
+def recorded_bases(
     info: FunctionInfo,
     calls: list[RecordedCall],
     builder: InputBuilder,
     model: InputModel,
+    policy: Policy,
+) -> list[tuple[RecordedCall, InputModel]]:
+    """The recorded calls of `info` with a protected value inside, each as its InputModel
+    (`model`: the synthesised one, whose values from the code the leaves of the same name
+    also try). Read from the descriptions alone: no session is needed to know."""
+    code_values = {
+        leaf.name: leaf.pool[: leaf.from_code] for leaf in model.leaves if leaf.from_code
+    }
+    bases = [(call, recorded_model(call, info, builder, policy, code_values)) for call in calls]
+    return [(call, base) for call, base in bases if base.protected]
+
+
+def replay(
+    info: FunctionInfo,
+    bases: list[tuple[RecordedCall, InputModel]],
     session: Session,
     policy: Policy,
     max_executions: int,
     deadline: float,
     refusals_only: set[str],
 ) -> Replayed:
-    """Search each recorded call of `info` in turn (`model`: the synthesised one, whose
-    values from the code each leaf of the same name also tries)."""
+    """Search each recorded call of `info` in turn."""
     out = Replayed()
-    code_values = {
-        leaf.name: leaf.pool[: leaf.from_code] for leaf in model.leaves if leaf.from_code
-    }
-    for call in calls:
-        recorded = recorded_model(call, info, builder, policy, code_values)
+    for call, recorded in bases:
         found = {leaf.category for leaf in recorded.protected if leaf.category}
         out.attributes |= found
         targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]

@@ -44,16 +44,32 @@ class EvidenceStore:
         self.warnings: list[str] = []
         self.summaries: list[dict[str, Any]] = []
         self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.waiting: set[tuple[Path, str, str]] = set()
 
-    def record(
+    def start(
         self,
         candidates: list[Candidate],
         executor: Callable[[], Executor],
         shared: Callable[[Project], str],
     ) -> None:
-        """Record the calls of the candidates worth it, once per project not yet recorded."""
+        """Choose the functions worth recording and what to run, now; record in a thread of
+        its own, while the functions that need no recording are tested (`pending`, `wait`)."""
         if not self.policy.evidence.enabled:
             return
+        plans = self.plan(candidates)
+        if not plans:
+            return
+        self.waiting = {
+            (c.project.root, c.location.file, c.info.qualname) for plan in plans for c in plan[1]
+        }
+        self.thread = threading.Thread(
+            target=self.record, args=(plans, executor, shared), name="codebias-recording"
+        )
+        self.thread.start()
+
+    def plan(self, candidates: list[Candidate]) -> list[tuple[Project, list[Candidate], list[Any]]]:
+        """Per project not yet recorded: the functions to record and the entry points to run."""
         by_project: dict[Path, list[Candidate]] = {}
         for candidate in candidates:
             if candidate.project.root in self.recordings:
@@ -61,24 +77,52 @@ class EvidenceStore:
             model = InputBuilder(candidate.facts, self.policy).build(candidate.info)
             if wanted(candidate.info, model, candidate.facts, self.policy):
                 by_project.setdefault(candidate.project.root, []).append(candidate)
-        for root, group in by_project.items():
+        plans = []
+        for group in by_project.values():
             project = group[0].project
-            modules = {c.location.name for c in group}
-            found = entry_points(project, modules, self.policy.evidence.run)
+            found = entry_points(
+                project, {c.location.name for c in group}, self.policy.evidence.run
+            )
             self.warnings += found.warnings
-            if not found.entries:
-                continue
+            if found.entries:
+                plans.append((project, group, found.entries))
+        return plans
+
+    def record(
+        self,
+        plans: list[tuple[Project, list[Candidate], list[Any]]],
+        executor: Callable[[], Executor],
+        shared: Callable[[Project], str],
+    ) -> None:
+        for project, group, entries in plans:
             targets = [recording_target(c.location.file, c.info) for c in group]
             try:
                 evidence = Recording(executor(), project, self.policy).run(
-                    targets, found.entries, shared(project)
+                    targets, entries, shared(project)
                 )
             except (OSError, ExecutionError) as exc:
                 self.warnings.append(f"recording the project's own calls failed: {exc}")
                 continue
+            except Exception as exc:  # noqa: BLE001 - a recording's internal error loses no verdict
+                log.exception("internal error recording %s", project.root)
+                self.warnings.append(f"recording failed: internal error in codebias: {exc}")
+                continue
             with self.lock:
-                self.recordings[root] = evidence
+                self.recordings[project.root] = evidence
             self.report(project, evidence)
+
+    def pending(
+        self, project: Project | None, location: ModuleLocation | None, info: FunctionInfo
+    ) -> bool:
+        """Whether this function's calls are being recorded (test it after the others)."""
+        if project is None or location is None:
+            return False
+        return (project.root, location.file, info.qualname) in self.waiting
+
+    def wait(self) -> None:
+        """Until the recordings are done."""
+        if self.thread is not None:
+            self.thread.join()
 
     def report(self, project: Project, evidence: Evidence) -> None:
         stats = evidence.stats
@@ -123,16 +167,13 @@ class EvidenceStore:
             return []
         return evidence.of(FunctionKey(location.file, info.qualname))
 
-    def shown(self, project: Project | None, location: ModuleLocation | None,
-              info: FunctionInfo) -> tuple[str | None, tuple[str, ...]]:  # fmt: skip
-        """The evidence folder a session of this function is shown, and its calls there."""
-        calls = self.calls(project, location, info)
-        if not calls:
-            return None, ()
-        assert project is not None
-        return self.recordings[project.root].folder, tuple(c.id for c in calls)
+    def folder(self, project: Project) -> str | None:
+        """The folder of the project's recorded calls, shown to the sessions that use them."""
+        evidence = self.recordings.get(project.root)
+        return evidence.folder if evidence is not None else None
 
     def close(self) -> None:
+        self.wait()
         with self.lock:
             for evidence in self.recordings.values():
                 evidence.close()
