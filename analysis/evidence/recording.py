@@ -1,4 +1,5 @@
-"""The recording run, host side: once per project per scan, before any function is tested.
+"""The recording run, host side: once per project per scan, before the functions it records
+for are tested.
 
 The project's own entry points (entrypoints.py) run in one sandbox session under the
 recorder (harness_recorder.py), in a writable scratch copy of the project that is thrown

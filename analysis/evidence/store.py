@@ -1,5 +1,6 @@
-"""The recordings of one scan, by project: made before any function is tested, read by every
-later session of the scan, removed when the engine closes."""
+"""The recordings of one scan, by project: made in a thread of their own while the functions
+that need none are tested, read by the sessions of the functions recorded (which wait for
+them), removed when the engine closes."""
 
 from __future__ import annotations
 
