@@ -50,7 +50,8 @@ class Describer:
             return scalar
         if isinstance(value, enum.Enum):
             members = [m.name for m in list(type(value))[:DESCRIBE_KEYS]]
-            return {"t": "enum", "type": name, "member": value.name[:100], "members": members}
+            qualified = type(value).__qualname__[:200]  # `Applicant.Sex`: found by its path
+            return {"t": "enum", "type": qualified, "member": value.name[:100], "members": members}
         if self.left <= 0 or depth >= DESCRIBE_DEPTH:
             return {"t": "opaque", "type": name}
         frame = describe_frame(value)

@@ -16,8 +16,8 @@ is set along its steps, rebuilding what cannot be changed in place:
                    Series): r == "*" sets every row (the peers alike), r == 0 the first row
                    alone (against its peers)
 
-A value set where an enum member was recorded names a member of the same enum; a date where
-a datetime was, keeps its time. The index file (`index.json`, written by the host) says, per
+A value set where an enum member was recorded may name a member of the same enum; a date
+where a datetime was, keeps its time. The index file (`index.json`, written by the host) says, per
 call, which import roots the recording run added (test modules' classes load through them)
 and which program ran as `__main__` (a demo's classes load from that file again, without
 running its `__main__` block).

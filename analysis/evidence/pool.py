@@ -1,12 +1,11 @@
-"""The values tried for a protected leaf found inside a recorded call.
-
-Values of the recorded value's own kind only: a number stays a number (a whole number stays
-whole), a flag a flag, a date a date, text stays text in the spelling the recording used
-("Male" recorded: "Female" tried, not "female"; "M" recorded: "F"; "1" recorded: other
-codes). They come from the code (the values the builder finds for the same name: thresholds
-and their neighbours, compared strings), then the policy's realistic values and its other
-values of the category; a `Literal[...]` field declares its values, and only those run. The
-recorded value itself comes first: it is the base.
+"""The values tried for a protected leaf found inside a recorded call. Values of the recorded
+value's own kind only: a number stays a number (a whole number stays whole), a flag a flag,
+a date a date, text stays text in the spelling the recording used ("Male" recorded: "Female"
+tried, not "female"; "M" recorded: "F"; "1" recorded: other codes; an enum member: the other
+members of its enum). They come from the code (the values the builder finds for the same
+name: thresholds and their neighbours, compared strings), then the policy's realistic values
+and its other values of the category; a `Literal[...]` field declares its values, and only
+those run. The recorded value itself comes first: it is the base.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import Any
 
 from analysis.evidence.described import EnumValue, Scalar
 from analysis.pools import dedupe
-from analysis.values import DateValue, is_number
+from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category
 
 MAX_RECORDED_POOL = 16
@@ -39,8 +38,10 @@ def recorded_pool(
     code for the same name), `peers` (what the other rows of its column, the other items of
     its list, were recorded with: the codes a data set uses) and the category's `spec`."""
     if isinstance(recorded, EnumValue):
-        members = [recorded.member, *recorded.members]
-        return RecordedPool(dedupe(members)[:MAX_RECORDED_POOL], 0)
+        # Members of the recorded value's own enum, built as such in the sandbox: an output
+        # that stores the member echoes it, and is masked as one.
+        members = dedupe([recorded.member, *recorded.members])[:MAX_RECORDED_POOL]
+        return RecordedPool([EnumMember(recorded.type_name, m) for m in members], 0)
     code = [*code, *peers]
     policy_values = [*spec.realistic, *spec.values]
     if recorded.kind in ("int", "float"):

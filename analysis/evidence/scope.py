@@ -68,8 +68,12 @@ def words(tree: ast.Module) -> set[str]:
 
 
 def opaque(param: Param, annotation: ast.expr | None) -> bool:
-    """A parameter the builder knows nothing of: a bare leaf whose pool owes nothing to the
-    code, not annotated as a plain value."""
+    """A parameter the builder cannot see into: a bare leaf whose pool owes nothing to the
+    code, not annotated as a plain value; or an instance (a method's `self`) whose fields
+    the builder found nothing protected in, though it may hold the person in an object of
+    its own (`self.settings.age`)."""
+    if param.shape.kind == "new":
+        return True
     leaf = param.shape.leaf
     if param.shape.kind != "leaf" or leaf is None or leaf.from_code:
         return False
