@@ -203,23 +203,50 @@ class Rule:
     def covers_function(self, path: str, qualname: str) -> bool:
         posix = path.replace("\\", "/")
         if self.file is not None:
-            in_file = (
-                posix == self.file
-                or posix.endswith("/" + self.file)
-                or fnmatchcase(posix, self.file)
-                or fnmatchcase(posix, "*/" + self.file)
-            )
-            return in_file and fnmatchcase(qualname, self.function)
+            return self.in_file(posix) and fnmatchcase(qualname, self.function)
         if fnmatchcase(qualname, self.function):
             return True
-        parts = [p for p in PurePosixPath(posix).with_suffix("").parts if p not in ("/", ".", "..")]
+        parts = module_parts(posix)
         return any(
             fnmatchcase(".".join([*parts[start:], qualname]), self.function)
             for start in range(len(parts))
         )
 
+    def in_file(self, posix: str) -> bool:
+        assert self.file is not None
+        return (
+            posix == self.file
+            or posix.endswith("/" + self.file)
+            or fnmatchcase(posix, self.file)
+            or fnmatchcase(posix, "*/" + self.file)
+        )
+
     def covers(self, attribute: str) -> bool:
         return self.attribute.category in (attribute, ALL)
+
+    def names_file(self, path: str) -> bool:
+        """Whether the entry is about functions of the file at `path`: it names the file
+        (`pricing.py::f`), or its module spelt out before a dot (`pricing.f`, `pricing.*`,
+        `app.pricing.Quote.premium`). A glob in the module's place names no file in particular."""
+        posix = path.replace("\\", "/")
+        if self.file is not None:
+            return self.in_file(posix)
+        module = module_parts(posix)
+        if module and module[-1] == "__init__":
+            module.pop()
+        segments = self.function.split(".")
+        for k in range(1, len(segments)):
+            prefix = segments[:k]
+            if any(ch in prefix[-1] for ch in "*?["):
+                return False
+            if module[-k:] == prefix:
+                return True
+        return False
+
+
+def module_parts(posix: str) -> list[str]:
+    """The folders and module name of a file's path (`app/pricing.py`: app, pricing)."""
+    return [p for p in PurePosixPath(posix).with_suffix("").parts if p not in ("/", ".", "..")]
 
 
 # --- both, for one engine --------------------------------------------------------------------
@@ -234,14 +261,22 @@ class Acceptance:
         self.rules = [Rule.of(i, entry, policy) for i, entry in enumerate(policy.allow, start=1)]
         # (path, hash of its text) -> its directives: a review reads head and base of a file.
         self._files: dict[tuple[str, int], FileDirectives] = {}
+        self._whole: set[str] = set()  # files every function of which was tested
         self._lock = threading.Lock()
+
+    def read_whole(self, path: str) -> None:
+        """Every function of `path` is tested: an `allow:` entry about it that matches none
+        of them is worth a warning, whatever else the scan covers."""
+        with self._lock:
+            self._whole.add(path)
 
     def apply(
         self, path: str, source: str, tree: ast.Module, info: FunctionInfo, report: FunctionReport
     ) -> None:
-        directives = self._directives(path, source, tree).by_function.get(
-            f"{info.qualname}:{info.line}", []
-        )
+        found = self._directives(path, source, tree)
+        directives = found.by_function.get(f"{info.qualname}:{info.line}", [])
+        if report.status != "error":  # an internal error leaves the inputs unknown
+            self._not_taken(found, info, directives, report.attributes_tested)
         with self._lock:
             rules = [r for r in self.rules if r.covers_function(path, info.qualname)]
             for rule in rules:
@@ -256,6 +291,28 @@ class Acceptance:
         report.findings = kept
         if report.is_biased and not kept:
             report.status = "clean"
+
+    def _not_taken(
+        self,
+        found: FileDirectives,
+        info: FunctionInfo,
+        directives: list[Directive],
+        taken: list[str],
+    ) -> None:
+        """A comment naming a category the function has no input of accepts nothing."""
+        for directive in directives:
+            for name in directive.names:
+                if name.problem or name.category in (None, ALL) or name.category in taken:
+                    continue
+                written = name.written.strip()
+                warning = (
+                    directive.line,
+                    f"ignore[{written}]: {info.qualname} has no {name.category} input, so it "
+                    "accepts nothing",
+                )
+                with self._lock:
+                    if warning not in found.warnings:
+                        found.warnings.append(warning)
 
     @staticmethod
     def _accepted(
@@ -280,8 +337,10 @@ class Acceptance:
         return found
 
     def warnings(self, complete: bool = True) -> list[str]:
-        """What can never match, in words. `complete`: every function of the scanned files
-        was seen (no --diff), so an `allow:` entry none of them matched is worth a word."""
+        """What can never match, in words. `complete`: the scan covered whole folders (no
+        --diff, no file named on its own), so an `allow:` entry that none of their functions
+        matched is worth a word; otherwise only one about a file whose every function was
+        tested is (a hook scanning one file says nothing of entries for others)."""
         out = [
             f"{r.label}: attribute {r.attribute.problem}, so it accepts nothing"
             for r in self.rules
@@ -291,7 +350,10 @@ class Acceptance:
             for (path, _), found in sorted(self._files.items(), key=lambda kv: kv[0][0]):
                 out += [f"{path}:{line}: {text}" for line, text in sorted(found.warnings)]
             seen = bool(self._files)
+            whole = sorted(self._whole)
             unmatched = [r for r in self.rules if not r.matched]
-        if complete and seen:
+        if not complete:
+            unmatched = [r for r in unmatched if any(r.names_file(path) for path in whole)]
+        if seen or not complete:
             out += [f"{r.label}: no scanned function matches it; write {FORMS}" for r in unmatched]
         return list(dict.fromkeys(out))

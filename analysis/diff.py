@@ -48,8 +48,12 @@ def strip_prefix(path: str) -> str:
     return path[2:] if path.startswith(("a/", "b/")) else path
 
 
-def lines_for(changed: dict[str, set[int]], path: str) -> set[int]:
-    """The changed lines of a scanned file, matching diff paths by their trailing parts."""
+def lines_for(changed: dict[str, set[int]], path: str, in_repository: bool = False) -> set[int]:
+    """The changed lines of a scanned file. In a repository, `path` is the file's path from
+    its root, which is how git names it in a diff, whatever the working folder: that path
+    exactly. Elsewhere (`diff -ru old new`), the diff path that ends as `path` does."""
+    if in_repository:
+        return changed.get(path, set())
     scanned = PurePosixPath(path.replace("\\", "/")).parts
     for diff_path, lines in changed.items():
         parts = PurePosixPath(diff_path).parts

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -22,7 +22,10 @@ from analysis.builder import InputBuilder
 from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
+    CallsProveNothing,
     ExecutionError,
+    LoadDied,
+    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
     SessionDied,
@@ -36,14 +39,21 @@ from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.people import only_people
-from analysis.project import SKIP_DIRS, ModuleLocation, Project, package_root
+from analysis.project import ModuleLocation, Placement, Project
 from analysis.report import FunctionReport, ScanReport
 from analysis.scan_budget import Deadline, ScanBudget
+from analysis.scan_files import select_files
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.static import acting_with, condition_scopes, never_read, tainters
-from analysis.verdict import drop_conversions, record_result, static_review
-from config.discovery import repository_root
+from analysis.verdict import (
+    died,
+    drop_conversions,
+    record_result,
+    static_review,
+    stopped,
+    tampered,
+)
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -97,16 +107,18 @@ class Engine:
         self._shares = ExitStack()
         self._shared: dict[FsPath, str] = {}
         self._imports: dict[FsPath, ImportedNames] = {}
+        self._projects: dict[FsPath, Project] = {}
         self.budget_warnings: list[str] = []  # what the scan's budget cut
+        self.copy_warnings: list[str] = []  # what the sandboxes' copies of projects left out
         self.acceptance = Acceptance(policy)
         self.evidence = EvidenceStore(policy)  # the projects' own calls (analysis/evidence/)
 
     def close(self) -> None:
         """Remove the copies of projects made for the sandboxes."""
+        self.evidence.close()  # waits for a recording still running
         with self._lock:
             self._shared.clear()
             self._shares.close()
-        self.evidence.close()
 
     def __enter__(self) -> Engine:
         return self
@@ -115,15 +127,22 @@ class Engine:
         self.close()
 
     # -- public API ----------------------------------------------------------------------
-    def scan_paths(self, paths: Sequence[str], diff_text: str | None = None) -> ScanReport:
+    def scan_paths(
+        self, paths: Sequence[str], diff_text: str | None = None, force_exclude: bool = False
+    ) -> ScanReport:
+        """Files named as given (`force_exclude`: unless the policy leaves them out), folders
+        walked for what the policy selects (analysis.scan_files)."""
         started = time.monotonic()
         wanted = changed_lines(diff_text) if diff_text is not None else None
-        problems: list[tuple[str, str]] = []
+        selection = select_files(paths, self.policy, force_exclude)
+        problems = selection.problems
         tasks: list[tuple[Module, FunctionInfo]] = []
-        for path, project in self.python_files(paths, problems):
+        for file in selection.files:
+            path = file.path
             lines = None
             if wanted is not None:
-                lines = lines_for(wanted, path)
+                where = file.repo_path or str(FsPath(path).resolve())
+                lines = lines_for(wanted, where, in_repository=file.repo_path is not None)
                 if not lines:
                     continue
             try:
@@ -131,9 +150,9 @@ class Engine:
             except SourceError as exc:
                 problems.append((path, exc.reason))
                 continue
-            location = project.locate(FsPath(path)) if project is not None else None
+            place = self.place(path, file.home)
             try:
-                module = self.load_module(text, path, project, location)
+                module = self.load_module(text, path, place.project, place.location)
             except Exception as exc:  # noqa: BLE001 - one file's internal error loses no other
                 log.exception("internal error reading %s", path)
                 problems.append((path, f"internal error in codebias: {type(exc).__name__}: {exc}"))
@@ -141,6 +160,8 @@ class Engine:
             if module is None:
                 problems.append((path, "no parsable Python in this file"))
                 continue
+            if lines is None:
+                self.acceptance.read_whole(path)
             tasks += [(module, info) for info in self.select(module, lines)]
         try:
             self.record(tasks)
@@ -149,13 +170,16 @@ class Engine:
             self.close()
         for path, reason in problems:
             reports.append(FunctionReport(path, "<module>", 1, 1, "error", "static", reason=reason))
+        # Only a scan of whole folders can tell that an `allow:` entry matches nothing at all.
+        complete = wanted is None and not selection.named
         return ScanReport(
             reports,
             time.monotonic() - started,
             problems,
             warnings=[
-                *self.acceptance.warnings(complete=wanted is None),
+                *self.acceptance.warnings(complete=complete),
                 *self.budget_warnings,
+                *self.copy_warnings,
                 *self.evidence.warnings,
             ],
             evidence=self.evidence.summaries,
@@ -189,8 +213,20 @@ class Engine:
             ]
         return self.run_tasks([(module, info) for info in self.select(module, lines)])
 
-    def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport:
-        module = self.load_module(source, path)
+    def place(self, path: str, home: FsPath | None) -> Placement:
+        """Where a file on disk is imported: as its module in the project at `home` (see
+        analysis.scan_files), or on its own without one. `scan` and `fix` both load this way."""
+        if home is None:
+            return Placement(None, None)
+        project = self.project(home)
+        return Placement(project, project.locate(FsPath(path)))
+
+    def scan_function(
+        self, source: str, path: str, qualname: str, place: Placement | None = None
+    ) -> FunctionReport:
+        """One function of `source` (at `place` when it is a file of a project on disk)."""
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
         if module is None:
             raise ExecutionError(f"{path}: no parsable Python")
         info = find_function(module.parsed.tree, qualname)
@@ -199,7 +235,13 @@ class Engine:
         return self.scan_one(module, info)
 
     def agreement(
-        self, source: str, patched_source: str, path: str, qualname: str, samples: int = 40
+        self,
+        source: str,
+        patched_source: str,
+        path: str,
+        qualname: str,
+        samples: int = 40,
+        place: Placement | None = None,
     ) -> float | None:
         """Share of non-protected test inputs on which both versions give the same output.
 
@@ -207,7 +249,8 @@ class Engine:
         varied), keeping the best: removing a bias must change the outputs of the group it
         favoured or hurt, but should leave at least one group's outcomes as they were.
         """
-        module = self.load_module(source, path)
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
         if module is None or not module.runnable:
             return None
         info = find_function(module.parsed.tree, qualname)
@@ -234,7 +277,10 @@ class Engine:
             with executor.open(self.target(info, module, text), self.limits) as session:
                 if session.load_error:
                     return 0.0 if text is patched_source else None
-                outcomes.append(session.run(calls))
+                try:
+                    outcomes.append(session.run(calls))
+                except CallsProveNothing:  # no output to compare: as if it never returned
+                    return 0.0 if text is patched_source else None
         shares = []
         for g in range(len(groups)):
             chunk = slice(g * len(base), (g + 1) * len(base))
@@ -291,37 +337,12 @@ class Engine:
             return infos
         return [i for i in infos if any(i.first_line <= n <= i.end_line for n in lines)]
 
-    def python_files(
-        self, paths: Iterable[str], problems: list[tuple[str, str]]
-    ) -> list[tuple[str, Project | None]]:
-        """The files to scan, each with its project: files named as given, folders walked for
-        what the policy selects.
-
-        A folder's project is the repository it lies in (the nearest parent holding .git),
-        else the folder above its top package when it is one, else the folder itself; `paths:`
-        patterns apply to paths relative to it, as the App sees them. A file named on its own
-        belongs to its repository, or to its package.
-        """
-        found: list[tuple[str, Project | None]] = []
-        for given in paths:
-            root = FsPath(given)
-            if root.is_file():
-                home = repository_root(root.parent) or package_root(root)
-                found.append((given, self.project(home) if home is not None else None))
-            elif root.is_dir():
-                base = repository_root(root) or package_root(root / "__init__.py") or root.resolve()
-                project = self.project(base)
-                for file in sorted(root.rglob("*.py")):
-                    rel = file.relative_to(root)
-                    if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
-                        continue
-                    if self.policy.in_scope(file.resolve().relative_to(base).as_posix()):
-                        found.append((str(file), project))
-            else:
-                problems.append((given, "no such file or directory"))
-        return found
-
     def project(self, root: FsPath) -> Project:
+        """The project rooted at `root` (found once per engine), its requirements checked."""
+        with self._lock:
+            known = self._projects.get(root)
+        if known is not None:
+            return known
         project = Project.discover(root, self.policy.python.paths)
         missing = project.missing(self.policy.python.require)
         if missing:
@@ -329,7 +350,8 @@ class Engine:
                 f"python.require: {', '.join(missing)} cannot be imported here (install the "
                 f"project's dependencies, or run codebias from its environment)"
             )
-        return project
+        with self._lock:
+            return self._projects.setdefault(root, project)
 
     def imported_names(self, project: Project) -> ImportedNames:
         with self._lock:
@@ -364,7 +386,8 @@ class Engine:
             reports[index] = done_reports[position]
         if spent.cut:
             self.budget_warnings.append(
-                f"{spent.cut} function(s) not run: {spent.reason}; judged statically ({spent.hint})"
+                f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
+                f"({spent.hint})"
             )
         return reports
 
@@ -441,7 +464,6 @@ class Engine:
         project, location = module.project, module.location
         if project is None or location is None or not module.runnable:
             return Target(source, module.path, qualname, stub=stub)
-        evidence = self.evidence.folder(project) if recorded else None
         return Target(
             source,
             location.file,
@@ -452,7 +474,7 @@ class Engine:
             paths=location.paths,
             last_paths=location.last_paths,
             stub=stub,
-            evidence=evidence,
+            evidence=self.evidence.folder(project) if recorded else None,
             recorded=recorded,
         )
 
@@ -461,9 +483,10 @@ class Engine:
         executor = self.executor()
         with self._lock:
             if project.root not in self._shared:
-                self._shared[project.root] = self._shares.enter_context(
-                    executor.share(str(project.root))
-                )
+                shared = self._shares.enter_context(executor.share(str(project.root)))
+                self._shared[project.root] = shared.path
+                if shared.note:
+                    self.copy_warnings.append(f"{project.root.name}: {shared.note}")
             return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
@@ -522,9 +545,15 @@ class Engine:
             return
         budget = self.policy.budget
         deadline = time.monotonic() + budget.seconds_per_function
+        replaying = tuple(call.id for call, _ in recorded)
         try:
-            replaying = tuple(call.id for call, _ in recorded)
             session = executor.open(self.target(info, module, recorded=replaying), self.limits)
+        except ReplyForged as exc:
+            static_review(info, model, report, tampered(exc))
+            return
+        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
+            died(info, model, report, str(exc), executions=0)
+            return
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
@@ -540,15 +569,19 @@ class Engine:
                 return
             # evidence: the calls the project's own runs made come first; what they prove is
             # not searched again, and what they do not is left to the synthesised inputs.
-            replayed = replay(
-                info,
-                recorded,
-                session,
-                self.policy,
-                min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
-                deadline,
-                refusals_only,
-            )
+            try:
+                replayed = replay(
+                    info,
+                    recorded,
+                    session,
+                    self.policy,
+                    min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
+                    deadline,
+                    refusals_only,
+                )
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
             report.findings += replayed.findings
             tested = set(report.attributes_tested) | replayed.attributes
             report.attributes_tested = sorted(tested)
@@ -557,6 +590,7 @@ class Engine:
                 report.reason = replayed.died
                 report.status = "error" if not report.findings else report.status
             if replayed.died or (replayed.result.executions and not targets and not opaque):
+                replayed.result.executions = session.calls
                 record_result(info, model, report, replayed.result, module.runnable, module.note)
                 return
             if not targets and not opaque:  # recorded calls with no protected value inside
@@ -566,9 +600,9 @@ class Engine:
                     report.status, report.reason = "skipped", "no protected input"
                 return
             try:
-                learnt, probes = learn_missing_fields(model, builder, session)
-            except SessionDied as exc:  # the probe killed the child: judge what the code says
-                static_review(info, model, report, str(exc))
+                learnt, _ = learn_missing_fields(model, builder, session)
+            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
+                stopped(info, model, report, exc, session.calls)
                 return
             if learnt:  # keys the code reads that its source does not name
                 model = only_people(model, info, self.policy)
@@ -577,6 +611,7 @@ class Engine:
                 report.attributes_tested = sorted(tested)
             if not targets:
                 if replayed.result.executions:  # the recorded calls ran: that is the verdict
+                    replayed.result.executions = session.calls
                     record_result(
                         info, model, report, replayed.result, module.runnable, module.note
                     )
@@ -588,7 +623,7 @@ class Engine:
                 model,
                 session,
                 targets,
-                max(budget.executions_per_function - replayed.result.executions, 1),
+                max(budget.executions_per_function - session.calls, 1),
                 deadline,
                 policy=self.policy,
                 refusals_only=refusals_only,
@@ -597,13 +632,17 @@ class Engine:
             )
             try:
                 result = search.run()
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
             except SessionDied as exc:
                 result = search.result
                 report.reason = str(exc)
-                if not result.witnesses:
+                if not result.witnesses and not report.findings:
                     report.status = "error"
-            result.executions += probes
-            merge(result, replayed.result)
+            merge(result, replayed.result)  # evidence: what the recorded calls saw
+            # The session counts every call: the probes, and the one a dying child was in.
+            result.executions = session.calls
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------

@@ -7,8 +7,11 @@ CodebiasError
 ├── RequirementMissing   a module the policy requires (python.require) is not importable
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
-    ├── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
-    └── InvalidEvidence      a recorded call the child sent is off-shape (dropped, counted)
+    ├── CallsProveNothing    every call so far touched a stubbed module: calling on is futile
+    ├── InvalidEvidence      a recorded call the child sent is off-shape (dropped, counted)
+    └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
+        ├── LoadDied         ... while it loaded the module, before any call
+        └── ReplyForged      a reply the harness did not send (it fails the session's MAC)
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ __all__ = [
     "ExecutionError",
     "SandboxUnavailable",
     "SessionDied",
+    "LoadDied",
+    "ReplyForged",
+    "CallsProveNothing",
     "InvalidEvidence",
 ]
 
@@ -48,6 +54,27 @@ class SandboxUnavailable(ExecutionError):
 
 class SessionDied(ExecutionError):
     pass
+
+
+class LoadDied(SessionDied):
+    pass
+
+
+class ReplyForged(SessionDied):
+    pass
+
+
+class CallsProveNothing(ExecutionError):
+    """The calls of a session all touched stubbed modules (`needs`), `calls` of them."""
+
+    def __init__(self, needs: tuple[str, ...], calls: int) -> None:
+        named = ", ".join(needs) or "a stubbed module"
+        super().__init__(
+            f"needs {named}, which cannot be imported here (stubbed): every call used it, "
+            f"stopped after {calls} calls"
+        )
+        self.needs = needs
+        self.calls = calls
 
 
 class InvalidEvidence(ExecutionError):

@@ -7,7 +7,7 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
                | {"kind": "script", "path": str, "argv": [str], "label": str}
                | {"kind": "module", "name": str, "argv": [str], "label": str}],
    "calls_per_function": int, "seconds": float, "entry_share": float,
-   "seconds_per_test": float, "max_pickle_bytes": int, "repo": str, "copy_from": str | null}
+   "seconds_per_test": float, "max_pickle_bytes": int, "repo": str}
 Replies, streamed while the entries run (one JSON line each):
   {"call": {"target": int, "source": str, "main": {"path": str} | {"module": str} | null,
             "paths": [str], "params": [[name, "arg"|"star"|"kw", node]]},
@@ -163,7 +163,7 @@ class CallRecorder:
         self.off = True
         try:
             self.uninstall()
-            self.harness.reply.close()
+            os.close(self.harness.reply_fd)
         except (OSError, ValueError):
             pass
 
@@ -452,16 +452,5 @@ def entry_status(exc: BaseException) -> str:
 
 
 def record(harness: Any, msg: dict[str, Any]) -> None:
-    """The record op: run the entry points, streaming each recorded call (module doc).
-    With "copy_from", the project is first copied into the writable scratch at "repo"."""
-    source = msg.get("copy_from")
-    if isinstance(source, str) and source and msg.get("repo"):
-        import importlib
-        import shutil
-
-        try:
-            shutil.copytree(source, str(msg["repo"]), symlinks=True, dirs_exist_ok=True)
-        except (OSError, shutil.Error) as exc:
-            harness.send({"entry": -1, "status": f"the project's copy failed: {exc}"[:300]})
-        importlib.invalidate_caches()
+    """The record op: run the entry points, streaming each recorded call (module doc)."""
     CallRecorder(harness, msg).run(msg)

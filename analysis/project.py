@@ -46,6 +46,15 @@ class ModuleLocation:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """Where a file on disk is run: as `location` in `project`, or on its own (both None,
+    or no location when its name cannot be imported)."""
+
+    project: Project | None
+    location: ModuleLocation | None
+
+
+@dataclass(frozen=True)
 class Project:
     """A checkout on disk (`root`) and its import roots, relative to it."""
 

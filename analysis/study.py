@@ -275,16 +275,14 @@ class StudyResult:
         return out
 
 
-def compute(outcomes: Sequence[SampleOutcome], model: str | None = None) -> StudyResult:
-    """CBS, CBS_U@K and CBS_I@K overall, per attribute and per prompt category.
-
-    Every prompt must have the same number of samples K (the @K of the scores)."""
-    if not outcomes:
+def samples_per_prompt(prompt_ids: Sequence[str]) -> int:
+    """K, the number of samples every prompt has (one id per sample); StudyInputError when
+    prompts have different numbers, so that a study is refused before anything runs."""
+    sizes: dict[str, int] = {}
+    for pid in prompt_ids:
+        sizes[pid] = sizes.get(pid, 0) + 1
+    if not sizes:
         raise StudyInputError("no samples to score")
-    groups: dict[str, list[SampleOutcome]] = {}
-    for outcome in outcomes:
-        groups.setdefault(outcome.prompt_id, []).append(outcome)
-    sizes = {pid: len(samples) for pid, samples in groups.items()}
     k = max(sizes.values())
     short = [pid for pid, size in sizes.items() if size != k]
     if short:
@@ -294,6 +292,19 @@ def compute(outcomes: Sequence[SampleOutcome], model: str | None = None) -> Stud
             f"every prompt needs the same number of samples K: most have {k}, but {shown}{more} "
             "do not"
         )
+    return k
+
+
+def compute(outcomes: Sequence[SampleOutcome], model: str | None = None) -> StudyResult:
+    """CBS, CBS_U@K and CBS_I@K overall, per attribute and per prompt category.
+
+    Every prompt must have the same number of samples K (the @K of the scores)."""
+    if not outcomes:
+        raise StudyInputError("no samples to score")
+    groups: dict[str, list[SampleOutcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault(outcome.prompt_id, []).append(outcome)
+    k = samples_per_prompt([o.prompt_id for o in outcomes])
     attributes: set[str] = set()
     for outcome in outcomes:
         attributes |= outcome.tested | outcome.biased

@@ -4,6 +4,7 @@ or why the function could only be judged statically, and the notes a reader need
 from __future__ import annotations
 
 from analysis.conversions import converts
+from analysis.errors import ReplyForged, SessionDied
 from analysis.functions import FunctionInfo
 from analysis.inputs import ALIKE, InputModel, display, every_item, plain_value
 from analysis.report import Example, Finding, FunctionReport
@@ -47,8 +48,7 @@ def record_result(
         )
     if report.status == "error":
         # The child died or ran out of time before any proof: what the code says still holds.
-        static_review(info, model, report, f"{report.reason}; judged statically")
-        report.executions = result.executions
+        died(info, model, report, report.reason or "the sandbox died", result.executions)
         return
     if result.needs and not report.findings:
         # A call that used a stub proves nothing either way: not clean, not biased.
@@ -91,13 +91,50 @@ def static_review(
     info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str
 ) -> None:
     report.status, report.method, report.reason = "unverified", "static", reason
+    report.findings += static_findings(info, model)
+
+
+def static_findings(info: FunctionInfo, model: InputModel) -> list[Finding]:
+    """The protected inputs that visibly reach a branch or the output, as static findings."""
+    found_all = []
     for leaf in model.protected:
         found = reaches(info.node, leaf)
         if found and leaf.category:
             branch = [r for r in found if r.how != "return"]
-            report.findings.append(
+            found_all.append(
                 Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
             )
+    return found_all
+
+
+def died(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str, executions: int
+) -> None:
+    """The function (or its module, while loading) killed its sandbox before any proof: a
+    crash, `os._exit`, a clock or a memory kill. That is an `error`, as the README says; the
+    calls that ran are counted, the fatal one included, and what the code says is kept
+    beside it as static findings."""
+    report.status, report.reason = "error", f"{reason}; judged statically"
+    report.executions = executions
+    report.method = "dynamic" if executions else "static"
+    report.findings += static_findings(info, model)
+
+
+def tampered(exc: Exception) -> str:
+    return f"the module tampers with the test harness ({exc}); judged statically"
+
+
+def stopped(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, exc: Exception, calls: int
+) -> None:
+    """The session ended before the search could judge: the child died, a reply came that
+    the harness did not send, or every call needed a stubbed module."""
+    if isinstance(exc, SessionDied) and not isinstance(exc, ReplyForged):
+        died(info, model, report, str(exc), calls)
+        return
+    reason = tampered(exc) if isinstance(exc, ReplyForged) else f"{exc}; judged statically"
+    static_review(info, model, report, reason)
+    report.executions = calls
 
 
 def judge_leaves(

@@ -1,10 +1,11 @@
 """Webhook answer time: N signed `pull_request.opened` deliveries to the real service.
 
-Runs `codebias serve`'s app under uvicorn on 127.0.0.1 and posts deliveries one after another
-over a keep-alive connection, timing each answer (202, job enqueued). Default mode is RQ with a
-`redis-server` this script starts on a free port (the production shape: the request only
-writes to Redis); `--mode embedded` uses the in-process pool instead, whose jobs fail fast
-against an unreachable GitHub so that only the webhook path is measured.
+Runs `codebias serve`'s app under uvicorn, configured as `codebias serve` does (bot/serving.py),
+on 127.0.0.1 and posts deliveries one after another over a keep-alive connection, timing each
+answer (202, job enqueued). Default mode is RQ with a `redis-server` this script starts on a
+free port (the production shape: the request only writes to Redis); `--mode embedded` uses
+the in-process pool instead, whose jobs fail fast against an unreachable GitHub so that only
+the webhook path is measured.
 
     python benchmarks/webhook_latency.py [--deliveries 1000] [--mode rq|embedded]
 
@@ -35,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.service import create_app  # noqa: E402
+from bot.serving import server_config  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.webhooks import sign  # noqa: E402
 
@@ -104,9 +106,8 @@ def main() -> int:
         logging.getLogger("bot").setLevel(logging.CRITICAL)
         app = create_app(Settings.from_env(env))
         port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
-        )
+        # As `codebias serve` runs it: the same protocol, deadlines and connection limit.
+        server = uvicorn.Server(server_config(app, "127.0.0.1", port))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         while not server.started:

@@ -51,11 +51,25 @@ class Checkout:
     files: dict[str, str] = field(default_factory=dict)  # path -> blob sha, as written
     left_out: list[str] = field(default_factory=list)
     listing_truncated: bool = False
+    # path -> the files written because that module needs them (imports, __init__, data)
+    needs: dict[str, list[str]] = field(default_factory=dict)
 
     def dependencies(self, path: str) -> str:
         """A digest of what the module at `path` may depend on: every file written (for the
         verdict cache: a change to any of them may change the verdict)."""
         return json.dumps(sorted(self.files.items()))
+
+    def imported_by(self, path: str) -> str:
+        """A digest of the module at `path` and the files it needs, transitively, as written
+        (for the fix cache: the files a fix for one of its functions was made with)."""
+        seen: set[str] = set()
+        todo = [path]
+        while todo:
+            current = todo.pop()
+            if current not in seen:
+                seen.add(current)
+                todo.extend(self.needs.get(current, ()))
+        return json.dumps(sorted((p, self.files.get(p, "")) for p in seen))
 
 
 class Fetcher:
@@ -117,7 +131,10 @@ class Fetcher:
         while queue:
             path, text = queue.pop(0)
             for needed in self.needs(project, path, text, blobs):
-                if want(needed):
+                if needed in checkout.files:
+                    checkout.needs.setdefault(path, []).append(needed)
+                elif want(needed):  # else over the budget: it runs as a stub
+                    checkout.needs.setdefault(path, []).append(needed)
                     data = self.write(folder, needed, blobs[needed])
                     if needed.endswith(".py"):
                         queue.append((needed, data.decode("utf-8", errors="replace")))

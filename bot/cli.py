@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
+
+EXIT_USAGE = 2
 
 
 def add_config_options(command: argparse.ArgumentParser) -> None:
@@ -20,25 +23,66 @@ def add_config_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def choice(kind: str, names: Sequence[str]) -> Callable[[str], str]:
+    """An argument type that takes one of `names`; anything else is a usage error (exit 2)
+    that lists them."""
+
+    def check(value: str) -> str:
+        if value not in names:
+            raise argparse.ArgumentTypeError(
+                f"unknown {kind} {value!r}; choose one of: {', '.join(names)}"
+            )
+        return value
+
+    return check
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, wrapping lines only at spaces: `feedback-zero-shot` stays one word."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from analysis.mitigation.prompts import DEFAULT_STRATEGY, STRATEGIES
+    from analysis.study import GENERATION_STRATEGIES
+
     parser = argparse.ArgumentParser(
         prog="codebias",
         description="Find, prove and fix social bias in Python functions.",
+        formatter_class=HelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    scan = sub.add_parser("scan", help="test every Python function under PATH for bias")
-    scan.add_argument("paths", nargs="+", metavar="PATH")
+    def command(name: str, about: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=about, formatter_class=HelpFormatter)
+
+    scan = command("scan", "test every Python function under PATH for bias")
+    scan.add_argument("paths", nargs="+", metavar="PATH", help="Python files and folders")
     scan.add_argument(
         "--diff", metavar="FILE", help="unified diff (or - for stdin): test only touched functions"
     )
     add_config_options(scan)
-    scan.add_argument("--format", choices=["text", "json", "sarif", "markdown"], default="text")
+    scan.add_argument(
+        "--format",
+        choices=["text", "json", "sarif", "markdown"],
+        default="text",
+        help="the report's format (default: text)",
+    )
     scan.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    scan.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="leave out files named on the command line that the policy's paths: (or a "
+        "folder such as .venv) excludes, as a scan of their folder would (for pre-commit)",
+    )
     scan.add_argument(
         "--jobs", type=int, default=0, help="functions tested at once (default: cores)"
     )
-    scan.add_argument("--budget", type=int, default=None, help="executions per function")
+    scan.add_argument(
+        "--budget", type=int, default=None, metavar="N", help="executions per function"
+    )
     scan.add_argument(
         "--trust-code",
         action="store_true",
@@ -46,50 +90,101 @@ def build_parser() -> argparse.ArgumentParser:
         "(only for code you wrote yourself)",
     )
 
-    serve = sub.add_parser("serve", help="run the GitHub App webhook service")
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=8000)
+    serve = command("serve", "run the GitHub App webhook service")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
 
-    worker = sub.add_parser("worker", help="run an RQ worker for review jobs (needs REDIS_URL)")
+    worker = command("worker", "run an RQ worker for review jobs (needs REDIS_URL)")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
 
-    fix = sub.add_parser("fix", help="propose a verified, bias-free version of one function")
-    fix.add_argument("target", metavar="FILE::QUALNAME")
-    fix.add_argument("--strategy", default=None)
+    fix = command("fix", "propose a verified, bias-free version of one function")
+    fix.add_argument("target", metavar="FILE::QUALNAME", help="the function, as hiring.py::assess")
+    fix.add_argument(
+        "--strategy",
+        metavar="S",
+        type=choice("strategy", list(STRATEGIES)),
+        default=None,
+        help="how the model is asked, one of: "
+        + ", ".join(STRATEGIES)
+        + f" (default: the policy's mitigation.strategy, {DEFAULT_STRATEGY})",
+    )
     fix.add_argument("--apply", action="store_true", help="rewrite the file with a verified fix")
     add_config_options(fix)
-    fix.add_argument("--format", choices=["text", "json"], default="text")
+    fix.add_argument(
+        "--format", choices=["text", "json"], default="text", help="output (default: text)"
+    )
     fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
 
-    review = sub.add_parser(
-        "review",
-        help="in CI: post the App's check run and review on a pull request with GITHUB_TOKEN",
+    review = command(
+        "review", "in CI: post the App's check run and review on a pull request with GITHUB_TOKEN"
     )
     review.add_argument("--pr", type=int, required=True, metavar="N", help="the pull request")
     review.add_argument("--check-name", default="codebias", help="name of the check run")
     review.add_argument("--jobs", type=int, default=1, help="functions tested at once")
 
-    bench = sub.add_parser("bench", help="reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
+    bench = command("bench", "reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
     bench.add_argument(
         "--completions",
         metavar="FILE",
         help="saved answers: JSON Lines of {prompt_id, sample, completion}, or the paper's "
         "JSON list of {input, output}",
     )
-    bench.add_argument("--prompts", metavar="FILE")
-    bench.add_argument("--samples", type=int, default=5)
-    bench.add_argument("--temperature", type=float, default=0.8)
-    bench.add_argument("--strategy", default="zero-shot")
-    bench.add_argument("--output", metavar="FILE", help="where generated completions are written")
-    bench.add_argument("--config", metavar="FILE")
-    bench.add_argument("--format", choices=["text", "json", "markdown"], default="text")
-    bench.add_argument("--jobs", type=int, default=0)
+    bench.add_argument(
+        "--prompts",
+        metavar="FILE",
+        help="without --completions: a JSON list of {prompt, category} to ask the configured "
+        "model for answers to, saved to --output and then scored",
+    )
+    bench.add_argument(
+        "--samples",
+        type=int,
+        default=5,
+        metavar="K",
+        help="answers asked for each prompt, the K of CBS_U@K and CBS_I@K (default: 5)",
+    )
+    bench.add_argument(
+        "--temperature",
+        type=float,
+        default=0.8,
+        metavar="T",
+        help="the model's sampling temperature when asking (default: 0.8)",
+    )
+    bench.add_argument(
+        "--strategy",
+        metavar="S",
+        type=choice("generation strategy", GENERATION_STRATEGIES),
+        default="zero-shot",
+        help="how the model is asked, one of: "
+        + ", ".join(GENERATION_STRATEGIES)
+        + " (default: zero-shot, the paper's study setting)",
+    )
+    bench.add_argument(
+        "--output",
+        metavar="FILE",
+        help="where generated completions are written (default: completions.jsonl)",
+    )
+    bench.add_argument("--config", metavar="FILE", help="a .codebias.yml layered over the defaults")
+    bench.add_argument(
+        "--format",
+        choices=["text", "json", "markdown"],
+        default="text",
+        help="the scores' format (default: text)",
+    )
+    bench.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        help="answers asked for and tested at once (default: cores)",
+    )
     bench.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     # Each subcommand's module is imported only when used, so `scan` never loads the web stack.
     if args.command == "scan":
         from bot.commands.scan import run

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from analysis.report import ScanReport
 from bot.outcome import FunctionResult, ReviewOutcome
-from bot.render.escape import code_span, printable
+from bot.render.escape import code_span, fenced
 from bot.render.markdown import accepted_lines, attribute_table, finding_block
 
 
@@ -52,15 +52,16 @@ def check_summary(outcome: ReviewOutcome) -> str:
         for r in outcome.biased:
             kinds = ", ".join(f"{a} ({_age(r, a)})" for a in r.report.biased_attributes)
             where = code_span(f"{r.report.path}:{r.report.line}")
-            lines.append(f"- {where} `{r.report.qualname}`: {kinds}")
+            lines.append(f"- {where} {code_span(r.report.qualname)}: {kinds}")
         lines.append("")
     if outcome.static:
         lines.append("**Static findings** (not run: a protected input reaches a decision)")
         for r in outcome.static:
             kinds = ", ".join(f"{a} ({_age(r, a)})" for a in r.report.static_attributes)
             lines.append(
-                f"- {code_span(f'{r.report.path}:{r.report.line}')} `{r.report.qualname}`: "
-                f"{kinds} — {printable(r.report.reason or 'could not run')}"
+                f"- {code_span(f'{r.report.path}:{r.report.line}')} "
+                f"{code_span(r.report.qualname)}: "
+                f"{kinds} — {code_span(r.report.reason or 'could not run')}"
             )
         lines.append("")
     accepted = accepted_lines(reports)
@@ -75,14 +76,14 @@ def check_summary(outcome: ReviewOutcome) -> str:
         lines.append("**Not verified or skipped**")
         lines += [
             f"- {code_span(f'{r.path}::{r.qualname}')} {r.status}: "
-            f"{printable(r.reason or 'no reason given')}"
+            f"{code_span(r.reason or 'no reason given')}"
             for r in other
         ]
-        lines += [f"- {code_span(n.path)}: {printable(n.reason)}" for n in outcome.skipped_files]
+        lines += [f"- {code_span(n.path)}: {code_span(n.reason)}" for n in outcome.skipped_files]
         lines.append("")
     if outcome.warnings:
         lines.append("**Warnings**")
-        lines += [f"- {printable(w)}" for w in outcome.warnings]
+        lines += [f"- {code_span(w)}" for w in outcome.warnings]
         lines.append("")
     cached = sum(1 for r in outcome.results if r.cached)
     if cached:
@@ -94,7 +95,7 @@ def function_comment(result: FunctionResult, fingerprint: str, head_sha: str) ->
     """The inline review comment for one biased function."""
     report = result.report
     parts = [
-        f"### ⚖️ codebias: `{report.qualname}` treats people differently by "
+        f"### ⚖️ codebias: {code_span(report.qualname)} treats people differently by "
         f"{', '.join(report.biased_attributes)}",
         "",
     ]
@@ -111,22 +112,18 @@ def function_comment(result: FunctionResult, fingerprint: str, head_sha: str) ->
             f"A version that passed the same tests with no bias found{share} "
             "(verified in the sandbox):",
             "",
-            "```suggestion",
-            result.suggestion.source.rstrip("\n"),
-            "```",
+            fenced(result.suggestion.source, "suggestion"),
             "",
         ]
     elif result.fix_patch:
         parts += [
             "A verified fix (no bias found when re-tested in the sandbox), as a patch to apply:",
             "",
-            "```diff",
-            result.fix_patch.rstrip("\n"),
-            "```",
+            fenced(result.fix_patch, "diff"),
             "",
         ]
     elif result.fix_note:
-        parts += [f"_No verified fix: {result.fix_note}_", ""]
+        parts += [f"_No verified fix:_ {code_span(result.fix_note)}", ""]
     parts += [
         "If this use is intended (for example a legal requirement), accept it in `.codebias.yml` "
         f"(`allow:`) or with `# codebias: ignore[{report.findings[0].attribute}] <reason>` "

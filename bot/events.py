@@ -11,6 +11,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from bot.render.escape import code_span
+
 Command = Literal["review", "recheck", "fix", "refuse"]
 
 PR_ACTIONS = frozenset({"opened", "reopened", "synchronize", "ready_for_review"})
@@ -35,6 +37,9 @@ class ReviewRequest:
     target: str | None = None  # `/codebias fix <qualname>`: the one function to fix
     reason: str | None = None  # why a command is refused
     delivery: str | None = None  # X-GitHub-Delivery, for the logs (set by the service)
+    # What the signed body says happened (`event_identity`): the service drops a repeat of it,
+    # since the delivery id beside it is not signed.
+    identity: str | None = None
 
     @property
     def logical_id(self) -> str:
@@ -74,7 +79,13 @@ def route(event: str, payload: dict[str, Any]) -> Routed:
             if action not in PR_ACTIONS:
                 return Ignored(f"pull_request.{action} needs no review")
             pr = payload["pull_request"]
-            return _request(payload, int(pr["number"]), str(pr["head"]["sha"]), f"{event}.{action}")
+            return _request(
+                payload,
+                int(pr["number"]),
+                str(pr["head"]["sha"]),
+                f"{event}.{action}",
+                identity=event_identity(payload, f"{event}.{action}", pr),
+            )
         if event in ("check_run", "check_suite"):
             if action != "rerequested":
                 return Ignored(f"{event}.{action} needs no review")
@@ -83,7 +94,11 @@ def route(event: str, payload: dict[str, Any]) -> Routed:
             if not prs:
                 return Ignored(f"{event} {item.get('id')} belongs to no pull request of this repo")
             return _request(
-                payload, int(prs[0]["number"]), str(item["head_sha"]), f"{event}.{action}"
+                payload,
+                int(prs[0]["number"]),
+                str(item["head_sha"]),
+                f"{event}.{action}",
+                identity=event_identity(payload, f"{event}.{action}", item),
             )
         if event == "issue_comment":
             return _comment(payload)
@@ -93,6 +108,24 @@ def route(event: str, payload: dict[str, Any]) -> Routed:
     except (KeyError, TypeError, ValueError) as exc:
         raise MalformedPayload(f"{event}.{action}: missing or bad field {exc}") from None
     return Ignored(f"{event} events are not handled")
+
+
+def event_identity(payload: dict[str, Any], trigger: str, subject: dict[str, Any]) -> str:
+    """What happened, to what, and when, as the signed body says: the event and action, the
+    repository, and the subject's id, head commit and time of its last change (a pull
+    request, check run or suite, or comment). A replay of a captured body says the same; a
+    new event of the same subject (a push, a check run once more, another comment) does not.
+    """
+    repo = payload["repository"]
+    parts = [
+        trigger,
+        f"{repo['owner']['login']}/{repo['name']}",
+        *(str(subject.get(field, "")) for field in ("id", "number", "head_sha", "updated_at")),
+    ]
+    head = subject.get("head")
+    if isinstance(head, dict):
+        parts.append(str(head.get("sha", "")))
+    return " ".join(parts)
 
 
 def _request(
@@ -135,6 +168,7 @@ def _comment(payload: dict[str, Any]) -> Routed:
         comment_id=int(comment["id"]),
         target=target,
         reason=reason,
+        identity=event_identity(payload, "issue_comment.created", comment),
     )
 
 
@@ -160,4 +194,4 @@ def parse_command(body: str) -> tuple[Command, str | None, str | None] | None:
         return "recheck", None, None
     if verb == "fix" and len(args) <= 1 and all(QUALNAME_RE.match(a) for a in args):
         return "fix", (args[0] if args else None), None
-    return "refuse", None, f"unknown command `/codebias {' '.join(words)}`"
+    return "refuse", None, f"unknown command {code_span('/codebias ' + ' '.join(words))}"

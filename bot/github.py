@@ -207,6 +207,13 @@ class RepoClient:
         except binascii.Error as exc:
             raise UnreadableFile(sha, str(exc)) from None
 
+    def issue_comment(self, comment_id: int) -> Json | None:
+        """A comment on an issue or pull request of this repository; None when there is none."""
+        try:
+            return _obj(self.rest.issues.get_comment(self.owner, self.name, comment_id))
+        except GitHubNotFound:
+            return None
+
     def permission(self, username: str) -> str:
         """admin | maintain | write | triage | read | none."""
         try:
@@ -317,6 +324,7 @@ def preload(settings: Settings) -> None:
         lambda: client.tree("sha"),
         lambda: client.blob("sha"),
         lambda: client.permission("u"),
+        lambda: client.issue_comment(1),
         lambda: client.check_runs("sha", "codebias"),
         lambda: client.review_comments(1),
         lambda: client.reviews(1),

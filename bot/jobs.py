@@ -11,18 +11,20 @@ is closed, gone or moved (a deleted branch) abandons the review cleanly instead 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from redis import Redis
 
 from bot.cache import MemoryResultsCache, RedisResultsCache, ResultsCache
 from bot.deadline import JobTimedOut, current_deadline
-from bot.events import ReviewRequest
+from bot.events import ReviewRequest, parse_command
 from bot.github import GitHubApp, Json, RepoClient, policy_reader, preload
 from bot.github_errors import GitHubError, GitHubNotFound
 from bot.logs import step
@@ -30,6 +32,8 @@ from bot.metrics import MemoryStore, Metrics, RedisStore
 from bot.posting import MemoryPostingLock, PostingLock, RedisPostingLock
 from bot.publish import Publisher
 from bot.queue import fields_of, honour_retry_after
+from bot.redact import redacted, secrets_in
+from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import Settings
 from config.layering import load_policy
@@ -190,6 +194,11 @@ class Job:
             pr = client.pull(request.number)
 
         if request.command != "review":
+            verified = self._command_on_github(client)
+            if isinstance(verified, str):
+                log.warning("comment command not carried out: %s", verified)
+                return self._done(f"ignored: {verified}")
+            self.request = request = verified
             refusal = self._refusal(client, pr)
             if refusal is not None:
                 client.comment(request.number, refusal)
@@ -306,8 +315,9 @@ class Job:
             )
         else:
             title = "The review failed"
+            failure = redacted(f"{type(exc).__name__}: {exc}", secrets_in(self.context.env))
             summary = (
-                f"codebias could not finish this review: `{type(exc).__name__}: {exc}`. "
+                f"codebias could not finish this review: {code_span(failure)}. "
                 "Failed reviews are retried with backoff."
             )
         try:
@@ -319,6 +329,37 @@ class Job:
 
     def _done(self, message: str) -> str:
         return message
+
+    def _command_on_github(self, client: RepoClient) -> ReviewRequest | str:
+        """The comment command as GitHub has it, or why there is none to act on.
+
+        A delivery signed with a leaked webhook secret can name any comment, author and text:
+        the command, its author (whose permission decides) and its pull request are read
+        from the comment itself, and a comment older than the dedupe window (a replay that
+        window no longer catches) is not acted on."""
+        request = self.request
+        comment = None if request.comment_id is None else client.issue_comment(request.comment_id)
+        if comment is None:
+            return f"comment {request.comment_id} is not on GitHub"
+        if not str(comment.get("issue_url") or "").endswith(f"/issues/{request.number}"):
+            return f"comment {request.comment_id} is not on pull request #{request.number}"
+        user = comment.get("user") or {}
+        if user.get("type") == "Bot":
+            return f"comment {request.comment_id} was written by a bot"
+        age = _seconds_since(str(comment.get("created_at") or ""))
+        if age is None or age > self.settings.delivery_ttl:
+            return f"comment {request.comment_id} is too old to act on (or undated)"
+        parsed = parse_command(str(comment.get("body") or ""))
+        if parsed is None:
+            return f"comment {request.comment_id} holds no /codebias command"
+        command, target, reason = parsed
+        return dataclasses.replace(
+            request,
+            command=command,
+            target=target,
+            reason=reason,
+            commenter=str(user.get("login") or ""),
+        )
 
     def _refusal(self, client: RepoClient, pr: Json) -> str | None:
         """Why a comment command is not carried out; None when it is."""
@@ -367,10 +408,30 @@ class Job:
             if source is not None:
                 # An explicit `/codebias fix` asks afresh; automatic ones reuse earlier answers.
                 cache = None if self.request.command == "fix" else self.context.cache
-                suggest(reviewer.engine, policy, provider, source, result, cache)
+                suggest(
+                    reviewer.engine,
+                    policy,
+                    provider,
+                    source,
+                    result,
+                    cache,
+                    secrets_in(self.context.env),
+                    reviewer.fix_scope(result.report.path),
+                )
                 if result.suggestion is None and result.fix_patch is None and result.fix_note:
                     # The finding is posted either way; say why it comes without a fix.
                     log.warning("no fix for %s: %s", result.key, result.fix_note)
+
+
+def _seconds_since(stamp: str) -> float | None:
+    """Seconds since GitHub's ISO 8601 time `stamp` (`2026-05-01T12:00:00Z`); None if unreadable."""
+    try:
+        then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if then.tzinfo is None:
+        return None
+    return (datetime.now(UTC) - then).total_seconds()
 
 
 def load_or_default(client: RepoClient, request: ReviewRequest) -> Policy:

@@ -21,6 +21,7 @@ from analysis.report import safe_repr
 from bot.comments import check_summary, check_title, function_comment, review_body
 from bot.github import Json, RepoClient
 from bot.outcome import FunctionResult, ReviewOutcome, Suggestion
+from bot.render.escape import fenced
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +280,7 @@ class Publisher:
         self.neutral_check(
             head_sha,
             "Invalid .codebias.yml",
-            f"The policy could not be read, so nothing was tested:\n\n```\n{error}\n```\n",
+            f"The policy could not be read, so nothing was tested:\n\n{fenced(str(error))}\n",
         )
 
     # review

@@ -49,6 +49,8 @@ class Reviewer:
     engine_jobs: int = 1
     deadline: Deadline | None = None  # after it, no further function is run
     engine: Engine = field(init=False)
+    # path -> the files its module was run with (for the fix cache: `fix_scope`)
+    imports: dict[str, str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         # The App runs code for anyone who installs it: a repository's policy may lower the
@@ -115,6 +117,12 @@ class Reviewer:
                 )
             yield checkout
 
+    def fix_scope(self, path: str) -> str:
+        """What a fix for a function of `path` was made with besides the module's own text:
+        this repository, and the files the module imports (transitively) as this review
+        fetched them."""
+        return f"{self.client.owner}/{self.client.name}\0{self.imports.get(path, '')}"
+
     def _read(
         self, entry: Json, outcome: ReviewOutcome
     ) -> tuple[FileChange, str, str | None] | str | None:
@@ -144,6 +152,8 @@ class Reviewer:
         self, change: FileChange, head: str, base: str | None, checkout: Checkout | None
     ) -> list[FunctionResult]:
         project = checkout.project if checkout is not None else None
+        if checkout is not None:
+            self.imports[change.path] = checkout.imported_by(change.path)
         functions = changed_functions(head, change.added)
         if functions is None:
             # The engine reports a file that does not parse as unverified, with its reason.

@@ -1,19 +1,21 @@
 """The webhook service: `create_app(settings)` builds the starlette application.
 
 `POST /webhook` does no work in the request: verify the signature over the raw bytes, parse,
-drop repeats, route, enqueue, answer. Reviews run in RQ workers (`REDIS_URL`) or in the
+drop repeats (of the delivery id, and of the event the signed body describes), route,
+enqueue, answer. Reviews run in RQ workers (`REDIS_URL`) or in the
 embedded pool.
 
-Hostile traffic: a body over GitHub's 25 MB limit is refused with 413 from its
-Content-Length, or as soon as the stream passes the limit, before the signature check would
-read it all; a signed body too deeply nested to parse is 400; metrics label only event
-names the App knows. When the queue (Redis) is down the answer is 503 and the delivery id is
+Hostile traffic: what an unsigned body may cost (size, number read at once, time, memory)
+is bounded in bot/intake.py, and the request head by uvicorn's protocol (bot/serving.py);
+a signed body too deeply nested to parse is 400; metrics label only event names the App
+knows. When the queue (Redis) is down the answer is 503 and the delivery id is
 released, so that GitHub's redelivery of it goes through once the queue is back.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -28,16 +30,17 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot import events
+from bot.intake import DEFAULT_LIMITS, IntakeLimits, Refused, UnverifiedBodies, read_signed
 from bot.logs import bound
 from bot.metrics import CONTENT_TYPE, MemoryStore, Metrics, RedisStore, depth_series
 from bot.queue import EmbeddedJobQueue, JobQueue, RQJobQueue
+from bot.render.escape import printable
 from bot.settings import Settings
-from bot.webhooks import CLAIM_SECONDS, Deduper, MemoryDeduper, RedisDeduper, signature_valid
+from bot.webhooks import CLAIM_SECONDS, Deduper, MemoryDeduper, RedisDeduper
 
 log = logging.getLogger(__name__)
 
-# GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub.
-MAX_BODY_BYTES = 25 * 1024 * 1024
+MAX_BODY_BYTES = DEFAULT_LIMITS.body_bytes
 # Event names that may appear as a metrics label; any other header value counts as "other".
 KNOWN_EVENTS = frozenset(
     {
@@ -54,10 +57,6 @@ KNOWN_EVENTS = frozenset(
         "meta",
     }
 )
-
-
-class BodyTooLarge(Exception):
-    pass
 
 
 @dataclass
@@ -94,58 +93,45 @@ def build_services(settings: Settings) -> Services:
     return Services(settings, queue, MemoryDeduper(settings.delivery_ttl), metrics)
 
 
-async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
-    """The raw body, refused (BodyTooLarge) past `limit` without reading the rest."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise BodyTooLarge(f"Content-Length {declared} exceeds {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge(f"body exceeds {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def create_app(settings: Settings, services: Services | None = None) -> Starlette:
+def create_app(
+    settings: Settings, services: Services | None = None, limits: IntakeLimits = DEFAULT_LIMITS
+) -> Starlette:
     services = services or build_services(settings)
+    unverified = UnverifiedBodies(limits.unverified_bodies)
 
     async def webhook(request: Request) -> Response:
         event = request.headers.get("x-github-event", "")
-        try:
-            body = await read_body(request)
-        except BodyTooLarge as exc:
-            services.metrics.inc(
-                "codebias_webhooks_received_total",
-                {"event": _label(event), "outcome": "too_large"},
-            )
-            return JSONResponse({"error": str(exc)}, status_code=413)
-        if not signature_valid(
-            settings.webhook_secret, body, request.headers.get("x-hub-signature-256")
-        ):
-            services.metrics.inc(
-                "codebias_webhooks_received_total",
-                {"event": _label(event), "outcome": "unauthorized"},
-            )
-            return JSONResponse({"error": "bad or missing X-Hub-Signature-256"}, status_code=401)
-        # Only a verified body reaches the parser.
         delivery = request.headers.get("x-github-delivery", "")
+
+        def reject(status: int, outcome: str, reason: str) -> Response:
+            return _rejected(services, event, delivery, status, outcome, reason)
+
+        try:
+            body = await read_signed(request, settings.webhook_secret, limits, unverified)
+        except Refused as refused:
+            # The body may still be on its way: end the connection rather than read it.
+            headers = {"Connection": "close"}
+            if refused.status == 503:
+                headers["Retry-After"] = "1"
+            return _rejected(
+                services, event, delivery, refused.status, refused.outcome, refused.message,
+                headers,
+            )
+        # Only a verified body reaches the parser.
         if not event or not delivery:
-            return _bad(services, event, "missing X-GitHub-Event or X-GitHub-Delivery")
+            return reject(400, "malformed", "missing X-GitHub-Event or X-GitHub-Delivery")
         try:
             payload = json.loads(body)
         except (ValueError, UnicodeDecodeError):
-            return _bad(services, event, "body is not JSON")
+            return reject(400, "malformed", "body is not JSON")
         except RecursionError:
-            return _bad(services, event, "body is nested too deeply")
+            return reject(400, "malformed", "body is nested too deeply")
         if not isinstance(payload, dict):
-            return _bad(services, event, "body is not a JSON object")
+            return reject(400, "malformed", "body is not a JSON object")
         try:
             routed = events.route(event, payload)
         except events.MalformedPayload as exc:
-            return _bad(services, event, str(exc))
+            return reject(400, "malformed", str(exc))
 
         def count(outcome: str) -> None:
             services.metrics.inc(
@@ -205,12 +191,21 @@ def _enqueue(
     services: Services, routed: events.ReviewRequest, count: Callable[[str], None]
 ) -> Response:
     delivery = routed.delivery or ""
+    # The delivery id is not signed: a captured body replayed under fresh ids is caught by
+    # what the body itself says (events.event_identity).
+    claims = [delivery, *([_identity_claim(routed.identity)] if routed.identity else [])]
+    held: list[str] = []
     try:
-        if not services.deduper.first_time(delivery):
-            count("duplicate")
-            return JSONResponse({"duplicate": delivery})
+        for claim in claims:
+            if not services.deduper.first_time(claim):
+                for earlier in held:
+                    services.deduper.confirm(earlier)
+                count("duplicate")
+                return JSONResponse({"duplicate": delivery})
+            held.append(claim)
         queued = services.queue.submit(routed)
-        services.deduper.confirm(delivery)
+        for claim in held:
+            services.deduper.confirm(claim)
     except (RedisError, RuntimeError) as exc:
         log.error(
             "delivery %s not queued (%s): answered 503, redeliver it once the queue is back",
@@ -218,7 +213,8 @@ def _enqueue(
             exc,
             extra={"outcome": "unavailable"},
         )
-        _forget(services, delivery)
+        for claim in held:
+            _forget(services, claim)
         count("unavailable")
         return JSONResponse({"error": "queue unavailable"}, status_code=503)
     count("queued" if queued else "coalesced")
@@ -233,14 +229,18 @@ def _enqueue(
     return JSONResponse({"job": routed.logical_id, "queued": queued}, status_code=202)
 
 
-def _forget(services: Services, delivery: str) -> None:
+def _identity_claim(identity: str) -> str:
+    return "event:" + hashlib.sha256(identity.encode()).hexdigest()
+
+
+def _forget(services: Services, claim: str) -> None:
     """Let GitHub's redelivery of this id through once the queue is back."""
     try:
-        services.deduper.forget(delivery)
+        services.deduper.forget(claim)
     except RedisError as exc:
         log.warning(
             "delivery %s: claim not released (%s); it lapses by itself within %d s",
-            delivery,
+            claim,
             exc,
             CLAIM_SECONDS,
         )
@@ -250,8 +250,26 @@ def _label(event: str) -> str:
     return event if event in KNOWN_EVENTS else ("?" if not event else "other")
 
 
-def _bad(services: Services, event: str, message: str) -> Response:
+def _rejected(
+    services: Services,
+    event: str,
+    delivery: str,
+    status: int,
+    outcome: str,
+    reason: str,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """Turn a delivery away: counted, logged with its id and the reason (never its body,
+    which may come from anyone), and answered with the reason."""
     services.metrics.inc(
-        "codebias_webhooks_received_total", {"event": _label(event), "outcome": "malformed"}
+        "codebias_webhooks_received_total", {"event": _label(event), "outcome": outcome}
     )
-    return JSONResponse({"error": message}, status_code=400)
+    shown = printable(delivery[:100])  # a header anyone can send: no forged log lines
+    log.warning(
+        "delivery %s rejected (%d): %s",
+        shown or "without an id",
+        status,
+        printable(reason[:200]),
+        extra={"delivery": shown, "event": _label(event), "outcome": outcome, "status": status},
+    )
+    return JSONResponse({"error": reason}, status_code=status, headers=headers)

@@ -8,15 +8,18 @@ from __future__ import annotations
 import ast
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from analysis import ENGINE_VERSION, Engine
+from analysis import ENGINE_VERSION, Engine, FunctionReport
+from analysis.errors import ExecutionError, SandboxUnavailable
 from analysis.functions import find_function
-from analysis.mitigation import Provider, mitigate
+from analysis.mitigation import Completion, Message, Provider, ProviderError, mitigate
 from analysis.mitigation.answer import Candidate
 from analysis.mitigation.splice import splice, unified_patch
 from bot.cache import ResultsCache, cache_key
 from bot.outcome import FunctionResult, Suggestion
+from bot.redact import redacted
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -45,9 +48,15 @@ def as_suggestion(
     return Suggestion(old[0], old[1], body, agreement, note)
 
 
-def fix_key(source: str, qualname: str, policy: Policy, provider: Provider) -> str | None:
-    """Same function, policy, engine and model: the same answer, so the model is asked once."""
-    key = cache_key(source, qualname, policy.fingerprint, ENGINE_VERSION)
+def fix_key(
+    source: str, qualname: str, policy: Policy, provider: Provider, scope: str
+) -> str | None:
+    """Same function in the same module text, with the same imported files, in the same
+    repository (`scope`, see Reviewer.fix_scope), under the same policy, engine and model:
+    the same answer, so the model is asked once."""
+    key = cache_key(
+        source, qualname, policy.fingerprint, ENGINE_VERSION, context=f"{scope}\0{source}"
+    )
     model = f"{getattr(provider, 'name', type(provider).__name__)}/{getattr(provider, 'model', '')}"
     return None if key is None else f"fix:{model}:{key}"
 
@@ -78,6 +87,31 @@ class FixRecord:
         )
 
 
+class WatchedProvider:
+    """A provider that remembers why it last failed: the loop turns a ProviderError into a
+    note quoting it (the endpoint, the provider's error body), which is never posted."""
+
+    def __init__(self, provider: Provider) -> None:
+        self.provider = provider
+        self.name = provider.name
+        self.model = provider.model
+        self.failure: ProviderError | None = None
+
+    def complete(self, messages: list[Message], temperature: float) -> Completion:
+        try:
+            return self.provider.complete(messages, temperature)
+        except ProviderError as exc:
+            self.failure = exc
+            raise
+
+
+def provider_down(failure: ProviderError) -> str:
+    """What a pull request is told when the model failed: the kind of failure, nothing of
+    its text (the endpoint and the provider's answer may hold credentials)."""
+    kind = failure.kind.replace("_", " ")
+    return f"the language model could not be reached ({kind}), so no fix is suggested this time"
+
+
 def suggest(
     engine: Engine,
     policy: Policy,
@@ -85,28 +119,48 @@ def suggest(
     source: str,
     result: FunctionResult,
     cache: ResultsCache | None = None,
+    secrets: Sequence[str] = (),
+    scope: str = "",
 ) -> None:
     """Attach a verified suggestion (or the reason there is none) to `result`.
 
-    With a cache, a later push that leaves the function (and what it depends on) unchanged
-    reuses the earlier outcome instead of asking the model again.
+    With a cache, a later push that leaves the function and what it was made with (`scope`:
+    the repository and the files the module imports) unchanged reuses the earlier outcome
+    instead of asking the model again; a reused fix is run again in the sandbox against
+    this pull request's module first, and one that no longer verifies is not posted (the
+    model is asked afresh). `secrets` are masked in what is logged of a provider's failure.
     """
     report = result.report
-    key = fix_key(source, report.qualname, policy, provider) if cache is not None else None
+    assert cache is None or scope, "a cached fix is scoped to its repository"
+    key = fix_key(source, report.qualname, policy, provider, scope) if cache is not None else None
     cached = cache.get(key) if cache is not None and key else None
-    if cached is not None:
-        record = FixRecord.from_json(cached)
-    else:
+    record = FixRecord.from_json(cached) if cached is not None else None
+    if record is not None and record.fixed and not still_verified(engine, source, report, record):
+        log.warning(
+            "the cached fix for %s does not pass the tests here; asking the model again",
+            result.key,
+        )
+        record = None
+    if record is None:
+        watched = WatchedProvider(provider)
         fix = mitigate(
             engine,
             source,
             report.path,
             report.qualname,
-            provider,
+            watched,
             strategy=policy.mitigation.strategy,
             max_rounds=policy.mitigation.max_rounds,
             report=report,
         )
+        if fix.status == "error" and watched.failure is not None:
+            log.warning(
+                "the language model failed for %s: %s",
+                result.key,
+                redacted(str(watched.failure), secrets),
+            )
+            result.fix_note = provider_down(watched.failure)
+            return
         record = FixRecord(
             fixed=fix.status == "fixed" and fix.new_function_source is not None,
             note=fix.note or fix.status,
@@ -119,13 +173,36 @@ def suggest(
     apply_fix(source, result, record)
 
 
+def patched_module(source: str, qualname: str, record: FixRecord) -> str | None:
+    """The module with the record's fix in place of the function; None when there is none."""
+    info = find_function(ast.parse(source), qualname) if record.fixed else None
+    if info is None or record.function is None:
+        return None
+    return splice(source, info, Candidate(record.function, list(record.imports)))
+
+
+def still_verified(engine: Engine, source: str, report: FunctionReport, record: FixRecord) -> bool:
+    """The fix, spliced into this module, run again: settled and no bias (as `mitigate`
+    accepts a fix). A cached record may have been made elsewhere or forged in the cache."""
+    patched = patched_module(source, report.qualname, record)
+    if patched is None:
+        return False
+    try:
+        retest = engine.scan_function(patched, report.path, report.qualname)
+    except SandboxUnavailable:
+        raise
+    except ExecutionError as exc:
+        log.warning("the cached fix for %s could not be run: %s", report.qualname, exc)
+        return False
+    return retest.is_settled and not retest.is_biased
+
+
 def apply_fix(source: str, result: FunctionResult, record: FixRecord) -> None:
     report = result.report
-    info = find_function(ast.parse(source), report.qualname) if record.fixed else None
-    if info is None or record.function is None:
+    patched = patched_module(source, report.qualname, record)
+    if patched is None:
         result.fix_note = record.note
         return
-    patched = splice(source, info, Candidate(record.function, list(record.imports)))
     note = None if record.note in ("fixed", "") else record.note
     # The patch is kept too: shown instead when the suggestion cannot sit on the function's lines.
     result.fix_patch = unified_patch(source, patched, report.path)

@@ -4,7 +4,9 @@ GitHub signs the exact request body with HMAC-SHA256 and sends `X-Hub-Signature-
 sha256=<hex>`. The body is compared in constant time and only then handed to the JSON parser,
 so an unauthenticated sender never reaches it. GitHub may deliver the same event more than once
 (retries, manual redelivery); `X-GitHub-Delivery` is remembered for a while and repeats are
-dropped.
+dropped. That header is not signed, so the service also remembers what each signed body says
+happened (`bot.events.event_identity`): a captured body replayed under fresh delivery ids is
+a repeat too.
 """
 
 from __future__ import annotations
@@ -27,9 +29,27 @@ def sign(secret: bytes, body: bytes) -> str:
 
 
 def signature_valid(secret: bytes, body: bytes, header: str | None) -> bool:
-    if not secret or not header or not header.startswith(SIGNATURE_PREFIX):
-        return False
-    return hmac.compare_digest(sign(secret, body).encode(), header.strip().encode())
+    signature = BodySignature(secret)
+    signature.update(body)
+    return signature.matches(header)
+
+
+class BodySignature:
+    """The HMAC of a body as it streams in, so that no copy of it is needed to check it."""
+
+    def __init__(self, secret: bytes) -> None:
+        self.secret = secret
+        self._mac = hmac.new(secret, digestmod=hashlib.sha256)
+
+    def update(self, chunk: bytes) -> None:
+        self._mac.update(chunk)
+
+    def matches(self, header: str | None) -> bool:
+        """The header is GitHub's signature of everything passed to `update`."""
+        if not self.secret or not header or not header.startswith(SIGNATURE_PREFIX):
+            return False
+        expected = SIGNATURE_PREFIX + self._mac.hexdigest()
+        return hmac.compare_digest(expected.encode(), header.strip().encode())
 
 
 # How long a delivery is held before its job is known to be queued. If Redis fails between

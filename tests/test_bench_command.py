@@ -275,6 +275,23 @@ def test_bad_completions_exit_2_with_a_message_and_no_output(
     assert message in captured.err and "Traceback" not in captured.err
 
 
+def test_uneven_samples_are_refused_before_any_answer_runs(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """K is checked on reading, not after hours of running every answer."""
+    marker = workdir / "ran"
+    answer = (
+        f"import pathlib\npathlib.Path({str(marker)!r}).write_text('x')\n\n\n"
+        "def f(age):\n    return age > 60\n"
+    )
+    rows = [{"prompt_id": p, "sample": int(k), "completion": answer} for p, k in ("00", "01", "10")]
+    (workdir / "answers.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # Without the sandbox (rlimits only), so that an answer that runs leaves its marker.
+    assert main(["bench", "--completions", "answers.jsonl", "--trust-code"]) == 2
+    assert "every prompt needs the same number of samples K" in capsys.readouterr().err
+    assert not marker.exists()
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -444,16 +461,37 @@ def test_parallel_generation_saves_every_answer_in_prompt_order_with_the_strateg
     ]
 
 
+def generate_one(
+    workdir: Path, server: Any, monkeypatch: pytest.MonkeyPatch, output: str
+) -> int:
+    """`bench` asking for one fair answer to one prompt, saved to `output`."""
+    (workdir / "prompts.json").write_text(json.dumps(PROMPTS[:1]))
+    use(server, monkeypatch)
+    server.answer(FAIR)
+    argv = ["--prompts", "prompts.json", "--samples", "1", "--output", output, "--format", "json"]
+    return main(["bench", *argv])
+
+
 def test_unwritable_output_exits_2_before_scoring(
     workdir: Path,
     openai_server: Any,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    (workdir / "prompts.json").write_text(json.dumps(PROMPTS[:1]))
-    use(openai_server, monkeypatch)
-    openai_server.answer(FAIR)
-    argv = ["bench", "--prompts", "prompts.json", "--samples", "1", "--output", "no/dir/out.jsonl"]
-    assert main(argv) == 2
+    assert generate_one(workdir, openai_server, monkeypatch, "no/dir/out.jsonl") == 2
     captured = capsys.readouterr()
     assert "no/dir/out.jsonl: cannot write" in captured.err and captured.out == ""
+
+
+def test_saved_completions_never_follow_a_planted_temporary_link(
+    workdir: Path,
+    openai_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    victim = workdir / "victim.txt"
+    victim.write_text("precious\n")
+    (workdir / "out.jsonl.tmp").symlink_to(victim)
+    assert generate_one(workdir, openai_server, monkeypatch, "out.jsonl") == 0
+    assert victim.read_text() == "precious\n"
+    assert len((workdir / "out.jsonl").read_text().splitlines()) == 1

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
+import threading
 from pathlib import Path
 
 import jsonschema
@@ -26,7 +29,7 @@ EXPECTED_EXAMPLES = {
     "claim_payout": ("clean", []),
     "loyalty_credit": ("biased", ["age"]),
     "credit_limit": ("biased", ["occupation"]),
-    "senior_rate": ("clean", []),  # accepted by `# codebias: ignore[age]`
+    "senior_rate": ("accepted", []),  # by `# codebias: ignore[age]`
     "approve": ("clean", []),
     "risk_band": ("skipped", []),
 }
@@ -73,6 +76,30 @@ def test_an_accepted_finding_is_listed_with_its_reason(examples_report: dict) ->
     senior = next(f for f in examples_report["functions"] if f["qualname"] == "senior_rate")
     assert senior["accepted"][0]["attribute"] == "age"
     assert senior["accepted"][0]["reason"] == "statutory senior rate"
+
+
+def test_an_accepted_function_reads_accepted_in_every_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(ROOT / "examples/lending.py")
+    reports = {}
+    for fmt in ("json", "text", "markdown", "sarif"):
+        main(["scan", path, "--no-config", "--format", fmt])
+        reports[fmt] = capsys.readouterr().out
+    (senior,) = [
+        f for f in json.loads(reports["json"])["functions"] if f["qualname"] == "senior_rate"
+    ]
+    assert senior["status"] == "accepted"
+    assert senior["accepted"][0]["reason"] == "statutory senior rate"
+    jsonschema.validate(json.loads(reports["json"]), REPORT_SCHEMA)
+    row = next(line for line in reports["text"].splitlines() if "senior_rate" in line)
+    assert "accepted" in row
+    assert "| ☑️ |" in next(
+        line for line in reports["markdown"].splitlines() if "senior_rate" in line
+    )
+    results = json.loads(reports["sarif"])["runs"][0]["results"]
+    suppressed = [r for r in results if r.get("suppressions")]
+    assert suppressed and all("senior_rate" in json.dumps(r["locations"]) for r in suppressed)
 
 
 def test_sarif_validates_and_has_one_result_per_finding(capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,13 +249,17 @@ def test_text_output_off_a_terminal_is_never_wrapped(
     assert max(len(line) for line in out.splitlines()) > 200
 
 
+def write_loans(folder: Path, comment: str) -> Path:
+    """A function biased for age, with `comment` on its `def` line."""
+    path = folder / "loans.py"
+    path.write_text(f"def approve(age, income):  {comment}\n    return age < 60 and income > 100\n")
+    return path
+
+
 def test_accepting_lines_that_cannot_match_are_warned_on_stderr_and_in_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "loans.py").write_text(
-        "def approve(age, income):  # codebias: ignore[agee] statutory\n"
-        "    return age < 60 and income > 100\n"
-    )
+    write_loans(tmp_path, "# codebias: ignore[agee] statutory")
     (tmp_path / ".codebias.yml").write_text(
         "allow:\n  - {function: loans.aprove, attribute: age, reason: typo}\n"
     )
@@ -242,3 +273,155 @@ def test_accepting_lines_that_cannot_match_are_warned_on_stderr_and_in_json(
     assert "allow entry 1 (function 'loans.aprove'): no scanned function" in report["warnings"][1]
     for warning in report["warnings"]:
         assert f"codebias: warning: {warning}" in captured.err
+
+
+def repository(tmp_path: Path) -> Path:
+    """A checkout (a folder holding .git) with the insurance example in it."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    shutil.copy(ROOT / "examples/insurance.py", repo / "insurance.py")
+    return repo
+
+
+def test_links_to_nothing_or_out_of_the_folder_are_named_and_the_rest_is_scanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = repository(tmp_path)
+    (tmp_path / "elsewhere.py").write_text("def retire(age):\n    return age > 60\n")
+    (repo / "dangling.py").symlink_to(tmp_path / "gone" / "missing.py")
+    (repo / "outside.py").symlink_to(tmp_path / "elsewhere.py")
+    (repo / "loop.py").symlink_to(repo / "loop.py")
+    code = main(["scan", str(repo), "--no-config", "--format", "json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert code == 1
+    by_name = {(Path(f["path"]).name, f["qualname"]): f for f in report["functions"]}
+    assert by_name[("insurance.py", "annual_premium")]["status"] == "biased"
+    assert ("outside.py", "retire") not in by_name  # nothing outside the folder is read
+    for name in ("dangling.py", "outside.py", "loop.py"):
+        problem = by_name[(name, "<module>")]
+        assert problem["status"] == "error" and problem["reason"].startswith("cannot read: ")
+        assert f"{repo / name}: cannot read: " in captured.err
+    assert "outside the scanned folder" in by_name[("outside.py", "<module>")]["reason"]
+    assert "Traceback" not in captured.err
+
+
+def test_a_diff_names_files_from_the_repository_root_whatever_the_working_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = repository(tmp_path)
+    (repo / "src" / "sub").mkdir(parents=True)
+    (repo / "insurance.py").rename(repo / "src" / "insurance.py")
+    # The same file name elsewhere in the repository, untouched by the diff.
+    shutil.copy(repo / "src" / "insurance.py", repo / "src" / "sub" / "insurance.py")
+    lines = (repo / "src" / "insurance.py").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("def family_discount")) + 1
+    diff = repo / "change.diff"
+    diff.write_text(
+        f"--- a/src/insurance.py\n+++ b/src/insurance.py\n@@ -{start + 2},1 +{start + 2},1 @@\n"
+        f"-    old line\n+{lines[start + 1]}\n"
+    )
+    monkeypatch.chdir(repo / "src" / "sub")
+    diff_args = ("--diff", "../../change.diff")
+    code, report = scan_json(capsys, "../insurance.py", "insurance.py", *diff_args)
+    assert [(f["path"], f["qualname"]) for f in report["functions"]] == [
+        ("../insurance.py", "family_discount")
+    ]
+    assert code == 1
+
+
+ALLOW_ELSEWHERE = """\
+allow:
+  - {function: pricing.senior_discount, attribute: age, reason: statute}
+  - {function: "legacy/old.py::anything", attribute: age, reason: frozen}
+  - {function: "insurance.no_such_function", attribute: age, reason: a typo}
+"""
+
+
+def test_a_partial_scan_warns_only_about_allow_entries_of_the_files_it_scanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = repository(tmp_path)
+    (repo / "pricing.py").write_text("def senior_discount(age):\n    return age > 64\n")
+    (repo / ".codebias.yml").write_text(ALLOW_ELSEWHERE)
+    monkeypatch.chdir(repo)
+    # The pre-commit hook names the files a commit changes: here only insurance.py.
+    code, report = scan_json(capsys, "insurance.py")
+    assert code == 1
+    assert report.get("warnings", []) == [
+        "allow entry 3 (function 'insurance.no_such_function'): no scanned function matches "
+        "it; write `module.function`, `Class.method`, `path/to/file.py::function`, or a glob "
+        "such as `pricing.*`"
+    ]
+    # The whole repository: the entry for a file that does not exist is named too.
+    code, report = scan_json(capsys, ".")
+    assert [w.split(":")[0] for w in report["warnings"]] == [
+        "allow entry 2 (function 'legacy/old.py",
+        "allow entry 3 (function 'insurance.no_such_function')",
+    ]
+
+
+def test_an_ignore_comment_for_an_attribute_the_function_does_not_take_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loans = write_loans(tmp_path, "# codebias: ignore[gender] reviewed")
+    code, report = scan_json(capsys, str(loans), "--no-config")
+    assert code == 1  # the age finding stands: the comment accepts gender only
+    assert report["functions"][0]["status"] == "biased"
+    (warning,) = report["warnings"]
+    assert warning.endswith(
+        "loans.py:1: ignore[gender]: approve has no gender input, so it accepts nothing"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_output_to_a_device_writes_into_it_and_leaves_it_a_device(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A null device of the test's own (never /dev/null itself: the machine shares it).
+    null = tmp_path / "null"
+    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    main(["scan", str(ROOT / "examples/lending.py"), "--output", str(null)])
+    assert stat.S_ISCHR(os.lstat(null).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
+
+
+def test_output_to_a_fifo_is_written_through_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    main(["scan", str(ROOT / "examples/lending.py"), "--format", "json", "--output", str(fifo)])
+    reader.join(timeout=60)
+    assert received, "nothing was written through the FIFO"
+    assert json.loads(received[0])["functions"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_output_never_follows_a_planted_temporary_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out = tmp_path / "report.json"
+    (tmp_path / "report.json.tmp").symlink_to(victim)
+    main(["scan", str(ROOT / "examples/lending.py"), "--format", "json", "--output", str(out)])
+    assert victim.read_text() == "precious\n"
+    assert out.is_file() and not out.is_symlink()
+    assert json.loads(out.read_text())["functions"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "report.json", "report.json.tmp", "victim.txt"
+    ]  # fmt: skip
+
+
+def test_output_into_a_missing_folder_is_a_usage_error_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "no" / "such" / "report.json"
+    assert main(["scan", str(ROOT / "examples/lending.py"), "--output", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert f"--output {out}: " in captured.err and "Traceback" not in captured.err

@@ -109,10 +109,10 @@ def test_the_readme_names_every_input_of_the_action() -> None:
 
 def test_fix_exit_codes_are_documented_where_users_and_the_code_look() -> None:
     readme = text("README.md")
-    section = readme[readme.index("Exit codes of `fix`") :].split("\n\n")[0]
+    section = " ".join(readme[readme.index("Exit codes of `fix`") :].split("\n\n")[0].split())
     for code, meaning in [
         ("`0`", "fixed"),
-        ("`1`", "not\nfixed"),
+        ("`1`", "not fixed"),
         ("`2`", "usage"),
         ("`3`", "provider failed"),
     ]:
@@ -120,3 +120,27 @@ def test_fix_exit_codes_are_documented_where_users_and_the_code_look() -> None:
     from bot.commands import fix
 
     assert (fix.EXIT_OK, fix.EXIT_NOT_FIXED, fix.EXIT_USAGE, fix.EXIT_FAILED) == (0, 1, 2, 3)
+
+
+def test_the_pre_commit_snippets_pin_the_released_tag() -> None:
+    """A hook on `rev: main` changes under its users at every push; pre-commit pins tags."""
+    version = re.search(r'^version = "([^"]+)"', text("pyproject.toml"), re.MULTILINE)
+    assert version is not None
+    for name in ("README.md", ".pre-commit-hooks.yaml"):
+        revs = re.findall(r"^\s*#?\s*rev: (\S+)$", text(name), re.MULTILINE)
+        assert revs == [f"v{version[1]}"], (name, revs)
+
+
+def test_review_exit_codes_are_documented_and_the_action_fails_on_unreachable() -> None:
+    readme = " ".join(text("README.md").split())
+    from bot.commands import review
+
+    assert f"{review.EXIT_GITHUB} GitHub refused a request" in readme
+    assert f"{review.EXIT_UNREACHABLE} GitHub could not be reached or failed" in readme
+    step = next(
+        s
+        for s in yaml.safe_load(text("action.yml"))["runs"]["steps"]
+        if "codebias review" in s.get("run", "")
+    )
+    assert f'[ "$code" = {review.EXIT_UNREACHABLE} ]' in step["run"]
+    assert f"exit {review.EXIT_UNREACHABLE}" in step["run"]

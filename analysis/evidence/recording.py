@@ -2,7 +2,7 @@
 for are tested.
 
 The project's own entry points (entrypoints.py) run in one sandbox session under the
-recorder (harness_recorder.py), in a writable scratch copy of the project that is thrown
+recorder (harness_recorder.py), in the sandbox's writable scratch view of the project, thrown
 away with the session. The child streams each recorded call as it happens; each is read as
 untrusted input (calls.read_call: bounded, checked), and its pickle is written, never read,
 into a fresh evidence folder of the host's own making, with names the host chooses. Later
@@ -28,7 +28,7 @@ from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, read_cal
 from analysis.evidence.entrypoints import EntryPoint
 from analysis.execution import Executor, Limits, Session, Target
 from analysis.project import Project
-from analysis.sandbox.snapshot import snapshot
+from analysis.sandbox.snapshot import copy_base, snapshot
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -77,12 +77,11 @@ class Recording:
         functions = {i: t.key for i, t in enumerate(targets)}
         try:
             with self.writable(shared) as copy:
-                scratch = scratch_size(Path(copy))
                 pending = list(entries)
                 resumes = 0
                 while pending and time.monotonic() < deadline:
                     done, resume = self.session(
-                        copy, scratch, targets, pending, functions, evidence, deadline
+                        copy, targets, pending, functions, evidence, deadline
                     )
                     pending = pending[done:]
                     if resume is not None and resumes < MAX_RESUMES:
@@ -97,19 +96,18 @@ class Recording:
 
     @contextmanager
     def writable(self, shared: str) -> Iterator[str]:
-        """The project the recording session may write to: the sandbox copies the shared
-        snapshot into a scratch of its own; without one (rlimits only), a copy of ours."""
-        probe = Target("", "", "", repo=shared, scratch_mb=1)
-        if self.executor.scratch_source(probe) is not None:
+        """The project the recording session may write to: the shared snapshot, where the
+        sandbox gives each session a scratch view of its own (thrown away with it); else a
+        copy of ours (rlimits only: its tests would write into the checkout)."""
+        if self.executor.private_writes:
             yield shared
             return
-        with snapshot(Path(shared), os.geteuid() == 0) as copy:
+        with snapshot(Path(shared), os.geteuid() == 0) as (copy, _):
             yield copy
 
     def session(
         self,
         copy: str,
-        scratch_mb: int,
         targets: list[RecordingTarget],
         entries: list[EntryPoint],
         functions: dict[int, FunctionKey],
@@ -128,7 +126,6 @@ class Recording:
             paths=self.project.roots,
             stub=self.policy.python.stub,
             stub_missing=False,  # a test that cannot import is skipped, not run on stubs
-            scratch_mb=scratch_mb,
         )
         limits = recording_limits(remaining)
         watch = Watch(deadline, len(entries))
@@ -157,7 +154,6 @@ class Recording:
                     "seconds_per_test": SECONDS_PER_TEST,
                     "max_pickle_bytes": MAX_PICKLE_BYTES,
                     "repo": view,
-                    "copy_from": self.executor.scratch_source(target),
                 }
                 watch.entry(0)
                 reply = session.request(message, extra_seconds=watch.until() - time.monotonic())
@@ -284,22 +280,10 @@ def recording_limits(seconds: float) -> Limits:
     )
 
 
-def scratch_size(folder: Path) -> int:
-    """MB of writable scratch for a copy of `folder`: twice its size, and some."""
-    total = 0
-    for path in folder.rglob("*"):
-        try:
-            total += path.lstat().st_size
-        except OSError:
-            continue
-    return min(1024, 2 * (total // MB) + 64)
-
-
 def evidence_folder() -> str:
-    """A fresh folder for the pickles, where the sandboxes' uids can read it (as the project
-    snapshots: /var/tmp when we run as root, since /tmp is covered in the staging namespace)."""
-    base = "/var/tmp" if os.geteuid() == 0 and os.path.isdir("/var/tmp") else tempfile.gettempdir()
-    folder = tempfile.mkdtemp(prefix="codebias-evidence-", dir=base)
+    """A fresh folder for the pickles, where the sandboxes' uids can read it (where the
+    project snapshots go: away from the /tmp the staging namespace covers, as root)."""
+    folder = tempfile.mkdtemp(prefix="codebias-evidence-", dir=copy_base(os.geteuid() == 0))
     os.chmod(folder, 0o755)
     return folder
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from analysis.builder import InputBuilder
-from analysis.errors import SessionDied
+from analysis.errors import ReplyForged, SessionDied
 from analysis.evidence.bases import recorded_model
 from analysis.evidence.calls import RecordedCall
 from analysis.execution import Session
@@ -87,6 +87,8 @@ def replay(
         )
         try:
             result = search.run()
+        except ReplyForged:
+            raise  # the harness's replies cannot be trusted: judged as main judges it
         except SessionDied as exc:
             result, out.died = search.result, str(exc)
         merge(out.result, result)

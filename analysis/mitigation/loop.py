@@ -23,6 +23,7 @@ from analysis.mitigation.splice import (
     splice,
     unified_patch,
 )
+from analysis.project import Placement
 from analysis.report import Finding, FunctionReport
 
 FixStatus = Literal["fixed", "not_fixed", "clean", "error"]
@@ -35,10 +36,18 @@ LOW_AGREEMENT = 0.8
 class Tester(Protocol):
     """The part of `analysis.Engine` the loop uses."""
 
-    def scan_function(self, source: str, path: str, qualname: str) -> FunctionReport: ...
+    def scan_function(
+        self, source: str, path: str, qualname: str, place: Placement | None = None
+    ) -> FunctionReport: ...
 
     def agreement(
-        self, source: str, patched_source: str, path: str, qualname: str
+        self,
+        source: str,
+        patched_source: str,
+        path: str,
+        qualname: str,
+        samples: int = ...,
+        place: Placement | None = None,
     ) -> float | None: ...
 
 
@@ -115,17 +124,20 @@ def mitigate(
     max_rounds: int = 3,
     report: FunctionReport | None = None,
     temperature: float = 0.2,
+    place: Placement | None = None,
 ) -> FixResult:
     """Ask `provider` for a bias-free `qualname`; return it only once the engine finds no bias
     in it for any attribute.
 
     Strategies with feedback go up to `max_rounds` rounds, each telling the model what its
     last answer still got wrong; the others make one attempt, as in the study they follow.
-    `report` is the original function's report when the caller has it already. Raises
-    UnknownStrategy for a strategy name that does not exist.
+    `report` is the original function's report when the caller has it already; `place`
+    says where the file lives on disk (Engine.place), so that every version is run as the
+    module it is in its package, as `scan` runs it. Raises UnknownStrategy for a strategy
+    name that does not exist.
     """
     plan = get_strategy(strategy)
-    original = report if report is not None else engine.scan_function(source, path, qualname)
+    original = report if report is not None else engine.scan_function(source, path, qualname, place)
     result = FixResult(status="error", strategy=strategy, report=original)
     # Static findings of a function that could not run count too: they are what needs fixing.
     result.before = original.flagged_attributes
@@ -134,6 +146,10 @@ def mitigate(
     if original.status == "clean":
         result.status = "clean"
         result.note = "no bias found: nothing to fix"
+        return result
+    if original.status == "skipped":  # no protected input (or a test): nothing to fix either
+        result.status = "clean"
+        result.note = f"{original.reason or 'no protected input'}: nothing to fix"
         return result
     if not original.is_biased:
         why = original.reason or "no reason given"
@@ -201,7 +217,7 @@ def mitigate(
         # A version that raises for some realistic people instead of deciding against them
         # refuses them: the engine reports that (kind `refuses`) as it does in a scan.
         try:
-            retest = engine.scan_function(patched, path, qualname)
+            retest = engine.scan_function(patched, path, qualname, place)
         except SandboxUnavailable:
             raise
         except ExecutionError as exc:
@@ -224,8 +240,8 @@ def mitigate(
             messages.append(feedback_message(qualname, retest.findings))
             continue
 
-        agreement = engine.agreement(source, patched, path, qualname)
-        if not agreement and engine.agreement(patched, patched, path, qualname) is None:
+        agreement = engine.agreement(source, patched, path, qualname, place=place)
+        if not agreement and not self_agrees(engine, patched, path, qualname, place):
             # "No bias" can also mean "never returns": a version that raises on every tested
             # input (or does not load) has no outputs to compare, not even with itself.
             attempt.outcome = "untestable"
@@ -254,6 +270,13 @@ def mitigate(
     if not plan.feedback:
         result.note += f"; {strategy} does not feed test results back, feedback-cot does"
     return result
+
+
+def self_agrees(
+    engine: Tester, source: str, path: str, qualname: str, place: Placement | None
+) -> bool:
+    """Whether a version gives any output to compare (with itself) on the tested inputs."""
+    return engine.agreement(source, source, path, qualname, place=place) is not None
 
 
 def _agreement_note(agreement: float | None) -> str | None:

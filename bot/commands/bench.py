@@ -41,8 +41,10 @@ from analysis.study import (
     generation_messages,
     judge_sample,
     parse_prompts,
+    samples_per_prompt,
 )
 from bot.commands.scan import choose_executor, load_policy
+from bot.file_output import write_file
 from bot.llm import LLMConfigError, provider_from_env
 from config.policy import Policy, PolicyError
 
@@ -78,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
         if args.completions:
             records = read_completions(args)
+            samples_per_prompt([r.prompt_id for r in records])  # before any answer runs
         engine = Engine(policy, executor=choose_executor(args.trust_code), jobs=1)
         # No sandbox: say so now (before paying for generation), not as N*K "unexecutable".
         engine.executor()
@@ -205,14 +208,10 @@ def generate(
 
 
 def write_completions(path: Path, records: Sequence[CompletionRecord]) -> None:
-    """Whole lines only: written to a temporary file, then moved into place."""
-    tmp = path.with_name(path.name + ".tmp")
+    """Whole lines only: the file is replaced whole (bot.file_output)."""
     try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.writelines(record.to_line() for record in records)
-        tmp.replace(path)
+        write_file(path, "".join(record.to_line() for record in records))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise Usage(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 

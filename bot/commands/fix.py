@@ -13,14 +13,15 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate
 from analysis.report import Finding, safe_repr
+from analysis.scan_files import select_files
 from bot.commands.scan import choose_config, choose_executor, load_policy
+from bot.file_output import write_file
 from bot.llm import LLMConfigError, enable_hint, provider_from_env
 from config.policy import PolicyError
 
@@ -48,21 +49,28 @@ def run(args: argparse.Namespace) -> int:
         return usage(f"{file}: not UTF-8 text: {exc.reason}")
 
     shown = display_path(file)
-    engine = Engine(policy, executor=choose_executor(args.trust_code))
-    if provider is not None:
+    if provider is None:
+        log(f"no language model is configured, so no fix will be proposed: {enable_hint(policy)}")
+        log(f"testing {shown}::{qualname} for its findings only")
+    else:
         log(f"testing {shown}::{qualname}; fixes from {provider.name} ({provider.model})")
-    try:
-        result = mitigate(
-            engine,
-            source,
-            shown,
-            qualname,
-            provider,
-            strategy=strategy,
-            max_rounds=policy.mitigation.max_rounds,
-        )
-    except CodebiasError as exc:  # no such function, no parsable Python, no sandbox
-        return usage(str(exc))
+    # Loaded exactly as `scan` loads a file named on its own: as its module in its package
+    # (or repository), with the policy's stubs, budgets and sandbox.
+    (named,) = select_files([file], policy).files
+    with Engine(policy, executor=choose_executor(args.trust_code)) as engine:
+        try:
+            result = mitigate(
+                engine,
+                source,
+                shown,
+                qualname,
+                provider,
+                strategy=strategy,
+                max_rounds=policy.mitigation.max_rounds,
+                place=engine.place(shown, named.home),
+            )
+        except CodebiasError as exc:  # no such function, no parsable Python, no sandbox
+            return usage(str(exc))
     if provider is None and result.status == "not_fixed":
         result.note = enable_hint(policy, os.environ)
 
@@ -97,14 +105,9 @@ def apply(file: str, source: str, result: FixResult) -> bool:
     if path.read_text(encoding="utf-8") != source:
         result.note = join_notes(result.note, f"not applied: {file} changed while the fix was made")
         return False
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".codebias", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(result.new_module_source)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
+        write_file(path, result.new_module_source)  # whole or not at all, permissions kept
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         result.note = join_notes(result.note, f"not applied: cannot write {file}: {exc.strerror}")
         return False
     log(f"applied the verified fix to {file}")

@@ -10,8 +10,10 @@ organisation's `.github` (config.layering), the changed functions tested at head
 
 Exit codes: 0 the check passed (success, or neutral: findings the policy does not fail on);
 1 bias the policy fails on; 2 usage or configuration (a missing variable, an invalid
-`.codebias.yml`: a neutral check run says so too); 3 GitHub refused or failed a request
-(a pull request from a fork gets a read-only GITHUB_TOKEN, for example).
+`.codebias.yml`: a neutral check run says so too); 3 GitHub refused a request (bad
+credentials, a missing permission: a pull request from a fork gets a read-only
+GITHUB_TOKEN); 4 GitHub could not be reached or failed (a wrong GITHUB_API_URL, no network,
+a timeout, a 5xx after githubkit's retries, a rate limit): the review did not happen.
 """
 
 from __future__ import annotations
@@ -25,15 +27,21 @@ from dataclasses import dataclass
 
 from bot.cache import MemoryResultsCache
 from bot.github import RepoClient, policy_reader, token_client
-from bot.github_errors import GitHubError
+from bot.github_errors import GitHubError, GitHubUnavailable
 from bot.outcome import ReviewOutcome
 from bot.publish import Publisher
+from bot.redact import redacted, secrets_in
+from bot.render.escape import code_span
 from bot.review import Reviewer
 from bot.settings import DEFAULT_API_URL
 from config.layering import load_policy
 from config.policy import Policy, PolicyError
 
-EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_GITHUB = 0, 1, 2, 3
+EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_GITHUB, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
+PERMISSIONS = (
+    "GITHUB_TOKEN needs `checks: write` and `pull-requests: write`; a pull request from a "
+    "fork gets a read-only token"
+)
 # Automatic suggestions per review, as in the App: each costs model calls and sandbox runs.
 MAX_SUGGESTIONS = 5
 
@@ -66,7 +74,10 @@ class CiSettings:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, format="codebias: %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("codebias: %(name)s: %(message)s"))
+    handler.addFilter(without_library_tracebacks)
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     try:
         ci = CiSettings.from_env(os.environ)
     except ValueError as exc:
@@ -77,13 +88,42 @@ def run(args: argparse.Namespace) -> int:
     try:
         return review(client, args.pr, args.check_name, args.jobs)
     except GitHubError as exc:
-        hint = (
-            " (GITHUB_TOKEN needs `checks: write` and `pull-requests: write`; a pull request "
-            "from a fork gets a read-only token)"
-            if exc.status in (401, 403)
-            else ""
+        return fail(*github_problem(exc, ci.api_url))
+
+
+def github_problem(exc: GitHubError, api_url: str) -> tuple[int, str]:
+    """The exit code and message for a request GitHub refused, failed, or never answered."""
+    request = f"{exc.method} {exc.url}"
+    if isinstance(exc, GitHubUnavailable):
+        if exc.status is None:
+            return EXIT_UNREACHABLE, (
+                f"cannot reach GitHub at {api_url}: {request} failed ({exc.detail}); check "
+                "GITHUB_API_URL and the network"
+            )
+        if exc.status >= 500:
+            return EXIT_UNREACHABLE, (
+                f"GitHub failed: it answered {exc.status} to {request} ({exc.detail}), also "
+                "when asked again; try again later"
+            )
+        return EXIT_UNREACHABLE, (
+            f"GitHub is limiting this token's requests: {exc.status} to {request} "
+            f"({exc.detail}); try again in {exc.retry_after:.0f} s"
         )
-        return fail(EXIT_GITHUB, f"GitHub answered {exc.status} to {exc.method} {exc.url}{hint}")
+    if exc.status == 401:
+        return EXIT_GITHUB, (
+            f"GitHub answered 401 (bad credentials) to {request}: it does not accept "
+            "GITHUB_TOKEN (the Action's `token` input); give it a valid token"
+        )
+    if exc.status == 403:
+        return EXIT_GITHUB, f"GitHub answered 403 to {request}: {exc.detail} ({PERMISSIONS})"
+    return EXIT_GITHUB, f"GitHub answered {exc.status} to {request}: {exc.detail}"
+
+
+def without_library_tracebacks(record: logging.LogRecord) -> bool:
+    """githubkit logs each 5xx it retries with a traceback: its line is enough here."""
+    if record.name.startswith("githubkit"):
+        record.exc_info, record.exc_text = None, None
+    return True
 
 
 def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
@@ -109,7 +149,8 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
         publisher.neutral_check(
             head_sha,
             "The review failed",
-            f"codebias could not finish this review: `{type(exc).__name__}: {exc}`.",
+            "codebias could not finish this review: "
+            f"{code_span(redacted(f'{type(exc).__name__}: {exc}', secrets_in(os.environ)))}.",
             check_id,
         )
         raise
@@ -135,7 +176,7 @@ def suggest_fixes(
     for result in outcome.biased[:MAX_SUGGESTIONS]:
         source = client.file_text(result.report.path, outcome.head_sha)
         if source is not None:
-            suggest(reviewer.engine, policy, provider, source, result)
+            suggest(reviewer.engine, policy, provider, source, result, None, secrets_in(os.environ))
 
 
 def fail(code: int, message: str) -> int:

@@ -17,6 +17,7 @@ from analysis.engine import Engine
 from analysis.errors import CodebiasError
 from analysis.execution import Executor
 from analysis.report import ScanReport, safe_repr
+from bot.file_output import output_problem, write_file
 from config.discovery import discover, shown
 from config.layering import CONFIG_PATH
 from config.policy import Policy, PolicyError, build_policy, read_layer
@@ -133,13 +134,19 @@ def run(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget < 10:
         print("codebias: error: --budget must be at least 10 executions", file=sys.stderr)
         return EXIT_USAGE
+    unwritable = output_problem(Path(args.output)) if args.output else None
+    if unwritable is not None:
+        print(f"codebias: error: --output {args.output}: {unwritable}", file=sys.stderr)
+        return EXIT_USAGE
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     with progress_bar() as advance:
         engine = Engine(
             policy, executor=choose_executor(args.trust_code), jobs=jobs, progress=advance
         )
         try:
-            report = engine.scan_paths(args.paths, diff_text=diff_text)
+            report = engine.scan_paths(
+                args.paths, diff_text=diff_text, force_exclude=args.force_exclude
+            )
         except CodebiasError as exc:  # SandboxUnavailable included: nothing ran, say why
             print(f"codebias: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
@@ -159,9 +166,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"codebias: internal error rendering {args.format}; writing JSON", file=sys.stderr)
         text, status = json.dumps(report.to_dict(), indent=2, default=safe_repr), EXIT_INTERNAL
     if args.output:
-        tmp = Path(args.output + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(args.output)  # nothing half-written
+        try:
+            write_file(Path(args.output), text)  # whole or not at all
+        except OSError as exc:
+            print(
+                f"codebias: error: --output {args.output}: cannot write: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
+            status = EXIT_INTERNAL
     else:
         sys.stdout.write(text)
     for path, why in report.problems:

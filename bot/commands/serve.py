@@ -1,4 +1,4 @@
-"""`codebias serve`: the webhook service under uvicorn."""
+"""`codebias serve`: the webhook service under uvicorn (limits: bot/serving.py)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from bot.service import create_app
+    from bot.serving import server_config
 
     app = create_app(settings)
     mode = "embedded workers" if settings.embedded else "RQ on REDIS_URL"
     logging.getLogger("codebias").info("serving on %s:%d (%s)", args.host, args.port, mode)
-    # log_config=None: uvicorn's records go through the service's own (JSON) handler.
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level="info", access_log=False, log_config=None
-    )
+    uvicorn.Server(server_config(app, args.host, args.port)).run()
     return 0

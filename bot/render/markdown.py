@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
-from bot.render.escape import code_span, printable
+from bot.render.escape import code_span, table_code
+from bot.render.example_rows import Row, example_rows, fields
 
 MAX_CELL = 60
 STATUS_ICON = {
@@ -22,42 +23,37 @@ STATUS_ICON = {
 
 
 def code(value: Any) -> str:
-    """A table cell holding a value as inline code: pipes escaped, long values shortened."""
+    """A table cell holding text (or a value, as Python writes it) as inline code: pipes
+    escaped, long values shortened, nothing at all shown as a dash."""
     text = value if isinstance(value, str) else safe_repr(value)
     text = " ".join(text.split())
+    if not text:
+        return "—"
     if len(text) > MAX_CELL:
         text = text[: MAX_CELL - 1] + "…"
-    text = text.replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def _flatten(prefix: str, value: Any) -> list[tuple[str, Any]]:
-    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
-        out: list[tuple[str, Any]] = []
-        for key, inner in value.items():
-            out.extend(_flatten(f"{prefix}[{key!r}]", inner))
-        return out
-    return [(prefix, value)]
+    return table_code(text)
 
 
 def example_table(finding: Finding) -> str:
-    """The counterexample: every input, the two protected values, the two outputs."""
+    """The counterexample: every input with the values each case used (the varied ones in
+    bold, as Python writes them), then the two outputs."""
     ex = finding.example
     if ex is None:
-        return f"_judged from the code: `{finding.parameter}` reaches the result (no run)_"
-    a, b = (ex.values + [None, None])[:2]
+        return (
+            f"_judged from the code: {code_span(finding.parameter)} reaches the result (no run)_"
+        )
     rows = ["| input | case A | case B |", "|---|---|---|"]
-    placed = False
-    for name, value in (pair for k, v in ex.inputs.items() for pair in _flatten(k, v)):
-        if name == finding.parameter:
-            rows.append(f"| **{code(name)}** | **{code(a)}** | **{code(b)}** |")
-            placed = True
+    found = example_rows(finding.parameter, ex)
+    if found is None:  # not a path into the inputs: the values tried on a row of their own
+        a, b = (ex.values + [None, None])[:2]
+        others = [Row(name, (v, v)) for name, v in fields("", ex.inputs)]
+        found = [Row(finding.parameter, (a, b)), *others]
+    for row in found:
+        a, b = (safe_repr(side) for side in row.sides)
+        if row.varied:
+            rows.append(f"| **{code(row.name)}** | **{code(a)}** | **{code(b)}** |")
         else:
-            rows.append(f"| {code(name)} | {code(value)} | {code(value)} |")
-    if not placed:
-        rows.insert(2, f"| **{code(finding.parameter)}** | **{code(a)}** | **{code(b)}** |")
+            rows.append(f"| {code(row.name)} | {code(a)} | {code(b)} |")
     out_a, out_b = (ex.outputs + ["", ""])[:2]
     rows.append(f"| **output** | {code(out_a)} | {code(out_b)} |")
     if ex.source:  # a call the project's own tests or demos made, recorded
@@ -70,8 +66,8 @@ def finding_block(finding: Finding, new: bool | None) -> str:
     where = f" (line {finding.line})" if finding.line else ""
     if finding.is_static:
         return (
-            f"**{finding.attribute}** (static finding){tag}: `{finding.parameter}` reaches a "
-            f"decision{where}; the function could not run, so nothing was proven."
+            f"**{finding.attribute}** (static finding){tag}: {code_span(finding.parameter)} "
+            f"reaches a decision{where}; the function could not run, so nothing was proven."
         )
     refused = finding.refused
     if refused is not None:
@@ -82,7 +78,7 @@ def finding_block(finding: Finding, new: bool | None) -> str:
         )
         return f"{head}\n\n{example_table(finding)}"
     head = (
-        f"**{finding.attribute}**{tag}: changing only `{finding.parameter}` "
+        f"**{finding.attribute}**{tag}: changing only {code_span(finding.parameter)} "
         f"changes the result{where}."
     )
     return f"{head}\n\n{example_table(finding)}"
@@ -91,7 +87,7 @@ def finding_block(finding: Finding, new: bool | None) -> str:
 def accepted_lines(reports: list[FunctionReport]) -> list[str]:
     return [
         f"- {code_span(f'{r.path}::{r.qualname}')} {a.finding.attribute} "
-        f"(accepted in the {a.source}): {printable(a.reason)}"
+        f"(accepted in the {a.source}): {code_span(a.reason)}"
         for r in reports
         for a in r.accepted
     ]
@@ -127,7 +123,7 @@ def render_report(report: ScanReport) -> str:
     lines += ["| | function | status | attributes | note |", "|---|---|---|---|---|"]
     for fn in report.functions:
         attrs = ", ".join(fn.flagged_attributes or fn.attributes_tested)
-        note = printable(fn.reason or "").replace("|", "\\|")
+        note = table_code(fn.reason or "")
         where = code_span(f"{fn.path}:{fn.line}").replace("|", "\\|")
         status = fn.shown_status
         lines.append(
@@ -147,6 +143,6 @@ def render_report(report: ScanReport) -> str:
         lines += ["## Accepted", "", *accepted, ""]
     if report.problems:
         lines += ["## Files that could not be read", ""]
-        lines += [f"- {code_span(path)}: {printable(reason)}" for path, reason in report.problems]
+        lines += [f"- {code_span(path)}: {code_span(reason)}" for path, reason in report.problems]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -15,11 +15,18 @@ from config.policy import build_policy, default_policy, parse_layer
 AGE_RULE = "    if age > 60:\n        return False\n    return income > 30000\n"
 
 
-def scan(tmp_path: Path, source: str, policy_yaml: str = "", diff: str | None = None) -> ScanReport:
+def scan(
+    tmp_path: Path,
+    source: str,
+    policy_yaml: str = "",
+    diff: str | None = None,
+    folder: bool = False,
+) -> ScanReport:
+    """pricing.py, named on its own (or its whole folder)."""
     file = tmp_path / "pricing.py"
     file.write_text(source)
     policy = build_policy([parse_layer(policy_yaml, "test policy")])
-    return Engine(policy).scan_paths([str(file)], diff_text=diff)
+    return Engine(policy).scan_paths([str(tmp_path if folder else file)], diff_text=diff)
 
 
 def only(report: ScanReport) -> tuple[str, list[str], list[str]]:
@@ -80,7 +87,11 @@ def test_ignore_of_another_category_leaves_the_finding_standing(tmp_path: Path) 
     source = "def approve(age, income):  # codebias: ignore[gender] n/a\n" + AGE_RULE
     report = scan(tmp_path, source)
     assert only(report) == ("biased", [], [])
-    assert report.warnings == []
+    # approve has no gender input at all: the comment can never accept anything.
+    assert report.warnings == [
+        f"{tmp_path / 'pricing.py'}:1: ignore[gender]: approve has no gender input, so it "
+        "accepts nothing"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -175,9 +186,29 @@ def test_allow_entries_that_cannot_match_are_named(
         tmp_path,
         "def approve(age, income):\n" + AGE_RULE,
         ALLOW.format(function=function, attribute=attribute),
+        folder=True,
     )
     assert only(report)[0] == "biased"
     assert any(w.startswith(warning) for w in report.warnings), report.warnings
+
+
+@pytest.mark.parametrize(
+    ("function", "warned"),
+    [
+        ("pricing.aprove", True),  # about pricing.py, which was tested whole
+        ("pricing.*", False),  # matches approve
+        ("other.py::approve", False),  # about a file this scan did not read
+        ("other.approve", False),
+        ("*.aprove", False),  # a glob in the module's place names no file in particular
+        ("aprove", False),
+    ],
+)
+def test_a_scan_of_named_files_names_only_entries_about_them(
+    tmp_path: Path, function: str, warned: bool
+) -> None:
+    allow = ALLOW.format(function=function, attribute="age")
+    report = scan(tmp_path, "def approve(age, income):\n" + AGE_RULE, allow)
+    assert bool(report.warnings) is warned, report.warnings
 
 
 def test_a_diff_scan_does_not_call_unseen_allow_entries_missing(tmp_path: Path) -> None:

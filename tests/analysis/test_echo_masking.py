@@ -9,13 +9,17 @@ made next to the echo, and must not mask what is only similar (300 is not an ech
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 from analysis_kit import verdict
 from harness_kit import InProcessHarness, in_process_harness
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis import harness as child
+from analysis import harness_output as output
 from analysis.execution import Outcome
 from analysis.search import ambiguous, spellings
 
@@ -123,3 +127,18 @@ def test_a_number_inside_another_is_no_echo_of_an_input_it_equals() -> None:
     assert not ambiguous(1, {"1"}, ["11", "10"])
     assert ambiguous(1, {"1"}, ["[1, 10]"])
     assert spellings([1, [10.0]]) >= {"1", "10", "10.0"}
+
+
+TEXT = st.text(alphabet=st.sampled_from(list("aAbBsSkK129 ._-,'İıßẞſKµμσςΣéÉ")), max_size=24)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=TEXT, token=TEXT.filter(lambda t: t.strip() != ""), number=st.booleans())
+def test_masking_finds_what_the_regular_expression_finds(
+    text: str, token: str, number: bool
+) -> None:
+    """The child masks without compiling a regular expression at run time (code under test
+    can fill `re`'s cache with patterns of its own): it masks what the pattern that the
+    parent reads outputs with (`whole`, in any case) finds, the same way."""
+    expected = re.sub(output.whole(token, number), output.MASK, text, flags=re.IGNORECASE)
+    assert output.mask_whole(text, token, number) == expected

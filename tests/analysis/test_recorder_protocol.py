@@ -449,7 +449,7 @@ def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path:
     import json
     import subprocess
 
-    from analysis.execution import HARNESS_SOURCE
+    from analysis.execution import HARNESS_SOURCE, Channel
 
     write(tmp_path, {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
@@ -461,11 +461,13 @@ def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path:
         {"op": "record", "repo": str(tmp_path), "targets": targets(tmp_path, "mutate"),
          "entries": [{"kind": "script", "path": f"{tmp_path}/run.py", "label": "run.py"}]},
     ]  # fmt: skip
+    channel = Channel()
     done = subprocess.run(
         [str(newer_python()), "-s", "-P", "-c", HARNESS_SOURCE],
-        input="".join(json.dumps(r) + "\n" for r in requests),
-        capture_output=True, text=True, timeout=60, check=True,
+        input=channel.first_line() + b"".join(json.dumps(r).encode() + b"\n" for r in requests),
+        capture_output=True, timeout=60,
     )  # fmt: skip
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [json.loads(channel.open(line)) for line in done.stdout.splitlines()]
     assert [arguments(c)["args"][0]["sex"] for c in calls(lines)] == ["m", "f"]
     assert lines[-1]["counts"]["repeated"] == 1

@@ -3,12 +3,17 @@ directly, which `conftest` cannot be relied on for when several conftest files e
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from fakegithub import FakeGitHub
@@ -81,3 +86,32 @@ def start_redis(
                 time.sleep(0.05)
     finally:
         client.close()
+
+
+@contextmanager
+def codebias_serve(
+    env: dict[str, str], log: Path | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`codebias serve` on a free loopback port, once /healthz answers: (process, port).
+    With `log`, its stderr (the JSON log) goes to that file."""
+    port = free_port()
+    with open(log if log is not None else os.devnull, "wb") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/healthz")
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+                time.sleep(0.1)
+        yield proc, port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

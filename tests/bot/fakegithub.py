@@ -216,6 +216,7 @@ class FakeGitHub:
             ("POST", r + r"/pulls/(?P<n>\d+)/reviews", self.create_review, "token"),
             ("PATCH", r + r"/pulls/comments/(?P<id>\d+)", self.update_review_comment, "token"),
             ("POST", r + r"/issues/(?P<n>\d+)/comments", self.create_issue_comment, "token"),
+            ("GET", r + r"/issues/comments/(?P<id>\d+)", self.get_issue_comment, "token"),
         ]
 
     # -- helpers ------------------------------------------------------------------------
@@ -485,6 +486,17 @@ class FakeGitHub:
         comment["body"] = body["body"]
         return 200, comment, {}
 
+    def get_issue_comment(
+        self, m: re.Match[str], q: Any, body: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        repo = self._repo(m)
+        comment = next(
+            (c for c in (repo.issue_comments if repo else []) if c["id"] == int(m["id"])), None
+        )
+        if comment is None:
+            return 404, {"message": "Not Found"}, {}
+        return 200, comment, {}
+
     def create_issue_comment(
         self, m: re.Match[str], q: Any, body: Any
     ) -> tuple[int, Any, dict[str, str]]:
@@ -495,6 +507,8 @@ class FakeGitHub:
         comment = {
             "id": next(self.ids),
             "issue_number": int(m["n"]),
+            "issue_url": f"{self.url}/repos/{m['owner']}/{m['repo']}/issues/{m['n']}",
+            "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "body": body["body"],
             "user": BOT_USER,
         }

@@ -9,7 +9,8 @@ from typing import Any
 
 
 class FakeLLM:
-    def __init__(self, answers: list[str]) -> None:
+    def __init__(self, answers: list[str], error: tuple[int, str] | None = None) -> None:
+        """`error`: (status, message) answered to every request instead, as providers do."""
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
         fake = self
@@ -23,7 +24,9 @@ class FakeLLM:
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
                 fake.requests.append(body)
-                if not fake.answers or not self.path.endswith("/chat/completions"):
+                if error is not None:
+                    status, reply = error[0], {"error": {"message": error[1]}}
+                elif not fake.answers or not self.path.endswith("/chat/completions"):
                     status, reply = 500, {"error": {"message": "no scripted answer"}}
                 else:
                     status, reply = (

@@ -8,6 +8,7 @@ import difflib
 import hashlib
 import json
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -79,10 +80,15 @@ def adapt_repository(data: dict[str, Any], full_name: str = REPO) -> None:
 
 
 def pull_request_event(
-    action: str, number: int, head_sha: str, base_sha: str, draft: bool = False
+    action: str,
+    number: int,
+    head_sha: str,
+    base_sha: str,
+    draft: bool = False,
+    full_name: str = REPO,
 ) -> dict[str, Any]:
     data = payload(f"pull_request.{action}")
-    adapt_repository(data)
+    adapt_repository(data, full_name)
     data["number"] = number
     pr = data["pull_request"]
     pr["number"], pr["draft"], pr["state"] = number, draft, "open"
@@ -102,14 +108,39 @@ def comment_event(
     return data
 
 
+def post_comment(
+    github: FakeGitHub, number: int, body: str, login: str = "maintainer"
+) -> dict[str, Any]:
+    """A comment written on the fake GitHub, and the `issue_comment.created` delivery for it."""
+    data = comment_event(number, body, login)
+    comment = data["comment"]
+    with github.lock:
+        comment["id"] = next(github.ids)
+        github.repo(REPO).issue_comments.append(
+            {
+                "id": comment["id"],
+                "issue_number": number,
+                "body": body,
+                "user": {"login": login, "id": 7, "type": "User"},
+                "issue_url": f"{github.url}/repos/{REPO}/issues/{number}",
+                "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            }
+        )
+    return data
+
+
 def set_pull(
-    github: FakeGitHub, number: int, files: dict[str, tuple[str | None, str]], draft: bool = False
+    github: FakeGitHub,
+    number: int,
+    files: dict[str, tuple[str | None, str]],
+    draft: bool = False,
+    full_name: str = REPO,
 ) -> dict[str, Any]:
     """Put a pull request on the fake server: path -> (base text or None, head text)."""
-    repo = github.repo(REPO)
+    repo = github.repo(full_name)
     base_sha = sha_of("base:" + json.dumps(sorted((p, b or "") for p, (b, _) in files.items())))
     head_sha = sha_of("head:" + json.dumps(sorted((p, h) for p, (_, h) in files.items())))
-    event = pull_request_event("opened", number, head_sha, base_sha, draft)
+    event = pull_request_event("opened", number, head_sha, base_sha, draft, full_name)
     pr = copy.deepcopy(event["pull_request"])
     repo.pulls[number] = pr
     entries = []
@@ -127,9 +158,9 @@ def set_pull(
                 "additions": patch.count("\n+"),
                 "deletions": patch.count("\n-"),
                 "changes": 0,
-                "blob_url": f"https://github.com/{REPO}/blob/{head_sha}/{path}",
-                "raw_url": f"https://github.com/{REPO}/raw/{head_sha}/{path}",
-                "contents_url": f"https://api.github.com/repos/{REPO}/contents/{path}?ref={head_sha}",
+                "blob_url": f"https://github.com/{full_name}/blob/{head_sha}/{path}",
+                "raw_url": f"https://github.com/{full_name}/raw/{head_sha}/{path}",
+                "contents_url": f"https://api.github.com/repos/{full_name}/contents/{path}?ref={head_sha}",
                 "patch": patch,
             }
         )

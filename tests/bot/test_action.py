@@ -22,6 +22,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from botsupport import free_port
 from fakegithub import TOKEN, FakeGitHub
 from scenario import BASE, HEAD, PATH, REPO, set_pull
 
@@ -260,3 +261,27 @@ def test_a_pull_request_without_python_changes_passes(runner: Runner) -> None:
     steps = runner.run()
     assert outcomes(steps)["Verdict"] == "success", "\n".join(s.output for s in steps)
     assert runner.steps["scan"]["outputs"]["exit-code"] == "0"
+
+
+def test_github_out_of_reach_fails_the_review_step(runner: Runner, github: FakeGitHub) -> None:
+    """A wrong GITHUB_API_URL or an outage must not pass as a fork's read-only token does."""
+    runner.inputs |= {"review": "true", "token": TOKEN}
+    runner.env["GITHUB_API_URL"] = f"http://127.0.0.1:{free_port()}"
+    steps = runner.run()
+    review = next(step for step in steps if step.name == "Post the review")
+    assert (review.outcome, review.code) == ("failure", 4), review.output
+    assert "cannot reach GitHub" in review.output
+    assert "::error::" in review.output
+
+
+def test_a_read_only_token_only_warns_and_keeps_the_sarif(
+    runner: Runner, github: FakeGitHub
+) -> None:
+    # The fake GitHub answers an unknown token 401; GitHub answers a fork's token 403 on
+    # writes: both are 3, a refusal, which the Action reports as a warning.
+    runner.inputs |= {"review": "true", "token": "ghs_token_of_a_fork", "fail-on-bias": "false"}
+    steps = runner.run()
+    assert outcomes(steps)["Post the review"] == "success"
+    review = next(step for step in steps if step.name == "Post the review")
+    assert "::warning::" in review.output
+    assert runner.uploaded

@@ -74,7 +74,7 @@ def test_check_summary_counts_new_and_pre_existing_and_lists_unverified() -> Non
     text = check_summary(review)
     assert "**1** new in this pull request, **1** pre-existing" in text
     assert "age (new), gender (pre-existing)" in text
-    assert "`a.py::g` unverified: imports a missing module" in text
+    assert "`a.py::g` unverified: `imports a missing module`" in text
     assert review.conclusion == "failure"
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from fakegithub import FakeGitHub
-from scenario import BASE, HEAD, PATH, REPO, comment_event, set_pull
+from markdown_it import MarkdownIt
+from scenario import BASE, HEAD, PATH, REPO, post_comment, set_pull
 
 from bot.events import ReviewRequest, route
 from bot.jobs import JobContext
@@ -127,10 +128,10 @@ def test_commands_that_are_refused_get_an_answer(
     set_pull(github, 7, {PATH: (BASE, HEAD)})
     if permission:
         github.repo(REPO).permissions["maintainer"] = permission
-    routed = route("issue_comment", comment_event(7, body))
+    routed = route("issue_comment", post_comment(github, 7, body))
     assert isinstance(routed, ReviewRequest)
     context.run(routed)
-    (reply,) = github.repo(REPO).issue_comments
+    (reply,) = [c for c in github.repo(REPO).issue_comments if c["user"]["type"] == "Bot"]
     assert expect in reply["body"] and reply["body"].startswith("@maintainer")
     assert github.repo(REPO).check_runs == []
 
@@ -140,7 +141,7 @@ def test_recheck_by_a_writer_reviews_the_current_head(
 ) -> None:
     event = set_pull(github, 7, {PATH: (BASE, HEAD)})
     github.repo(REPO).permissions["maintainer"] = "write"
-    routed = route("issue_comment", comment_event(7, "/codebias recheck"))
+    routed = route("issue_comment", post_comment(github, 7, "/codebias recheck"))
     assert isinstance(routed, ReviewRequest)
     context.run(routed)
     run = github.repo(REPO).check_runs[-1]
@@ -212,8 +213,8 @@ def test_removed_and_binary_files_are_skipped_with_a_note_and_files_are_paginate
     del files[2]["patch"]
     context.run(request_for(event))
     text = summary(github)
-    assert "`hiring/old.py`: removed in this pull request" in text
-    assert "`hiring/blob.py`: no textual diff" in text
+    assert "`hiring/old.py`: `removed in this pull request`" in text
+    assert "`hiring/blob.py`: `no textual diff" in text
     assert len(github.calls("GET", r"/pulls/7/files$")) == 2
     assert github.repo(REPO).check_runs[-1]["conclusion"] == "failure"
 
@@ -252,3 +253,26 @@ def test_installation_is_looked_up_when_the_delivery_lacks_it(
     context.run(request)
     assert github.calls("GET", r"/repos/octo-org/hiring/installation$")
     assert github.repo(REPO).check_runs[-1]["status"] == "completed"
+
+
+def test_an_unknown_command_is_quoted_back_as_literal_text(
+    github: FakeGitHub, context: JobContext
+) -> None:
+    """Issue 25, item 11: the reply echoed the comment inside single backticks, so a backtick
+    in it closed the span and the rest (a link, an `@team` mention) was live markdown."""
+    set_pull(github, 7, {PATH: (BASE, HEAD)})
+    body = "/codebias x` [prize](//evil.example) @octo-org/admins <b>"
+    routed = route("issue_comment", post_comment(github, 7, body))
+    assert isinstance(routed, ReviewRequest) and routed.command == "refuse"
+    context.run(routed)
+    reply = github.repo(REPO).issue_comments[-1]["body"]
+    tokens = [
+        child
+        for token in MarkdownIt("commonmark").parse(reply)
+        if token.type == "inline"
+        for child in token.children or []
+    ]
+    assert not any(t.type in ("link_open", "html_inline") for t in tokens)
+    prose = " ".join(t.content for t in tokens if t.type == "text")
+    assert "@octo-org" not in prose and "evil" not in prose
+    assert ("code_inline", body.strip()) in [(t.type, t.content) for t in tokens]

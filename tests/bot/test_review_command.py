@@ -3,8 +3,16 @@ against the fake GitHub, with the real engine and sandbox."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from botsupport import APP_ID, free_port
 from fakegithub import TOKEN, FakeGitHub
+from fleetgithub import Fault, FleetGitHub
 from scenario import BASE, HEAD, HEAD_FIXED, PATH, REPO, set_pull
 
 from bot.cli import main
@@ -88,13 +96,76 @@ def test_missing_variables_exit_2_naming_them(
     assert message in capsys.readouterr().err
 
 
-def test_github_refusing_a_request_exits_3_naming_it(
+@pytest.fixture
+def faulty(app_keys: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[FleetGitHub]:
+    """The `ci` setting against a fake GitHub that answers scripted faults."""
+    fake = FleetGitHub(public_key=app_keys[1], app_id=APP_ID).start()
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPO)
+    monkeypatch.setenv("GITHUB_API_URL", fake.url)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    set_pull(fake, 7, {PATH: (BASE, HEAD)})
+    yield fake
+    fake.stop()
+
+
+def test_bad_credentials_exit_3_saying_so(
     ci: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("GITHUB_TOKEN", "ghs_a_token_from_a_fork")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghs_not_a_token_github_knows")
     set_pull(ci, 7, {PATH: (BASE, HEAD)})
     assert main(["review", "--pr", "7"]) == 3
     err = capsys.readouterr().err
-    assert "GitHub answered 401 to GET" in err and "/pulls/7" in err
-    assert "a pull request from a fork gets a read-only token" in err
+    assert "GitHub answered 401 (bad credentials) to GET" in err and "/pulls/7" in err
+    assert "GITHUB_TOKEN" in err and "permission" not in err and "fork" not in err
     assert "Traceback" not in err
+
+
+def test_a_token_without_write_permission_exits_3_naming_the_permissions(
+    faulty: FleetGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    faulty.fail(
+        Fault("POST", r"/check-runs$", 403, message="Resource not accessible by integration")
+    )
+    assert main(["review", "--pr", "7"]) == 3
+    err = capsys.readouterr().err
+    assert "GitHub answered 403 to POST" in err and "Resource not accessible" in err
+    assert "`checks: write`" in err and "a pull request from a fork gets a read-only token" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "api_url",
+    [f"http://127.0.0.1:{free_port()}", "http://codebias-test.invalid"],
+    ids=["closed_port", "unknown_host"],
+)
+def test_github_out_of_reach_exits_4_with_its_own_message(
+    ci: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    api_url: str,
+) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", api_url)
+    assert main(["review", "--pr", "7"]) == 4
+    err = capsys.readouterr().err
+    assert f"codebias: error: cannot reach GitHub at {api_url}" in err
+    assert "GITHUB_API_URL" in err
+    assert "answered None" not in err and "Traceback" not in err
+
+
+def test_github_failing_with_500_exits_4_without_a_traceback(faulty: FleetGitHub) -> None:
+    faulty.fail(Fault("GET", r"/pulls/7/files$", 500, message="Server Error", times=5))
+    done = subprocess.run(  # stderr as a CI log shows it, logging included
+        [sys.executable, "-m", "bot.cli", "review", "--pr", "7"],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 4
+    err = done.stderr
+    assert "GitHub failed: it answered 500 to GET" in err and "/pulls/7/files" in err
+    assert "Traceback" not in err
+    (check,) = faulty.repo(REPO).check_runs  # never left spinning
+    assert check["conclusion"] == "neutral"

@@ -4,10 +4,12 @@ the App (gitignore-style patterns on repository-relative paths)."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from fakegithub import FakeGitHub
 from scenario import REPO, set_pull
 
@@ -93,3 +95,43 @@ def test_the_cli_and_the_app_select_the_same_files(
 ) -> None:
     assert cli_selection(tmp_path) == SELECTED
     assert app_selection(github, embedded_settings) == SELECTED
+
+
+HOOK = yaml.safe_load((Path(__file__).resolve().parents[2] / ".pre-commit-hooks.yaml").read_text())
+
+
+def hook_selection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """What the pre-commit hook tests when a commit touches every file: pre-commit runs its
+    `entry` from the repository's root with the changed files' names appended."""
+    repo = tmp_path / "repo"
+    monkeypatch.chdir(repo)
+    (hook,) = HOOK
+    entry = shlex.split(hook["entry"])
+    assert entry[0] == "codebias"
+    out = tmp_path / "hook.json"
+    code = main([*entry[1:], *FILES, "--format", "json", "--output", str(out)])
+    assert code == 1
+    report: dict[str, Any] = json.loads(out.read_text())
+    return {f["path"] for f in report["functions"]}
+
+
+def test_the_hook_scan_and_the_app_test_the_same_functions(
+    tmp_path: Path,
+    github: FakeGitHub,
+    embedded_settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert cli_selection(tmp_path) == SELECTED
+    assert hook_selection(tmp_path, monkeypatch) == SELECTED
+    assert app_selection(github, embedded_settings) == SELECTED
+
+
+def test_files_named_without_force_exclude_are_scanned_whatever_the_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli_selection(tmp_path)
+    monkeypatch.chdir(tmp_path / "repo")
+    assert main(["scan", "tests/a/b.py", "--format", "json"]) == 1
+    assert [f["path"] for f in json.loads(capsys.readouterr().out)["functions"]] == ["tests/a/b.py"]
+    assert main(["scan", "--force-exclude", "tests/a/b.py", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["functions"] == []

@@ -195,3 +195,56 @@ def test_healthz_is_503_when_redis_is_unreachable(
             post(c, "pull_request", pull_request_event("opened", 7, "a" * 40, "b" * 40)).status_code
             == 503
         )
+
+
+def settle(client: TestClient) -> None:
+    """Wait until the embedded queue has run what it took (so a repeat is not coalesced)."""
+    import time
+
+    queue = client.app.state.services.queue
+    deadline = time.monotonic() + 10
+    while not queue.idle():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize(
+    "event,data",
+    [
+        ("pull_request", pull_request_event("synchronize", 7, "a" * 40, "b" * 40)),
+        ("issue_comment", comment_event(7, "/codebias fix salary_offer")),
+    ],
+    ids=["pull_request", "fix-command"],
+)
+def test_a_captured_body_replayed_with_new_delivery_ids_runs_once(
+    client: TestClient, recorder: Recorder, event: str, data: dict[str, object]
+) -> None:
+    """Issue 25, item 12: the delivery id is not signed, so a replay under fresh ids ran a job
+    (and for `/codebias fix`, a model call) each time."""
+    answers = []
+    for replay in range(3):
+        answers.append(post(client, event, data, **{"X-GitHub-Delivery": f"fresh-{replay}"}))
+        settle(client)
+    assert [a.status_code for a in answers] == [202, 200, 200]
+    assert all("duplicate" in a.json() for a in answers[1:])
+    assert len(recorder.requests) == 1
+
+
+def test_distinct_events_of_one_head_are_not_taken_for_replays(
+    client: TestClient, recorder: Recorder
+) -> None:
+    first = pull_request_event("synchronize", 7, "a" * 40, "b" * 40)
+    later = pull_request_event("synchronize", 7, "c" * 40, "b" * 40)
+    suite = payload("check_suite.rerequested")
+    suite["check_suite"]["pull_requests"] = [{"number": 7}]
+    again = json.loads(json.dumps(suite))
+    again["check_suite"]["updated_at"] = "2019-05-15T16:00:00Z"  # re-run once more, later
+    for event, data in [
+        ("pull_request", first),
+        ("pull_request", later),
+        ("check_suite", suite),
+        ("check_suite", again),
+    ]:
+        assert post(client, event, data).status_code == 202
+        settle(client)
+    assert len(recorder.requests) == 4

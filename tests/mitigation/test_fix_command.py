@@ -63,6 +63,30 @@ def fix_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[
     return code, json.loads(capsys.readouterr().out)
 
 
+PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/rates.py": "SENIOR_AGE = 65\n",
+    "pkg/premiums.py": (
+        "from .rates import SENIOR_AGE\n\n\n"
+        "def premium(age: int, base: float) -> float:\n"
+        "    if age >= SENIOR_AGE:\n"
+        "        return base * 1.5\n"
+        "    return base\n"
+    ),
+}
+PACKAGE_FIX = "```python\ndef premium(age: int, base: float) -> float:\n    return base * 1.25\n```"
+
+
+@pytest.fixture
+def package(workdir: Path) -> Path:
+    """A repository whose module imports a sibling relatively, as packages do."""
+    (workdir / ".git").mkdir()
+    for name, text in PACKAGE.items():
+        (workdir / name).parent.mkdir(parents=True, exist_ok=True)
+        (workdir / name).write_text(text)
+    return workdir
+
+
 def test_json_output_of_a_verified_fix(
     workdir: Path,
     llm_server: Any,
@@ -88,21 +112,41 @@ def test_json_output_of_a_verified_fix(
     assert (workdir / "loans.py").read_text() == SOURCE  # no --apply: the file is untouched
 
 
+@pytest.mark.parametrize(
+    ("target", "answer", "fixed"),
+    [
+        (
+            "loans.py::approve",
+            GOOD,
+            "def approve(age: int, income: float) -> bool:\n    return income > 30000\n",
+        ),
+        # Re-tested as scan runs it: as pkg.premiums, whose relative import then works.
+        (
+            "pkg/premiums.py::premium",
+            PACKAGE_FIX,
+            "from .rates import SENIOR_AGE\n\n\n"
+            "def premium(age: int, base: float) -> float:\n    return base * 1.25\n",
+        ),
+    ],
+    ids=["a_loose_module", "a_package_module"],
+)
 def test_apply_rewrites_the_file_with_the_verified_fix(
-    workdir: Path,
+    package: Path,
     openai_server: Any,
     server_env: Any,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    target: str,
+    answer: str,
+    fixed: str,
 ) -> None:
     use(openai_server, server_env, monkeypatch)
-    openai_server.answer(GOOD)
-    code, out = fix_json(capsys, "--apply")
-    assert code == 0 and out["applied"] is True
-    assert (workdir / "loans.py").read_text() == (
-        "def approve(age: int, income: float) -> bool:\n    return income > 30000\n"
-    )
-    assert sorted(p.name for p in workdir.iterdir()) == ["loans.py"]  # no temporary left over
+    openai_server.answer(answer)
+    code = main(["fix", target, "--format", "json", "--apply"])
+    out = json.loads(capsys.readouterr().out)
+    assert (code, out["status"], out["applied"]) == (0, "fixed", True)
+    assert (package / target.split("::")[0]).read_text() == fixed
+    assert [p.name for p in package.rglob("*.tmp")] == []  # no temporary left over
 
 
 def test_apply_leaves_the_file_alone_without_a_verified_fix(
@@ -152,15 +196,25 @@ def test_without_a_provider_findings_are_printed_with_a_note_and_exit_1(
     assert out["findings"][0]["example"]["values"]
 
 
-def test_clean_function_needs_no_provider(
-    workdir: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("source", "note"),
+    [
+        ("def fee(amount: float, age: int) -> float:\n    return amount\n", "no bias found"),
+        (
+            "def fee(amount: float, count: int) -> float:\n    return amount * count\n",
+            "no protected input",
+        ),
+    ],
+    ids=["clean", "no_protected_input"],
+)
+def test_nothing_to_fix_needs_no_provider_and_exits_0(
+    workdir: Path, capsys: pytest.CaptureFixture[str], source: str, note: str
 ) -> None:
-    (workdir / "loans.py").write_text(
-        "def fee(amount: float, age: int) -> float:\n    return amount\n"
-    )
+    (workdir / "loans.py").write_text(source)
     code = main(["fix", "loans.py::fee", "--format", "json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "clean" and out["before"] == []
+    assert out["note"] == f"{note}: nothing to fix"
 
 
 @pytest.mark.parametrize(
@@ -201,3 +255,18 @@ def test_provider_outage_exits_nonzero_with_a_note_and_no_traceback(
     assert "could not be reached" in out["note"] and "500" in out["note"]
     assert out["findings"][0]["attribute"] == "age"  # the findings are still reported
     assert len(openai_server.requests) == 3
+
+
+def test_fix_runs_a_package_module_as_scan_does_and_says_first_that_no_model_is_set(
+    package: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["scan", "pkg/premiums.py", "--format", "json"]) == 1
+    (scanned,) = json.loads(capsys.readouterr().out)["functions"]
+    assert scanned["status"] == "biased"
+    code = main(["fix", "pkg/premiums.py::premium", "--format", "json"])
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert code == 1 and out["status"] == "not_fixed"
+    assert out["findings"] == scanned["findings"]  # the same proof, run the same way
+    assert "codebias: no language model is configured" in captured.err
+    assert "OPENAI_API_KEY" in out["note"]

@@ -44,7 +44,7 @@ def record(
     policy = build_policy([{"evidence": {"seconds": seconds}}])
     target = RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,))
     with executor.share(str(project.root)) as shared:
-        return Recording(executor, project, policy).run([target], entries, shared)
+        return Recording(executor, project, policy).run([target], entries, shared.path)
 
 
 def pytest_run(*files: str) -> EntryPoint:
