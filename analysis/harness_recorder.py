@@ -245,7 +245,16 @@ class CallRecorder:
         entries = msg.get("entries", [])
         per_test = float(msg.get("seconds_per_test", 10.0))
         cwd = os.getcwd()
-        os.register_at_fork(after_in_child=self.forked)
+        ACTIVE[:] = [self]
+        try:
+            self.run_entries(entries, total, share, per_test, cwd)
+        finally:
+            ACTIVE.clear()
+        self.harness.send({"recorded": True, "counts": self.counts})
+
+    def run_entries(
+        self, entries: list[Any], total: float, share: float, per_test: float, cwd: str
+    ) -> None:
         for index, entry in enumerate(entries):
             if self.done:
                 break
@@ -280,7 +289,6 @@ class CallRecorder:
                     "failed_imports": outcome.failed_imports,
                 }
             )
-        self.harness.send({"recorded": True, "counts": self.counts})
 
     def run_entry(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
         kind = entry.get("kind")
@@ -449,6 +457,20 @@ def entry_status(exc: BaseException) -> str:
     if isinstance(exc, SystemExit):
         return f"exited ({exc.code})"
     return f"raised {type(exc).__name__}: {str(exc)[:200]}"
+
+
+# The recorder running in this process, if one is: a child the code under test forks stops
+# recording and loses the reply pipe (registered once per process: a fork callback cannot be
+# taken back, and the harness's tests record in their own process many times).
+ACTIVE: list[CallRecorder] = []
+
+
+def on_fork() -> None:
+    if ACTIVE:
+        ACTIVE[0].forked()
+
+
+os.register_at_fork(after_in_child=on_fork)
 
 
 def record(harness: Any, msg: dict[str, Any]) -> None:

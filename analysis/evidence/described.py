@@ -212,7 +212,7 @@ class Reader:
             return SequenceValue(name, first, count(data.get("len")))
         if kind == "object":
             how = data.get("how")
-            if how not in HOWS:
+            if not isinstance(how, str) or how not in HOWS:
                 raise InvalidEvidence(f"unknown kind of object {how!r}")
             fields = tuple(
                 (text(pair[0], "field"), self.node(pair[1], depth + 1))
@@ -242,7 +242,7 @@ class Reader:
     def scalar(self, data: dict[str, Any]) -> Scalar:
         kind = data.get("kind")
         value = data.get("v")
-        if kind not in SCALAR_KINDS:
+        if not isinstance(kind, str) or kind not in SCALAR_KINDS:
             raise InvalidEvidence(f"unknown scalar kind {kind!r}")
         fine = {
             "int": isinstance(value, int) and not isinstance(value, bool),
@@ -255,7 +255,7 @@ class Reader:
         if isinstance(value, str):
             value = value[:MAX_TEXT]
         choices = tuple(c for c in items(data.get("choices", [])) if plain_scalar(c))
-        return Scalar(kind, value, choices)
+        return Scalar(kind, value, choices)  # type: ignore[arg-type]  # one of SCALAR_KINDS
 
     def column(self, data: Any) -> Column:
         if not isinstance(data, dict):
