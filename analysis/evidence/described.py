@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, assert_never
+from typing import Any, Literal, TypeAlias, assert_never, cast
 
 from analysis.errors import InvalidEvidence
 
@@ -255,7 +255,7 @@ class Reader:
         if isinstance(value, str):
             value = value[:MAX_TEXT]
         choices = tuple(c for c in items(data.get("choices", [])) if plain_scalar(c))
-        return Scalar(kind, value, choices)  # type: ignore[arg-type]  # one of SCALAR_KINDS
+        return Scalar(cast(ScalarKind, kind), value, choices)
 
     def column(self, data: Any) -> Column:
         if not isinstance(data, dict):
