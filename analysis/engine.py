@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path as FsPath
 
 from analysis.acceptance import Acceptance
@@ -31,7 +31,13 @@ from analysis.errors import (
     SessionDied,
     SourceError,
 )
-from analysis.evidence.replay import RECORDED_EXECUTIONS, merge, recorded_bases, replay
+from analysis.evidence.replay import (
+    RECORDED_EXECUTIONS,
+    RECORDED_TIME,
+    merge,
+    recorded_bases,
+    replay,
+)
 from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
@@ -546,8 +552,11 @@ class Engine:
         budget = self.policy.budget
         deadline = time.monotonic() + budget.seconds_per_function
         replaying = tuple(call.id for call, _ in recorded)
+        # evidence: the recorded calls get a time of their own, on top of the search's
+        extra = budget.seconds_per_function * RECORDED_TIME if recorded else 0.0
+        limits = replace(self.limits, session_timeout=self.limits.session_timeout + extra)
         try:
-            session = executor.open(self.target(info, module, recorded=replaying), self.limits)
+            session = executor.open(self.target(info, module, recorded=replaying), limits)
         except ReplyForged as exc:
             static_review(info, model, report, tampered(exc))
             return
@@ -576,7 +585,7 @@ class Engine:
                     session,
                     self.policy,
                     min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
-                    deadline,
+                    time.monotonic() + budget.seconds_per_function * RECORDED_TIME,
                     refusals_only,
                 )
             except (ReplyForged, CallsProveNothing) as exc:
@@ -599,6 +608,7 @@ class Engine:
                 else:
                     report.status, report.reason = "skipped", "no protected input"
                 return
+            deadline = max(deadline, time.monotonic() + budget.seconds_per_function)
             try:
                 learnt, _ = learn_missing_fields(model, builder, session)
             except (SessionDied, CallsProveNothing) as exc:  # judge what the code says

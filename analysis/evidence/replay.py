@@ -29,6 +29,9 @@ from config.policy import Policy
 # Calls spent on the recorded calls of one function, at most: they are the bases most worth
 # trying, not a second search (each runs every value of each leaf once, in one context).
 RECORDED_EXECUTIONS = 600
+# And their time, as a share of the function's `seconds_per_function`, which the search over
+# made-up inputs then gets whole, as it would without them.
+RECORDED_TIME = 0.5
 
 
 @dataclass

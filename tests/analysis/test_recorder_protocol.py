@@ -345,6 +345,32 @@ def test_a_test_file_that_cannot_import_is_counted_and_the_others_run(
     assert [c["source"] for c in calls(lines)] == ["tests/test_fine.py::test_fine"]
 
 
+def test_tests_of_a_file_that_keep_nothing_new_are_left_out_and_the_next_file_runs(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "tests/test_a_many.py": """\
+            import pytest
+            from pkg.pricing import mutate
+            @pytest.mark.parametrize("n", range(60))
+            def test_same(n):
+                mutate({"age": 30})
+        """,
+        "tests/test_b_other.py": """\
+            from pkg.pricing import mutate
+            def test_other():
+                mutate({"age": 80})
+        """,
+    })  # fmt: skip
+    lines = recorded(h, tmp_path, ("mutate",), [pytest_entry("tests")])
+    assert [arguments(c)["args"][0]["age"] for c in calls(lines)] == [30, 80]
+    entry = next(line for line in lines if "entry" in line)
+    # The first test kept a call, the next 25 nothing new: the other 34 were left out.
+    assert entry["tests"] == 1 + 25 + 1
+    assert entry["status"].endswith("; 34 tests left out (nothing more to record)")
+
+
 def test_recording_stops_once_every_function_has_its_calls(
     h: InProcessHarness, tmp_path: Path
 ) -> None:
