@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path as FsPath
 
 from analysis.acceptance import Acceptance
@@ -31,6 +31,14 @@ from analysis.errors import (
     SessionDied,
     SourceError,
 )
+from analysis.evidence.replay import (
+    RECORDED_EXECUTIONS,
+    RECORDED_TIME,
+    merge,
+    recorded_bases,
+    replay,
+)
+from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
@@ -115,9 +123,11 @@ class Engine:
         self.budget_warnings: list[str] = []  # what the scan's budget cut
         self.copy_warnings: list[str] = []  # what the sandboxes' copies of projects left out
         self.acceptance = Acceptance(policy)
+        self.evidence = EvidenceStore(policy)  # the projects' own calls (analysis/evidence/)
 
     def close(self) -> None:
         """Remove the copies of projects made for the sandboxes."""
+        self.evidence.close()  # waits for a recording still running
         with self._lock:
             self._shared.clear()
             self._shares.close()
@@ -166,6 +176,7 @@ class Engine:
                 self.acceptance.read_whole(path)
             tasks += [(module, info) for info in self.select(module, lines)]
         try:
+            self.record(tasks)
             reports = self.run_tasks(tasks)
         finally:
             self.close()
@@ -181,7 +192,9 @@ class Engine:
                 *self.acceptance.warnings(complete=complete),
                 *self.budget_warnings,
                 *self.copy_warnings,
+                *self.evidence.warnings,
             ],
+            evidence=self.evidence.summaries,
         )
 
     def scan_source(
@@ -372,17 +385,47 @@ class Engine:
                     self.progress(done, len(tasks))
             return report
 
+        # The functions whose calls are being recorded go last (analysis/evidence/).
+        order = sorted(range(len(tasks)), key=lambda i: self.recording(*tasks[i]))
+        ordered = [tasks[i] for i in order]
         if self.jobs == 1 or len(tasks) < 2:
-            reports = [one(task) for task in tasks]
+            done_reports = [one(task) for task in ordered]
         else:
             with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                reports = list(pool.map(one, tasks))
+                done_reports = list(pool.map(one, ordered))
+        reports: list[FunctionReport] = [done_reports[0]] * len(tasks) if tasks else []
+        for position, index in enumerate(order):
+            reports[index] = done_reports[position]
         if spent.cut:
             self.budget_warnings.append(
                 f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
                 f"({spent.hint})"
             )
         return reports
+
+    def record(self, tasks: list[tuple[Module, FunctionInfo]]) -> None:
+        """Start recording the calls the projects' own tests and demos make of the functions
+        that need them (analysis/evidence/), while the others are tested; a sandbox that
+        cannot start records nothing."""
+        candidates = [
+            Candidate(module.project, module.location, info, module.facts)
+            for module, info in tasks
+            if module.project is not None
+            and module.location is not None
+            and module.runnable
+            and not is_test(module.path, info)
+        ]
+        if not candidates:
+            return
+        try:
+            self.executor()
+        except SandboxUnavailable:
+            return
+        self.evidence.start(candidates, self.executor, self.shared)
+
+    def recording(self, module: Module, info: FunctionInfo) -> bool:
+        """Whether the function's calls are being recorded (it is tested after the others)."""
+        return self.evidence.pending(module.project, module.location, info)
 
     def cut(self, module: Module, info: FunctionInfo, why: str) -> FunctionReport:
         """A function left untested because the scan's budget was spent: its static review."""
@@ -421,9 +464,15 @@ class Engine:
                 raise SandboxUnavailable(self._unavailable or "no sandbox")
             return self._executor
 
-    def target(self, info: FunctionInfo, module: Module, source: str | None = None) -> Target:
+    def target(
+        self,
+        info: FunctionInfo,
+        module: Module,
+        source: str | None = None,
+        recorded: tuple[str, ...] = (),
+    ) -> Target:
         """How to load `info` in a child: `source` (the module's own by default) run as the
-        module it is in its project, when it has one."""
+        module it is in its project, when it has one; with the `recorded` calls to replay."""
         qualname = attribute_path(info.qualname) + (
             ".fget" if "property" in info.decorators else ""
         )
@@ -442,6 +491,8 @@ class Engine:
             paths=location.paths,
             last_paths=location.last_paths,
             stub=stub,
+            evidence=self.evidence.folder(project) if recorded else None,
+            recorded=recorded,
         )
 
     def shared(self, project: Project) -> str:
@@ -491,19 +542,24 @@ class Engine:
         reading = time.monotonic() - started
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
-        # A record read only by keys the source does not spell out may still hold a person.
+        # A record read only by keys the source does not spell out may still hold a person,
+        # and so may the calls the project's own tests and demos made (analysis/evidence/).
         opaque = not protected and has_opaque_record(model)
-        if not protected and not opaque:
+        if self.recording(module, info):
+            self.evidence.wait()
+        calls = self.evidence.calls(module.project, module.location, info)
+        recorded = recorded_bases(info, calls, builder, model, self.policy)
+        if not protected and not opaque and not recorded:
             report.status, report.reason = "skipped", "no protected input"
             return
         if not module.intact(info):
-            if opaque:
+            if not protected:
                 report.status, report.reason = "skipped", "no protected input"
                 return
             static_review(info, model, report, module.note or "the module cannot run")
             return
         targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
-        if not targets and not opaque:
+        if not targets and not opaque and not recorded:
             report.reason = "no protected input is ever read"
             return
         if reading > budget.seconds_per_function:
@@ -514,8 +570,12 @@ class Engine:
         except SandboxUnavailable as exc:
             static_review(info, model, report, f"not executed: {exc}")
             return
+        replaying = tuple(call.id for call, _ in recorded)
+        # evidence: the recorded calls get a time of their own, on top of the search's
+        extra = budget.seconds_per_function * RECORDED_TIME if recorded else 0.0
+        limits = replace(self.limits, session_timeout=self.limits.session_timeout + extra)
         try:
-            session = executor.open(self.target(info, module), self.limits)
+            session = executor.open(self.target(info, module, recorded=replaying), limits)
         except ReplyForged as exc:
             static_review(info, model, report, tampered(exc))
             return
@@ -525,10 +585,49 @@ class Engine:
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
+        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
+        refusals_only = {
+            category
+            for category in self.policy.enabled_categories
+            if converts(info, category, self.policy, module.facts.const)
+        }
         with session:
             if session.load_error:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
+            # evidence: the calls the project's own runs made come first; what they prove is
+            # not searched again, and what they do not is left to the synthesised inputs.
+            try:
+                replayed = replay(
+                    info,
+                    recorded,
+                    session,
+                    self.policy,
+                    min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
+                    time.monotonic() + budget.seconds_per_function * RECORDED_TIME,
+                    refusals_only,
+                )
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
+            report.findings += replayed.findings
+            tested = set(report.attributes_tested) | replayed.attributes
+            report.attributes_tested = sorted(tested)
+            targets = [leaf for leaf in targets if leaf.category not in replayed.proved]
+            if replayed.died:
+                report.reason = replayed.died
+                report.status = "error" if not report.findings else report.status
+            if replayed.died or (replayed.result.executions and not targets and not opaque):
+                replayed.result.executions = session.calls
+                record_result(info, model, report, replayed.result, module.runnable, module.note)
+                return
+            if not targets and not opaque:  # recorded calls with no protected value inside
+                if protected:
+                    report.reason = "no protected input is ever read"
+                else:
+                    report.status, report.reason = "skipped", "no protected input"
+                return
+            deadline = max(deadline, time.monotonic() + budget.seconds_per_function)
             try:
                 learnt, _ = learn_missing_fields(model, builder, session)
             except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
@@ -537,9 +636,15 @@ class Engine:
             if learnt:  # keys the code reads that its source does not name
                 model = only_people(model, info, self.policy, module.facts)
                 targets += [leaf for leaf in learnt if leaf.protected]
-                tested = {leaf.category for leaf in model.protected if leaf.category}
+                tested |= {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)
             if not targets:
+                if replayed.result.executions:  # the recorded calls ran: that is the verdict
+                    replayed.result.executions = session.calls
+                    record_result(
+                        info, model, report, replayed.result, module.runnable, module.note
+                    )
+                    return
                 report.status, report.reason = "skipped", "no protected input"
                 return
             prepared = time.monotonic()
@@ -555,16 +660,10 @@ class Engine:
                 model,
                 session,
                 targets,
-                budget.executions_per_function,
+                max(budget.executions_per_function - session.calls, 1),
                 deadline,
                 policy=self.policy,
-                # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
-                refusals_only={
-                    leaf.category
-                    for leaf in targets
-                    if leaf.category
-                    and converts(info, leaf.category, self.policy, module.facts.const)
-                },
+                refusals_only=refusals_only,
                 scopes=scopes,
                 acting=acting,
             )
@@ -576,8 +675,9 @@ class Engine:
             except SessionDied as exc:
                 result = search.result
                 report.reason = str(exc)
-                if not result.witnesses:
+                if not result.witnesses and not report.findings:
                     report.status = "error"
+            merge(result, replayed.result)  # evidence: what the recorded calls saw
             # The session counts every call: the probes, and the one a dying child was in.
             result.executions = session.calls
         record_result(info, model, report, result, module.runnable, module.note)

@@ -9,6 +9,7 @@ CodebiasError
 └── ExecutionError       the process running the code under test failed us
     ├── SandboxUnavailable   isolation cannot be set up here; nothing untrusted may run
     ├── CallsProveNothing    every call so far touched a stubbed module: calling on is futile
+    ├── InvalidEvidence      a recorded call the child sent is off-shape (dropped, counted)
     └── SessionDied          the child died or broke protocol (timeout, crash, bad reply)
         ├── LoadDied         ... while it loaded the module, before any call
         └── ReplyForged      a reply the harness did not send (it fails the session's MAC)
@@ -30,6 +31,7 @@ __all__ = [
     "LoadDied",
     "ReplyForged",
     "CallsProveNothing",
+    "InvalidEvidence",
 ]
 
 
@@ -82,3 +84,7 @@ class CallsProveNothing(ExecutionError):
         )
         self.needs = needs
         self.calls = calls
+
+
+class InvalidEvidence(ExecutionError):
+    pass

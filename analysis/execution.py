@@ -35,7 +35,15 @@ from analysis.interpreter import Interpreter, current_interpreter
 # (`builtins.sorted = ...`) changes its own world, not the harness's.
 HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n".join(
     (Path(__file__).parent / part).read_text(encoding="utf-8")
-    for part in ("harness_output.py", "harness_stubs.py", "harness_frames.py", "harness.py")
+    for part in (
+        "harness_output.py",
+        "harness_stubs.py",
+        "harness_frames.py",
+        "harness_describe.py",  # evidence: what a recorded argument holds
+        "harness_recorder.py",  # evidence: the recording run
+        "harness_recorded.py",  # evidence: recorded calls replayed
+        "harness.py",
+    )
 )
 
 
@@ -200,6 +208,10 @@ class Target:
     last_paths: tuple[str, ...] = ()  # searched after the standard library (project.py)
     stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
     stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
+    # evidence (analysis/evidence/): the host folder of recorded calls, shown read-only, and
+    # the calls of this function in it (loaded with the module, outside any call's alarm)
+    evidence: str | None = None
+    recorded: tuple[str, ...] = ()
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -253,6 +265,17 @@ class Executor:
         """Where the child sees the target's project folder (here: where it is)."""
         return target.repo
 
+    def evidence_view(self, target: Target) -> str | None:
+        """evidence: where the child sees the target's folder of recorded calls."""
+        return target.evidence
+
+    @property
+    def private_writes(self) -> bool:
+        """evidence: whether what a session writes into its project stays in a view of its
+        own, thrown away with it (the sandbox's scratch view); else a recording run, whose
+        tests write, is given a copy of the project."""
+        return False
+
     @contextmanager
     def share(self, folder: str) -> Iterator[SharedProject]:
         """The folder to give targets as `repo` while the caller holds it open."""
@@ -269,7 +292,7 @@ class Executor:
             start_new_session=True,  # its own process group, so we can kill all of it
             preexec_fn=self.preexec(limits),
         )
-        return Session(proc, target, limits, self.repo_view(target))
+        return Session(proc, target, limits, self.repo_view(target), self.evidence_view(target))
 
 
 class ProcessExecutor(Executor):
@@ -316,6 +339,7 @@ class Session:
         target: Target,
         limits: Limits,
         repo_view: str | None = None,
+        evidence_view: str | None = None,
     ) -> None:
         self.proc = proc
         self.limits = limits
@@ -332,7 +356,7 @@ class Session:
         os.set_blocking(proc.stdin.fileno(), False)
         try:
             reply = self.request(
-                load_message(target, limits, repo_view),
+                load_message(target, limits, repo_view, evidence_view),
                 extra_seconds=limits.load_timeout + 2.0,  # the harness's load alarm, plus slack
                 first=self.channel.first_line(),
             )
@@ -500,7 +524,9 @@ class Session:
         self.close()
 
 
-def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[str, Any]:
+def load_message(
+    target: Target, limits: Limits, repo_view: str | None, evidence_view: str | None = None
+) -> dict[str, Any]:
     """The harness's load request, with the project's paths as the child sees them."""
 
     inside = repo_view is not None and target.repo is not None
@@ -523,4 +549,6 @@ def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[
         "stub_missing": target.stub_missing,
         "call_timeout": limits.call_timeout,
         "load_timeout": limits.load_timeout,
+        "evidence": evidence_view,  # evidence: recorded calls (harness_recorded.py)
+        "recorded": list(target.recorded),
     }

@@ -81,6 +81,8 @@ if __name__ != "__main__":
         sha256,
         stands_alone,
     )
+    from analysis.harness_recorded import RECORDED  # evidence: recorded calls replayed
+    from analysis.harness_recorder import record  # evidence: the recording run
     from analysis.harness_stubs import STUBS, needs_outcome
 
 MAX_STDOUT = 2000
@@ -294,6 +296,10 @@ class Harness:
         STUBS.forced.update(msg.get("stub", []))
         STUBS.allow = bool(msg.get("stub_missing", True))
         sys.meta_path.insert(0, STUBS)
+        RECORDED.configure(msg.get("evidence"), msg.get("cwd"))  # evidence: recorded calls
+        if not msg["qualname"]:
+            # evidence: the recording run sets the project up and loads no function
+            return {"loaded": True, "stubbed": sorted(STUBS.forced)}
         if "async" in msg["source"]:
             import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
         baseline = set(sys.modules)
@@ -323,6 +329,11 @@ class Harness:
                     return {"loaded": False, "error": error}
                 return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
+        try:  # evidence: recorded calls load now, their imports outside any call's alarm
+            with self.alarm(float(msg.get("load_timeout", 10.0))):
+                RECORDED.preload(msg.get("recorded", []))
+        except BaseException:  # noqa: BLE001 - a call that cannot load fails when it is made
+            pass
         broken = self.guard.check() if self.guard else None
         if broken:
             return {"loaded": False, "error": broken}
@@ -397,6 +408,7 @@ class Harness:
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
+        RECORDED.begin_call()  # evidence: each call starts from fresh recorded values
         building = True
         try:
             with self.alarm(self.call_timeout):
@@ -488,6 +500,8 @@ class Harness:
         tag = value.get("__cb__")
         if tag is None:
             return {k: self.decode(v) for k, v in value.items()}
+        if tag == "recorded":  # evidence: an argument of a recorded call, a leaf set
+            return RECORDED.value(value, self.decode)
         if tag == "record":
             return Record({k: self.decode(v) for k, v in value["fields"].items()})
         if tag == "frame":
@@ -547,8 +561,6 @@ class Harness:
                 self.plain_instances[value["class"]] = obj
             return obj
         raise ValueError(f"unknown value tag {tag!r}")
-
-
 
 
 def command_callback(target, qualname):
@@ -641,6 +653,8 @@ def main():
         elif msg["op"] == "call":
             for call in msg["calls"]:
                 harness.send(harness.call_one(call))
+        elif msg["op"] == "record":  # evidence: run the project's tests and demos, recording
+            record(harness, msg)
         else:
             harness.send({"error": "unknown op"})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from analysis.pools import dedupe
 from analysis.values import DateValue, EnumMember, is_number
@@ -96,6 +96,14 @@ class Leaf:
         return self.category is not None
 
 
+class CustomShape(Protocol):
+    """A shape that encodes and shows itself: a recorded argument (analysis/evidence/)."""
+
+    def encode(self, values: dict[InputPath, Any]) -> Any: ...
+
+    def plain(self, values: dict[InputPath, Any]) -> Any: ...
+
+
 @dataclass
 class Node:
     """The shape of one argument: a leaf, a record, an instance of a module class, or a list
@@ -104,6 +112,7 @@ class Node:
     # leaf | record | new | list | mapping (a dict of records by id) | frame | series (a
     # pandas Series of one value per person: the leaf tried, then its peer) | tuple | made
     # (what a function of the module, named by `cls`, returns when called without arguments)
+    # | recorded (an argument of a recorded call, its leaves in `fields`: `custom` encodes it)
     kind: str
     leaf: Leaf | None = None
     fields: dict[str, Node] = field(default_factory=dict)
@@ -112,6 +121,7 @@ class Node:
     # A "new" whose constructor takes `*args`: its first `by_position` fields go by
     # position, then the list in its VARARGS field, spread.
     by_position: int = 0
+    custom: CustomShape | None = None  # evidence: a recorded argument
 
 
 # The field of a "new" node holding the extra positional arguments of `__init__(..., *args)`.
@@ -238,6 +248,8 @@ def encode_value(value: Any) -> Any:
 
 
 def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
+    if node.custom is not None:  # evidence: a recorded argument
+        return node.custom.encode(values)
     if node.kind == "leaf":
         assert node.leaf is not None
         return encode_value(values[node.leaf.path])
@@ -283,6 +295,8 @@ def plain_value(value: Any) -> Any:
 
 
 def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
+    if node.custom is not None:  # evidence: a recorded argument
+        return node.custom.plain(values)
     if node.kind == "leaf":
         assert node.leaf is not None
         return plain_value(values[node.leaf.path])

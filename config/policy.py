@@ -78,6 +78,18 @@ class Python(Strict):
 Strength = Literal["weak", "unless_infrastructure", "strong"]
 
 
+class Evidence(Strict):
+    """Inputs from the repository's own runs (analysis/evidence/): its tests and demos run
+    once per scan in the sandbox, recording the calls they make of the functions tested."""
+
+    enabled: bool = True
+    # Commands to run instead of the ones found (`pytest -q tests/unit`, `python
+    # examples/demo.py`, `python -m pkg.demo`): pytest and python commands only.
+    run: tuple[str, ...] = ()
+    seconds: float = Field(default=120.0, gt=0, le=3600)  # the whole recording run
+    calls_per_function: int = Field(default=5, ge=1, le=50)
+
+
 class People(Strict):
     """Where weak words count (analysis/people.py): only with evidence of a person."""
 
@@ -141,6 +153,7 @@ class Policy(Strict):
     mitigation: Mitigation = Mitigation()
     python: Python = Python()
     people: People = People()
+    evidence: Evidence = Evidence()
 
     @model_validator(mode="after")
     def weak_words_exist(self) -> Policy:

@@ -48,6 +48,7 @@ from analysis.sandbox.snapshot import copy_base, snapshot
 
 SANDBOX_HOME = "/tmp"
 REPO_VIEW = "/repo"  # where a target's project appears, read-only (a snapshot, see snapshot.py)
+EVIDENCE_VIEW = "/evidence"  # evidence: recorded calls, read-only (analysis/evidence/)
 PRELUDE_MARKER = "# codebias sandbox prelude"  # first line of every sandboxed command
 MB = 1 << 20
 
@@ -167,6 +168,13 @@ class BwrapExecutor(Executor):
     def repo_view(self, target: Target) -> str | None:
         return REPO_VIEW if target.repo is not None else None
 
+    def evidence_view(self, target: Target) -> str | None:
+        return EVIDENCE_VIEW if target.evidence is not None else None
+
+    @property
+    def private_writes(self) -> bool:
+        return self.writable_projects
+
     @contextmanager
     def share(self, folder: str) -> Iterator[SharedProject]:
         with snapshot(Path(folder), self.privileged, self.writable_projects) as (copy, made):
@@ -181,6 +189,7 @@ class BwrapExecutor(Executor):
         repo: str | None = None,
         cgroup_procs: str = "",
         writable: bool = False,
+        evidence: str | None = None,  # evidence: the folder of recorded calls
     ) -> list[str]:
         """`repo`: the folder shown at /repo, read-only, or (`writable`) a scratch view."""
         layout = self.prepare()
@@ -242,6 +251,8 @@ class BwrapExecutor(Executor):
             argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
         if repo is not None:
             argv += ["--bind" if writable else "--ro-bind", repo, REPO_VIEW]
+        if evidence is not None:
+            argv += ["--ro-bind", evidence, EVIDENCE_VIEW]  # evidence: recorded calls
         argv += [
             "--proc", "/proc",
             # sysctls are looked up in the caller's namespaces, so this shows the sandbox's
@@ -288,7 +299,8 @@ class BwrapExecutor(Executor):
         try:
             proc = subprocess.Popen(
                 self.command(
-                    limits, slot, info_write, seccomp_fd, repo, cgroup_procs, scratch is not None
+                    limits, slot, info_write, seccomp_fd, repo, cgroup_procs, scratch is not None,
+                    target.evidence,
                 ),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -314,6 +326,7 @@ class BwrapExecutor(Executor):
             slot=slot,
             info_fd=info_read,
             scratch=None if scratch is None else lambda: self.release_scratch(scratch),
+            evidence_view=self.evidence_view(target),
         )
 
     def release_scratch(self, scratch: str | None) -> None:
@@ -345,6 +358,7 @@ class BwrapSession(Session):
         slot: Slot,
         info_fd: int,
         scratch: Callable[[], None] | None = None,
+        evidence_view: str | None = None,
     ) -> None:
         self.slot = slot
         self.scratch = scratch  # drops the project's scratch view, once the sandbox is gone
@@ -354,7 +368,7 @@ class BwrapSession(Session):
         self.said = ""
         os.set_blocking(info_fd, False)
         try:
-            super().__init__(proc, target, limits, repo_view)
+            super().__init__(proc, target, limits, repo_view, evidence_view)
         except SessionDied as exc:
             said = self.diagnostics()  # when bwrap itself failed, it said why on stderr
             self.close()

@@ -15,12 +15,15 @@ import random
 import signal
 import sys
 import sysconfig
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from analysis import harness as child
 from analysis.execution import Channel
+from analysis.harness_recorded import RECORDED
+from analysis.harness_recorder import record
 
 # The harness imports numpy and pandas on first use (a series or frame argument), inside the
 # call and its time limit. In a test process that import must have happened before: the
@@ -53,6 +56,24 @@ class InProcessHarness:
 
     def calls(self, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [self.roundtrip(self.harness.call_one(c)) for c in calls]
+
+    def record(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        """The record op (harness_recorder.py): every line it streams, checked and read as
+        it is written (a long recording would fill the pipe otherwise)."""
+        lines: list[dict[str, Any]] = []
+
+        def read() -> None:
+            for line in self.reader:
+                reply = json.loads(self.channel.open(line[:-1]))
+                lines.append(reply)
+                if reply.get("recorded") is True:
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        record(self.harness, {"op": "record", **msg})
+        reader.join(timeout=10)
+        return lines
 
     def roundtrip(self, reply: dict[str, Any]) -> dict[str, Any]:
         """Through the wire as the parent reads it: one signed JSON line on the reply pipe."""
@@ -105,3 +126,6 @@ def in_process_harness() -> Iterator[InProcessHarness]:
         stubs.forced, stubs.missing, stubs.allow = saved_stubs
         stubs.touched.clear()
         random.setstate(saved_random)
+        RECORDED.configure(None, None)  # evidence: forget the recorded calls
+        sys.setprofile(None)
+        threading.setprofile(None)
