@@ -85,6 +85,11 @@ def only_people(
     categories = {leaf.category for leaf in model.protected}
     durations = duration_params(info.node)
     persons = person_records(model, strengths)
+    # What holds for the whole function, and for each holder (the parameters, or one record's
+    # fields), is decided once: per leaf it made a thousand fields of one record quadratic.
+    about_a_person = strong or names(function_and_class(info), markers)
+    about_things = names(context, infra)
+    holders: dict[tuple[object, ...], tuple[bool, bool]] = {}
     for leaf in model.protected:
         word = strengths[leaf.path]
         if word == "strong":
@@ -95,18 +100,22 @@ def only_people(
         if names(own, infra):
             leaf.category = None
             continue
-        holder = holder_names(info, leaf, model)
-        if strong or names(function_and_class(info), markers) or words.name_a_person(holder):
+        holder_key = tuple(leaf.path[:1]) if len(leaf.path) > 1 else ()
+        if holder_key not in holders:
+            holder = holder_names(info, leaf, model)
+            holders[holder_key] = (words.name_a_person(holder), names(holder, fields))
+        holder_a_person, holder_has_fields = holders[holder_key]
+        if about_a_person or holder_a_person:
             continue
         duration = len(leaf.path) == 1 and leaf.path[0][1] in durations
-        if names(context, infra) or duration:
+        if about_things or duration:
             leaf.category = None
             continue
         if word == "unless_infrastructure":
             continue
         if (
             len(categories) > 1
-            or names(holder, fields)
+            or holder_has_fields
             or compared_with_values(leaf, policy, facts)
             or module_about_people(facts, policy)
         ):
