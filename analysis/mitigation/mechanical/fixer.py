@@ -233,7 +233,8 @@ def pure(node: ast.expr) -> bool:
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
             func = sub.func
-            if not (isinstance(func, ast.Attribute) and func.attr in ("get", "lower", "strip")):
+            method = isinstance(func, ast.Attribute) and func.attr in ("get", "lower", "strip")
+            if not method and not (isinstance(func, ast.Name) and func.id == "getattr"):
                 return False
         elif isinstance(sub, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)):
             return False

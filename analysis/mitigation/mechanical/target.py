@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.functions import FunctionInfo, FunctionNode, find_function
-from analysis.inputs import Leaf
+from analysis.inputs import InputPath, Leaf
 from analysis.mitigation.mechanical.edits import Edit, Source
 from analysis.mitigation.mechanical.values import Scope, Undetermined, literal
 from analysis.static import Tainter, leaf_matches
@@ -168,7 +168,7 @@ def build_target(
         for node in ast.walk(fn):
             if not isinstance(node, ast.expr) or isinstance(getattr(node, "ctx", None), ast.Store):
                 continue
-            if leaf_matches(node, leaf.path) or (
+            if reads_leaf(node, leaf.path) or (
                 element is not None and element.loop_vars and element.reads_element(node)
             ):
                 if any(node is r or _contains(r, node) for r in reads):
@@ -180,6 +180,22 @@ def build_target(
         raise NotApplicable("the attribute is not read in a way the rules know")
     reads += known_locals(fn, scope, reads)
     return Target(source, info, scope, reads, parents, blocks)
+
+
+def reads_leaf(node: ast.AST, path: InputPath) -> bool:
+    """Whether `node` reads the leaf at `path` itself: `p["age"]`, `p.get("age")`, a field
+    of an item of a list through whatever name holds the item (`key=lambda c: c["age"]`), and
+    the item of a measurement, `p["age"][0]` (for which leaf_matches takes any name, as the
+    static review wants; a rewrite must not)."""
+    step, value = path[-1]
+    if step == "index":
+        return (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == value
+            and reads_leaf(node.value, path[:-1])
+        )
+    return leaf_matches(node, path)
 
 
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
