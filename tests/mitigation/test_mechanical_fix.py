@@ -214,3 +214,24 @@ def test_a_clock_beside_the_decision_is_no_change_of_output(engine: Engine) -> N
     assert result.new_function_source == (
         "def triage(age, severity):\n    return (severity > 8, time.time())\n"
     )
+
+
+def test_a_rewrite_still_biased_for_another_attribute_is_never_shown(engine: Engine) -> None:
+    # The rules fix the gender branch; the age is decided in a helper handed the whole
+    # record, which no rule rewrites: the rewrite keeps every output of the reference group,
+    # yet is still biased, so it is no fix.
+    source = """\
+def _senior(person):
+    return person["age"] > 60
+
+
+def offer(person):
+    if _senior(person):
+        return 0
+    return 10 if person["gender"] == "male" else 5
+"""
+    report = engine.scan_function(source, PATH, "offer")
+    assert set(report.biased_attributes) == {"age", "gender"}
+    result = mechanical_fix(engine, source, PATH, "offer", report)
+    assert result.status == "not_fixed" and result.patch is None
+    assert "still biased for age" in (result.note or "")
