@@ -62,6 +62,19 @@ def shortlist(candidates):
         '+    return [c["name"] for c in candidates]\n',
     ),
     (
+        "frame",
+        """\
+import pandas as pd
+
+
+def working_age(df: pd.DataFrame) -> list:
+    return df[df["AGEP"] < 65]["SERIALNO"].tolist()
+""",
+        "working_age",
+        "drop-filter",
+        '+    return df["SERIALNO"].tolist()\n',
+    ),
+    (
         "formula",
         """\
 def medical_costs(age, bmi):

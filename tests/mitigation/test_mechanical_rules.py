@@ -12,7 +12,7 @@ import ast
 import pytest
 
 from analysis import Engine
-from analysis.mitigation.mechanical.fixer import Rewrite, rewrites
+from analysis.mitigation.mechanical.fixer import Rewrite, frames_of, rewrites
 from config.policy import default_policy
 
 
@@ -22,7 +22,7 @@ def first_rewrite(source: str, qualname: str, attributes: set[str]) -> Rewrite |
     assert found is not None
     module, _, model = found
     leaves = [leaf for leaf in model.protected if leaf.category in attributes]
-    made = rewrites(source, qualname, leaves, module.facts.constants)
+    made = rewrites(source, qualname, leaves, module.facts.constants, frames_of(model))
     return made[0] if made else None
 
 
@@ -197,6 +197,63 @@ def watch(neighborhood, reports):
 """,
         {"region"},
         ("pin-reference",),
+    ),
+    (
+        "a decided part of a parenthesised condition goes with its parentheses",
+        """\
+def flag(history, race):
+    return len(history) > 5 or (race in ("Black",) and len(history) > 2)
+""",
+        """\
+def flag(history, race):
+    return len(history) > 5
+""",
+        {"race"},
+        ("pin-reference",),
+    ),
+    (
+        "rows of a data frame chosen by the attribute alone are all kept",
+        """\
+import pandas as pd
+
+
+def households(df: pd.DataFrame) -> list:
+    seniors = df[df["AGEP"] >= 65]
+    poor = df.loc[(df["SEX"] == 2) & (df["PINCP"] < 20000), "SERIALNO"]
+    return list(seniors["SERIALNO"]) + list(poor)
+""",
+        """\
+import pandas as pd
+
+
+def households(df: pd.DataFrame) -> list:
+    seniors = df
+    poor = df.loc[(df["PINCP"] < 20000), "SERIALNO"]
+    return list(seniors["SERIALNO"]) + list(poor)
+""",
+        {"age", "gender"},
+        ("drop-filter",),
+    ),
+    (
+        "np.where on the attribute keeps the reference group's side",
+        """\
+import numpy as np
+import pandas as pd
+
+
+def weighted(df: pd.DataFrame) -> list:
+    return (np.where(df["SEX"] == 2, 0.8, 1.0) * df["PINCP"]).tolist()
+""",
+        """\
+import numpy as np
+import pandas as pd
+
+
+def weighted(df: pd.DataFrame) -> list:
+    return (1.0 * df["PINCP"]).tolist()
+""",
+        {"gender"},
+        ("collapse-branch",),
     ),
     (
         "a method keeps its indentation, decorators and the locals the reference decides",

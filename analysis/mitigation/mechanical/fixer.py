@@ -83,7 +83,7 @@ def mechanical_fix(
     biased = set(original.biased_attributes)
     leaves = [leaf for leaf in model.protected if leaf.category in biased]
     constants: Mapping[str, Any] = module.facts.constants
-    candidates = rewrites(source, qualname, leaves, constants)
+    candidates = rewrites(source, qualname, leaves, constants, frames_of(model))
     if not candidates:
         result.note = (
             f"no mechanical rule applies to how {qualname} uses {', '.join(sorted(biased))}"
@@ -104,6 +104,11 @@ def mechanical_fix(
     result.after = list(biased)
     result.note = f"no mechanical fix passed the tests: {'; '.join(dict.fromkeys(reasons))}"
     return result
+
+
+def frames_of(model: InputModel) -> frozenset[str]:
+    """The parameters that are data frames (their columns are read whole)."""
+    return frozenset(p.name for p in model.params if p.shape.kind == "frame")
 
 
 def verify(
@@ -129,14 +134,19 @@ def verify(
 
 
 def rewrites(
-    source: str, qualname: str, leaves: Sequence[Leaf], constants: Mapping[str, Any]
+    source: str,
+    qualname: str,
+    leaves: Sequence[Leaf],
+    constants: Mapping[str, Any],
+    frames: frozenset[str] = frozenset(),
 ) -> list[Rewrite]:
-    """Each pipeline's rewrite of the function, different from the source and each other."""
+    """Each pipeline's rewrite of the function, different from the source and each other
+    (`frames`: parameters that are data frames, see build_target)."""
     out: list[Rewrite] = []
     for pipeline in PIPELINES:
         text, used = source, []
         for rule in pipeline:
-            text, changed = run_rule(text, qualname, list(leaves), constants, rule)
+            text, changed = run_rule(text, qualname, list(leaves), constants, frames, rule)
             if changed and rule.name not in used:
                 used.append(rule.name)
         text = tidy(text, source, qualname)
@@ -146,12 +156,17 @@ def rewrites(
 
 
 def run_rule(
-    text: str, qualname: str, leaves: list[Leaf], constants: Mapping[str, Any], rule: Rule
+    text: str,
+    qualname: str,
+    leaves: list[Leaf],
+    constants: Mapping[str, Any],
+    frames: frozenset[str],
+    rule: Rule,
 ) -> tuple[str, bool]:
     changed = False
     for _ in range(MAX_PASSES):
         try:
-            target = build_target(text, qualname, leaves, constants)
+            target = build_target(text, qualname, leaves, constants, frames)
         except NotApplicable:
             break
         edits = rule.edits(target)

@@ -34,6 +34,9 @@ class Target:
     reads: list[ast.expr]  # the attribute read, or a local holding what a read gave
     parents: dict[int, ast.AST] = field(default_factory=dict)
     blocks: dict[int, list[ast.stmt]] = field(default_factory=dict)  # statement -> its block
+    # Reads of a data frame's column: every row's value at once, so a test on them decides
+    # rows (a mask), never one value to write in their place.
+    columns: set[int] = field(default_factory=set)
 
     @property
     def fn(self) -> FunctionNode:
@@ -108,6 +111,21 @@ class Target:
             return name in SHOWN_BY or name[:1].isupper()
         return False
 
+    def grouped_span(self, node: ast.expr) -> tuple[int, int]:
+        """The node's span widened to the parentheses around it when they only group it
+        (not a call's, and not before an attribute, where `(1).real` needs them):
+        `base * (0.8 if ...)` becomes `base * 0.8`."""
+        start, end = self.source.span(node)
+        parent = self.parents.get(id(node))
+        if isinstance(parent, (ast.Call, ast.Attribute, ast.keyword, ast.Tuple, ast.arguments)):
+            return start, end
+        text = self.source.text
+        before = len(text[:start].rstrip())
+        after = end + (len(text[end:]) - len(text[end:].lstrip()))
+        if before and text[before - 1] == "(" and text[after : after + 1] == ")":
+            return before - 1, after + 1
+        return start, end
+
     def removal(self, stmt: ast.stmt) -> Edit | None:
         """Removing a statement: its lines, or `pass` when it is the only one in its block."""
         if not self.source.own_lines(stmt):
@@ -140,10 +158,15 @@ def normalises(parent: ast.AST, node: ast.AST) -> bool:
 
 
 def build_target(
-    text: str, qualname: str, leaves: list[Leaf], constants: Mapping[str, Any]
+    text: str,
+    qualname: str,
+    leaves: list[Leaf],
+    constants: Mapping[str, Any],
+    frames: frozenset[str] = frozenset(),
 ) -> Target:
     """The function `qualname` of the module `text`, with the reads of `leaves` (each standing
-    for its reference value, `leaf.pool[leaf.typical]`)."""
+    for its reference value, `leaf.pool[leaf.typical]`). `frames`: parameters that are data
+    frames, whose column (`df["AGEP"]`) is read whole, every row's value at once."""
     source = Source(text)
     info = find_function(source.tree, qualname)
     if info is None:
@@ -161,14 +184,18 @@ def build_target(
                     blocks[id(stmt)] = block
     scope = Scope(constants=constants, shadowed=frozenset(bound_names(fn)))
     reads: list[ast.expr] = []
+    columns: set[int] = set()
     for leaf in leaves:
         value = leaf.pool[leaf.typical] if leaf.pool else None
         writable = literal(value) is not None
         element = Tainter(fn, leaf) if any(s == "index" for s, _ in leaf.path) else None
+        path = leaf.path
+        if path[0][1] in frames:
+            path = tuple(step for step in path if step[0] != "index")  # the column
         for node in ast.walk(fn):
             if not isinstance(node, ast.expr) or isinstance(getattr(node, "ctx", None), ast.Store):
                 continue
-            if reads_leaf(node, leaf.path) or (
+            if reads_leaf(node, path) or (
                 element is not None and element.loop_vars and element.reads_element(node)
             ):
                 if any(node is r or _contains(r, node) for r in reads):
@@ -176,10 +203,12 @@ def build_target(
                 reads.append(node)
                 if writable:
                     scope.reads[id(node)] = value
+                if path is not leaf.path:
+                    columns.add(id(node))
     if not reads:
         raise NotApplicable("the attribute is not read in a way the rules know")
     reads += known_locals(fn, scope, reads)
-    return Target(source, info, scope, reads, parents, blocks)
+    return Target(source, info, scope, reads, parents, blocks, columns)
 
 
 def reads_leaf(node: ast.AST, path: InputPath) -> bool:

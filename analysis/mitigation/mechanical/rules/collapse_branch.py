@@ -1,7 +1,8 @@
 """A branch on the attribute collapsed to the branch the reference group takes.
 
 `if age > 60: premium *= 1.2` goes; `bonus = 10 if sex == "male" else 0` becomes `bonus = 10`;
-`match occupation:` keeps the case the reference group falls into; a condition that decides
+`match occupation:` keeps the case the reference group falls into, `np.where(df["SEX"] == 2,
+a, b)` its side; a condition that decides
 with the attribute beside other inputs keeps only its other part (`children >= 3 and sex ==
 "female"` is false for the reference group: the branch goes; `years > 10 or sex == "male"`
 is true for it: the branch stays, unconditionally). Where the reference group's branch
@@ -12,7 +13,7 @@ one that leaves the most tested outputs as they were).
 from __future__ import annotations
 
 import ast
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from analysis.mitigation.mechanical.edits import ATOMS, Edit
 from analysis.mitigation.mechanical.rules.base import Rule, register
@@ -49,6 +50,8 @@ class CollapseBranch(Rule):
             return self.statement(target, node)
         if isinstance(node, ast.IfExp) and target.tainted(node.test):
             return self.expression(target, node)
+        if is_where(node) and target.tainted(node.args[0]):
+            return self.where(target, node)
         if isinstance(node, ast.Match) and target.tainted(node.subject):
             return self.match(target, node)
         if isinstance(node, ast.Assert) and target.tainted(node.test):
@@ -108,8 +111,15 @@ class CollapseBranch(Rule):
             text = f"({text})"
         start, end = target.source.span(node)
         if isinstance(branch, ATOMS) and not isinstance(branch, ast.Tuple):
-            start, end = grouping_parentheses(target, node, start, end)
+            start, end = target.grouped_span(node)
         return Edit(start, end, text)
+
+    def where(self, target: Target, node: ast.Call) -> Edit | None:
+        """`np.where(cond, a, b)`: a conditional expression over every row at once."""
+        settled = self.choice(target, node.args[0])
+        if not isinstance(settled, bool):
+            return None
+        return Edit(*target.source.span(node), target.source.atom(node.args[1 if settled else 2]))
 
     def match(self, target: Target, node: ast.Match) -> Edit | None:
         try:
@@ -126,19 +136,16 @@ class CollapseBranch(Rule):
         return target.removal(node)
 
 
-def grouping_parentheses(target: Target, node: ast.expr, start: int, end: int) -> tuple[int, int]:
-    """The span widened to the parentheses around `node` when they only group it (not a
-    call's, and not before an attribute, where `(1).real` needs them): `base * (0.8 if ...)`
-    becomes `base * 0.8`."""
-    parent = target.parents.get(id(node))
-    if isinstance(parent, (ast.Call, ast.Attribute, ast.keyword, ast.Tuple, ast.arguments)):
-        return start, end
-    text = target.source.text
-    before = len(text[:start].rstrip())
-    after = end + (len(text[end:]) - len(text[end:].lstrip()))
-    if before and text[before - 1] == "(" and text[after : after + 1] == ")":
-        return before - 1, after + 1
-    return start, end
+def is_where(node: ast.AST) -> TypeGuard[ast.Call]:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "where"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("np", "numpy")
+        and len(node.args) == 3
+        and not node.keywords
+    )
 
 
 def settle(target: Target, test: ast.expr) -> Settled:

@@ -14,6 +14,14 @@ from analysis.mitigation.mechanical.rules.base import NodeRule, register
 from analysis.mitigation.mechanical.target import Target
 
 
+def selects_rows(node: ast.Subscript) -> bool:
+    """`df[df["AGEP"] >= 65]`: a mask over the container itself, not a lookup in a table."""
+    root = node.value.value if isinstance(node.value, ast.Attribute) else node.value
+    if not isinstance(root, ast.Name):
+        return False
+    return any(isinstance(n, ast.Name) and n.id == root.id for n in ast.walk(node.slice))
+
+
 @register
 class NeutralEntry(NodeRule):
     name = "neutral-entry"
@@ -41,6 +49,7 @@ class NeutralEntry(NodeRule):
             and not isinstance(node.slice, ast.Slice)
             and target.only_attribute(node.slice)
             and not target.tainted(node.value)
+            and not selects_rows(node)
         ):
             key = target.value_text(node.slice)
             if key is not None and key != source.segment(node.slice):

@@ -28,6 +28,8 @@ class PinReference(Rule):
         for read in target.reads:
             if target.shown(read) or target.value_text(read) is None or names_known(target, read):
                 continue
+            if id(read) in target.columns:
+                continue  # a column holds every row's value: no one value stands for it
             top = widest(target, read)
             text = target.value_text(top)
             if text is None or text == target.source.segment(top):
@@ -68,9 +70,10 @@ def in_condition(target: Target, top: ast.expr) -> Edit | None:
     if truth is not isinstance(parent.op, ast.And):
         return Edit(*source.span(parent), repr(truth))
     at = next(i for i, v in enumerate(parent.values) if v is top)
+    start, end = target.grouped_span(top)
     if at:
-        return Edit(source.span(parent.values[at - 1])[1], source.span(top)[1], "")
-    return Edit(source.span(top)[0], source.span(parent.values[1])[0], "")
+        return Edit(target.grouped_span(parent.values[at - 1])[1], end, "")
+    return Edit(start, target.grouped_span(parent.values[1])[0], "")
 
 
 def boolean(node: ast.expr) -> bool:
