@@ -5,6 +5,7 @@ group's tested inputs kept), the first that passes kept."""
 from __future__ import annotations
 
 import ast
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -27,6 +28,8 @@ from analysis.mitigation.mechanical.target import NotApplicable, build_target
 from analysis.mitigation.splice import function_source
 from analysis.project import Placement
 from analysis.report import FunctionReport
+
+log = logging.getLogger(__name__)
 
 STRATEGY = "mechanical"
 MAX_PASSES = 25  # passes of one rule over one function: each removes at least one use
@@ -83,7 +86,15 @@ def mechanical_fix(
     biased = set(original.biased_attributes)
     leaves = [leaf for leaf in model.protected if leaf.category in biased]
     constants: Mapping[str, Any] = module.facts.constants
-    candidates = rewrites(source, qualname, leaves, constants, frames_of(model))
+    try:
+        candidates = rewrites(source, qualname, leaves, constants, frames_of(model))
+    except (RecursionError, MemoryError):
+        result.note = "no mechanical fix: the function is too deeply nested to rewrite"
+        return result
+    except Exception as exc:  # noqa: BLE001 - a rule's internal error loses no other fix
+        log.exception("internal error in the mechanical rules for %s::%s", path, qualname)
+        result.note = f"no mechanical fix: internal error in codebias: {type(exc).__name__}: {exc}"
+        return result
     if not candidates:
         result.note = (
             f"no mechanical rule applies to how {qualname} uses {', '.join(sorted(biased))}"
