@@ -87,7 +87,7 @@ class FixRecord:
     function: str | None = None  # the new definition, when fixed
     imports: tuple[str, ...] = ()
     agreement: float | None = None
-    made_by: str | None = None  # "the mechanical rule collapse-branch", "the model (...)"
+    made_by: str | None = None  # who made the fix, as the comment says it (`made_by`)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
