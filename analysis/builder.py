@@ -59,7 +59,8 @@ from analysis.inputs import (
 from analysis.param_docs import documented_flags, module_descriptions, param_descriptions
 from analysis.people import only_people
 from analysis.pools import age_form, typical_index, value_pool
-from analysis.static import leaf_matches, passed_to_helpers
+from analysis.static import passed_to_helpers
+from analysis.taint import leaf_matches
 from analysis.values import MISSING, EnumMember, is_number
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
@@ -215,7 +216,7 @@ class InputBuilder:
         for leaf in leaves:
             if leaf.protected:
                 leaf.passed_to = passed_to_helpers(fn, leaf, self.facts.functions, self.facts.memo)
-        return only_people(InputModel(params, leaves), info, self.policy)
+        return only_people(InputModel(params, leaves), info, self.policy, self.facts)
 
     def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
         path: InputPath = (("param", self_name),)
@@ -632,11 +633,22 @@ class InputBuilder:
             merged = Hint()
             merged.merge(self.facts.hints.get(name.lower(), Hint()))
             if category is not None:
-                for other, other_hint in list(self.facts.hints.items()):
-                    if self.policy.canonical_category(other) == category:
-                        merged.merge(other_hint)
+                merged.merge(self.category_hint(category))
             for value in self.facts.domain_of(merged.constants):
                 merged.add(value)
+            self.facts.memo[key] = merged
+        hint: Hint = self.facts.memo[key]
+        return hint
+
+    def category_hint(self, category: str) -> Hint:
+        """What the module says of every name of a category, merged once per module (a
+        function reading a thousand keys of one category asks for each)."""
+        key = ("category hint", category)
+        if key not in self.facts.memo:
+            merged = Hint()
+            for other, other_hint in list(self.facts.hints.items()):
+                if self.policy.canonical_category(other) == category:
+                    merged.merge(other_hint)
             self.facts.memo[key] = merged
         hint: Hint = self.facts.memo[key]
         return hint
@@ -709,11 +721,11 @@ class InputBuilder:
         # The same name in many functions gets the same pool: computed once per module.
         key = (
             "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
-            type(default), repr(default),
+            type(default), repr(default), frozenset(own),
         )  # fmt: skip
         if key not in self.facts.memo:
             self.facts.memo[key] = value_pool(
-                hint, choices, category, self.policy, default, form, name
+                hint, choices, category, self.policy, default, form, name, frozenset(own)
             )
         pool, from_code = self.facts.memo[key]
         pool = list(pool)

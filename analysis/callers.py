@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 
 from analysis.functions import (
@@ -23,7 +23,8 @@ from analysis.functions import (
 )
 from analysis.hints import ModuleFacts
 from analysis.inputs import InputModel, Leaf
-from analysis.static import Tainter, leaf_matches
+from analysis.mentions import mentions
+from analysis.taint import Tainter, leaf_matches
 from analysis.values import DateValue
 
 # (helper, parameter) -> the calls binding it: the listed function each is in, the argument.
@@ -102,17 +103,27 @@ class HandsWhole(Tainter):
     """What is made by a call handed a whole record (`self._risk_factors(patient)`): the
     other fields it reads go into the result, unseen by the walks of the caller's leaves."""
 
-    def tainted(self, expr: ast.AST) -> bool:
-        root = self.leaf.path[0][1]
-        for node in ast.walk(expr):
-            if isinstance(node, ast.Name) and node.id in self.names:
-                return True
-            if isinstance(node, ast.Call) and any(
-                isinstance(a, ast.Name) and a.id == root
-                for a in [*node.args, *(k.value for k in node.keywords)]
-            ):
-                return True
+    def reads_every_name(self) -> bool:
         return False
+
+    def is_source(self, node: ast.AST) -> bool:
+        root = self.leaf.path[0][1]
+        return isinstance(node, ast.Call) and any(
+            isinstance(a, ast.Name) and a.id == root
+            for a in [*node.args, *(k.value for k in node.keywords)]
+        )
+
+    def sources(self) -> Iterator[ast.AST]:
+        """The calls handed the record: around each mention of its name (the call, or the
+        call around its keyword)."""
+        index = mentions(self.fn)
+        seen: set[int] = set()
+        for name in index.by_word.get(self.leaf.path[0][1], ()):
+            parent = index.parent(name)
+            for node in (parent, index.parent(parent) if parent is not None else None):
+                if node is not None and id(node) not in seen and self.is_source(node):
+                    seen.add(id(node))
+                    yield node
 
 
 def whole_record(info: FunctionInfo, root: str, facts: ModuleFacts) -> Tainter:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path as FsPath
 
 from analysis.acceptance import Acceptance
@@ -22,17 +22,29 @@ from analysis.builder import InputBuilder
 from analysis.conversions import converts
 from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
+    CallsProveNothing,
     ExecutionError,
+    LoadDied,
+    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
     SessionDied,
     SourceError,
 )
+from analysis.evidence.replay import (
+    RECORDED_EXECUTIONS,
+    RECORDED_TIME,
+    merge,
+    recorded_bases,
+    replay,
+)
+from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
 from analysis.inputs import InputModel
+from analysis.interpreter import Interpreter, current_interpreter
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.people import only_people
 from analysis.project import ModuleLocation, Placement, Project
@@ -42,8 +54,16 @@ from analysis.scan_files import select_files
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
 from analysis.stability import varying_paths
-from analysis.static import acting_with, condition_scopes, never_read, tainters
-from analysis.verdict import drop_conversions, record_result, static_review
+from analysis.static import acting_with, condition_scopes, never_read
+from analysis.taint import tainters
+from analysis.verdict import (
+    died,
+    drop_conversions,
+    record_result,
+    static_review,
+    stopped,
+    tampered,
+)
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -82,8 +102,14 @@ class Engine:
         limits: Limits | None = None,
         progress: Callable[[int, int], None] | None = None,
         deadline: Deadline | None = None,
+        interpreter: Interpreter | None = None,
     ) -> None:
+        """`interpreter`: the Python the code under test runs with (the project's, from
+        `--python`); by default the executor's, else codebias's own."""
+        if executor is not None and interpreter is not None:
+            assert executor.interpreter == interpreter, "one interpreter: the executor's"
         self.policy = policy
+        self._interpreter = interpreter or (executor.interpreter if executor else None)
         self.deadline = deadline  # after it, the scan starts no further function
         self.jobs = max(1, jobs)
         self.progress = progress  # called as (functions done, functions in all) during a scan
@@ -99,10 +125,13 @@ class Engine:
         self._imports: dict[FsPath, ImportedNames] = {}
         self._projects: dict[FsPath, Project] = {}
         self.budget_warnings: list[str] = []  # what the scan's budget cut
+        self.copy_warnings: list[str] = []  # what the sandboxes' copies of projects left out
         self.acceptance = Acceptance(policy)
+        self.evidence = EvidenceStore(policy)  # the projects' own calls (analysis/evidence/)
 
     def close(self) -> None:
         """Remove the copies of projects made for the sandboxes."""
+        self.evidence.close()  # waits for a recording still running
         with self._lock:
             self._shared.clear()
             self._shares.close()
@@ -151,6 +180,7 @@ class Engine:
                 self.acceptance.read_whole(path)
             tasks += [(module, info) for info in self.select(module, lines)]
         try:
+            self.record(tasks)
             reports = self.run_tasks(tasks)
         finally:
             self.close()
@@ -162,7 +192,13 @@ class Engine:
             reports,
             time.monotonic() - started,
             problems,
-            warnings=self.acceptance.warnings(complete=complete) + self.budget_warnings,
+            warnings=[
+                *self.acceptance.warnings(complete=complete),
+                *self.budget_warnings,
+                *self.copy_warnings,
+                *self.evidence.warnings,
+            ],
+            evidence=self.evidence.summaries,
         )
 
     def scan_source(
@@ -254,9 +290,12 @@ class Engine:
             with executor.open(self.target(info, module, text), self.limits) as session:
                 if session.load_error:
                     return 0.0 if text is patched_source else None
-                outcomes.append(session.run(calls))
-                if text is source:
-                    again = session.run(calls)
+                try:
+                    outcomes.append(session.run(calls))
+                    if text is source:
+                        again = session.run(calls)
+                except CallsProveNothing:  # no output to compare: as if it never returned
+                    return 0.0 if text is patched_source else None
         unstable = [varying_paths(runs) for runs in zip(outcomes[0], again, strict=True)]
         shares = []
         for g in range(len(groups)):
@@ -335,11 +374,11 @@ class Engine:
         if known is not None:
             return known
         project = Project.discover(root, self.policy.python.paths)
-        missing = project.missing(self.policy.python.require)
+        missing = project.missing(self.policy.python.require, self.interpreter)
         if missing:
             raise RequirementMissing(
                 f"python.require: {', '.join(missing)} cannot be imported here (install the "
-                f"project's dependencies, or run codebias from its environment)"
+                f"project's dependencies, or pass its environment's interpreter: --python)"
             )
         with self._lock:
             return self._projects.setdefault(root, project)
@@ -364,17 +403,47 @@ class Engine:
                     self.progress(done, len(tasks))
             return report
 
+        # The functions whose calls are being recorded go last (analysis/evidence/).
+        order = sorted(range(len(tasks)), key=lambda i: self.recording(*tasks[i]))
+        ordered = [tasks[i] for i in order]
         if self.jobs == 1 or len(tasks) < 2:
-            reports = [one(task) for task in tasks]
+            done_reports = [one(task) for task in ordered]
         else:
             with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                reports = list(pool.map(one, tasks))
+                done_reports = list(pool.map(one, ordered))
+        reports: list[FunctionReport] = [done_reports[0]] * len(tasks) if tasks else []
+        for position, index in enumerate(order):
+            reports[index] = done_reports[position]
         if spent.cut:
             self.budget_warnings.append(
                 f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
                 f"({spent.hint})"
             )
         return reports
+
+    def record(self, tasks: list[tuple[Module, FunctionInfo]]) -> None:
+        """Start recording the calls the projects' own tests and demos make of the functions
+        that need them (analysis/evidence/), while the others are tested; a sandbox that
+        cannot start records nothing."""
+        candidates = [
+            Candidate(module.project, module.location, info, module.facts)
+            for module, info in tasks
+            if module.project is not None
+            and module.location is not None
+            and module.runnable
+            and not is_test(module.path, info)
+        ]
+        if not candidates:
+            return
+        try:
+            self.executor()
+        except SandboxUnavailable:
+            return
+        self.evidence.start(candidates, self.executor, self.shared)
+
+    def recording(self, module: Module, info: FunctionInfo) -> bool:
+        """Whether the function's calls are being recorded (it is tested after the others)."""
+        return self.evidence.pending(module.project, module.location, info)
 
     def cut(self, module: Module, info: FunctionInfo, why: str) -> FunctionReport:
         """A function left untested because the scan's budget was spent: its static review."""
@@ -391,6 +460,11 @@ class Engine:
         self.accept(module, info, report)
         return report
 
+    @property
+    def interpreter(self) -> Interpreter:
+        """Where the code under test runs: its imports are looked up there too."""
+        return self._interpreter or current_interpreter()
+
     # -- one function --------------------------------------------------------------------
     def executor(self) -> Executor:
         with self._lock:
@@ -399,7 +473,7 @@ class Engine:
                 try:
                     from analysis.sandbox import default_executor
 
-                    self._executor = default_executor()
+                    self._executor = default_executor(interpreter=self._interpreter)
                 except SandboxUnavailable as exc:
                     self._unavailable = str(exc)
                 except ImportError as exc:
@@ -408,9 +482,15 @@ class Engine:
                 raise SandboxUnavailable(self._unavailable or "no sandbox")
             return self._executor
 
-    def target(self, info: FunctionInfo, module: Module, source: str | None = None) -> Target:
+    def target(
+        self,
+        info: FunctionInfo,
+        module: Module,
+        source: str | None = None,
+        recorded: tuple[str, ...] = (),
+    ) -> Target:
         """How to load `info` in a child: `source` (the module's own by default) run as the
-        module it is in its project, when it has one."""
+        module it is in its project, when it has one; with the `recorded` calls to replay."""
         qualname = attribute_path(info.qualname) + (
             ".fget" if "property" in info.decorators else ""
         )
@@ -429,6 +509,8 @@ class Engine:
             paths=location.paths,
             last_paths=location.last_paths,
             stub=stub,
+            evidence=self.evidence.folder(project) if recorded else None,
+            recorded=recorded,
         )
 
     def shared(self, project: Project) -> str:
@@ -436,9 +518,10 @@ class Engine:
         executor = self.executor()
         with self._lock:
             if project.root not in self._shared:
-                self._shared[project.root] = self._shares.enter_context(
-                    executor.share(str(project.root))
-                )
+                shared = self._shares.enter_context(executor.share(str(project.root)))
+                self._shared[project.root] = shared.path
+                if shared.note:
+                    self.copy_warnings.append(f"{project.root.name}: {shared.note}")
             return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
@@ -455,7 +538,7 @@ class Engine:
             report.findings = []
             report.status, report.method = "error", "static"
             report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
-        drop_conversions(info, report, self.policy)
+        drop_conversions(info, report, self.policy, module.facts.const)
         report.seconds = time.monotonic() - started
         self.accept(module, info, report)
         return report
@@ -466,84 +549,168 @@ class Engine:
             # decides nothing about a person, and its failures are no refusals.
             report.status, report.reason = "skipped", "a test function"
             return
+        budget = self.policy.budget
+        # The budget counts from here: reading the function's inputs is part of testing it.
+        # A function whose reading alone takes the budget (thousands of record keys) is
+        # judged from its code; starting it in its sandbox counts only against the search.
+        started = time.monotonic()
+        deadline = started + budget.seconds_per_function
         builder = InputBuilder(module.facts, self.policy)
         model = builder.build(info)
+        reading = time.monotonic() - started
         protected = model.protected
         report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
-        # A record read only by keys the source does not spell out may still hold a person.
+        # A record read only by keys the source does not spell out may still hold a person,
+        # and so may the calls the project's own tests and demos made (analysis/evidence/).
         opaque = not protected and has_opaque_record(model)
-        if not protected and not opaque:
+        if self.recording(module, info):
+            self.evidence.wait()
+        calls = self.evidence.calls(module.project, module.location, info)
+        recorded = recorded_bases(info, calls, builder, model, self.policy)
+        if not protected and not opaque and not recorded:
             report.status, report.reason = "skipped", "no protected input"
             return
         if not module.intact(info):
-            if opaque:
+            if not protected:
                 report.status, report.reason = "skipped", "no protected input"
                 return
             static_review(info, model, report, module.note or "the module cannot run")
             return
         targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
-        if not targets and not opaque:
+        if not targets and not opaque and not recorded:
             report.reason = "no protected input is ever read"
+            return
+        if reading > budget.seconds_per_function:
+            static_review(info, model, report, spent_reading(budget.seconds_per_function))
             return
         try:
             executor = self.executor()
         except SandboxUnavailable as exc:
             static_review(info, model, report, f"not executed: {exc}")
             return
-        budget = self.policy.budget
-        deadline = time.monotonic() + budget.seconds_per_function
+        replaying = tuple(call.id for call, _ in recorded)
+        # evidence: the recorded calls get a time of their own, on top of the search's
+        extra = budget.seconds_per_function * RECORDED_TIME if recorded else 0.0
+        limits = replace(self.limits, session_timeout=self.limits.session_timeout + extra)
         try:
-            session = executor.open(self.target(info, module), self.limits)
+            session = executor.open(self.target(info, module, recorded=replaying), limits)
+        except ReplyForged as exc:
+            static_review(info, model, report, tampered(exc))
+            return
+        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
+            died(info, model, report, str(exc), executions=0)
+            return
         except (OSError, ExecutionError) as exc:
             static_review(info, model, report, f"could not start the function: {exc}")
             return
+        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
+        refusals_only = {
+            category
+            for category in self.policy.enabled_categories
+            if converts(info, category, self.policy, module.facts.const)
+        }
         with session:
             if session.load_error:
                 static_review(info, model, report, f"cannot run: {session.load_error}")
                 return
+            # evidence: the calls the project's own runs made come first; what they prove is
+            # not searched again, and what they do not is left to the synthesised inputs.
             try:
-                learnt, probes = learn_missing_fields(model, builder, session)
-            except SessionDied as exc:  # the probe killed the child: judge what the code says
-                static_review(info, model, report, str(exc))
+                replayed = replay(
+                    info,
+                    recorded,
+                    session,
+                    self.policy,
+                    min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
+                    time.monotonic() + budget.seconds_per_function * RECORDED_TIME,
+                    refusals_only,
+                )
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
+            report.findings += replayed.findings
+            tested = set(report.attributes_tested) | replayed.attributes
+            report.attributes_tested = sorted(tested)
+            targets = [leaf for leaf in targets if leaf.category not in replayed.proved]
+            if replayed.died:
+                report.reason = replayed.died
+                report.status = "error" if not report.findings else report.status
+            if replayed.died or (replayed.result.executions and not targets and not opaque):
+                replayed.result.executions = session.calls
+                record_result(info, model, report, replayed.result, module.runnable, module.note)
+                return
+            if not targets and not opaque:  # recorded calls with no protected value inside
+                if protected:
+                    report.reason = "no protected input is ever read"
+                else:
+                    report.status, report.reason = "skipped", "no protected input"
+                return
+            deadline = max(deadline, time.monotonic() + budget.seconds_per_function)
+            try:
+                learnt, _ = learn_missing_fields(model, builder, session)
+            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
+                stopped(info, model, report, exc, session.calls)
                 return
             if learnt:  # keys the code reads that its source does not name
-                model = only_people(model, info, self.policy)
+                model = only_people(model, info, self.policy, module.facts)
                 targets += [leaf for leaf in learnt if leaf.protected]
-                tested = {leaf.category for leaf in model.protected if leaf.category}
+                tested |= {leaf.category for leaf in model.protected if leaf.category}
                 report.attributes_tested = sorted(tested)
             if not targets:
+                if replayed.result.executions:  # the recorded calls ran: that is the verdict
+                    replayed.result.executions = session.calls
+                    record_result(
+                        info, model, report, replayed.result, module.runnable, module.note
+                    )
+                    return
                 report.status, report.reason = "skipped", "no protected input"
                 return
+            prepared = time.monotonic()
             walks = tainters(info.node, model.leaves)
+            scopes = condition_scopes(info.node, model.leaves, walks)
+            acting = acting_with(info.node, model.leaves, walks)
+            reading += time.monotonic() - prepared
+            if reading > budget.seconds_per_function:
+                static_review(info, model, report, spent_reading(budget.seconds_per_function))
+                report.executions = session.calls
+                return
             search = Search(
                 model,
                 session,
                 targets,
-                budget.executions_per_function,
+                max(budget.executions_per_function - session.calls, 1),
                 deadline,
                 policy=self.policy,
-                # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
-                refusals_only={
-                    leaf.category
-                    for leaf in targets
-                    if leaf.category and converts(info.qualname, leaf.category, self.policy)
-                },
-                scopes=condition_scopes(info.node, model.leaves, walks),
-                acting=acting_with(info.node, model.leaves, walks),
+                refusals_only=refusals_only,
+                scopes=scopes,
+                acting=acting,
             )
             try:
                 result = search.run()
+            except (ReplyForged, CallsProveNothing) as exc:
+                stopped(info, model, report, exc, session.calls)
+                return
             except SessionDied as exc:
                 result = search.result
                 report.reason = str(exc)
-                if not result.witnesses:
+                if not result.witnesses and not report.findings:
                     report.status = "error"
-            result.executions += probes
+            merge(result, replayed.result)  # evidence: what the recorded calls saw
+            # The session counts every call: the probes, and the one a dying child was in.
+            result.executions = session.calls
         record_result(info, model, report, result, module.runnable, module.note)
 
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
+
+
+def spent_reading(seconds: float) -> str:
+    """The reason of a function whose own analysis used up its time before any call."""
+    return (
+        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
+        "budget.seconds_per_function); judged statically"
+    )
 
 
 def is_test(path: str, info: FunctionInfo) -> bool:

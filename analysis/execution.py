@@ -8,27 +8,42 @@ started; `ProcessExecutor` here applies rlimits only (for code the user owns), a
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import posixpath
 import resource
+import secrets
 import selectors
 import signal
 import subprocess
-import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.errors import SessionDied
+from analysis.errors import CallsProveNothing, LoadDied, ReplyForged, SessionDied
+from analysis.interpreter import Interpreter, current_interpreter
 
 # The child script: its parts joined in order, each standard library only (see harness.py).
-HARNESS_SOURCE = "\n\n".join(
+# First of all the harness takes a copy of the builtins for itself: every function and class
+# it defines looks names up there, so code under test that replaces a builtin
+# (`builtins.sorted = ...`) changes its own world, not the harness's.
+HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n".join(
     (Path(__file__).parent / part).read_text(encoding="utf-8")
-    for part in ("harness_output.py", "harness_stubs.py", "harness_frames.py", "harness.py")
+    for part in (
+        "harness_output.py",
+        "harness_stubs.py",
+        "harness_frames.py",
+        "harness_describe.py",  # evidence: what a recorded argument holds
+        "harness_recorder.py",  # evidence: the recording run
+        "harness_recorded.py",  # evidence: recorded calls replayed
+        "harness.py",
+    )
 )
 
 
@@ -43,6 +58,7 @@ class Limits:
     file_size_mb: int = 16  # RLIMIT_FSIZE
     open_files: int = 64  # RLIMIT_NOFILE
     max_reply_bytes: int = 4 << 20  # the child's answers are untrusted: cap them
+    stubbed_calls: int = 32  # calls that all touched a stubbed module, and the session stops
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +180,15 @@ def wire_parts(data: Any) -> tuple[tuple[str, str, str], ...]:
 
 
 @dataclass(frozen=True)
+class SharedProject:
+    """A project as sandboxes see it: `path` is what targets get as `repo`, and `note` says
+    what that view leaves out of the project ("" when nothing)."""
+
+    path: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Target:
     """What to load in the child and which callable to call.
 
@@ -183,6 +208,10 @@ class Target:
     last_paths: tuple[str, ...] = ()  # searched after the standard library (project.py)
     stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
     stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
+    # evidence (analysis/evidence/): the host folder of recorded calls, shown read-only, and
+    # the calls of this function in it (loaded with the module, outside any call's alarm)
+    evidence: str | None = None
+    recorded: tuple[str, ...] = ()
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -202,14 +231,27 @@ def rlimit_setter(limits: Limits) -> Callable[[], None]:
 
 
 class Executor:
-    """Starts harness children. Subclasses decide the isolation around them."""
+    """Starts harness children. Subclasses decide the isolation around them.
+
+    `interpreter` is the Python the children run (the project's, with `--python`), one value
+    for everything this executor starts; codebias's own when none is given."""
 
     name = "process"
+    _interpreter: Interpreter | None = None
+
+    def __init__(self, interpreter: Interpreter | None = None) -> None:
+        self._interpreter = interpreter
+
+    @property
+    def interpreter(self) -> Interpreter:
+        if self._interpreter is None:
+            self._interpreter = current_interpreter()
+        return self._interpreter
 
     def argv(self, limits: Limits) -> list[str]:
         # Not -I: its -E would drop PYTHONHASHSEED below (the environment is ours entirely,
         # so -E guards nothing); -s and -P keep the user site and the cwd off sys.path.
-        return [sys.executable, "-s", "-P", "-c", HARNESS_SOURCE]
+        return [self.interpreter.executable, "-s", "-P", "-c", HARNESS_SOURCE]
 
     def env(self) -> dict[str, str]:
         # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and
@@ -223,10 +265,21 @@ class Executor:
         """Where the child sees the target's project folder (here: where it is)."""
         return target.repo
 
+    def evidence_view(self, target: Target) -> str | None:
+        """evidence: where the child sees the target's folder of recorded calls."""
+        return target.evidence
+
+    @property
+    def private_writes(self) -> bool:
+        """evidence: whether what a session writes into its project stays in a view of its
+        own, thrown away with it (the sandbox's scratch view); else a recording run, whose
+        tests write, is given a copy of the project."""
+        return False
+
     @contextmanager
-    def share(self, folder: str) -> Iterator[str]:
+    def share(self, folder: str) -> Iterator[SharedProject]:
         """The folder to give targets as `repo` while the caller holds it open."""
-        yield folder
+        yield SharedProject(folder)
 
     def open(self, target: Target, limits: Limits) -> Session:
         proc = subprocess.Popen(
@@ -239,15 +292,46 @@ class Executor:
             start_new_session=True,  # its own process group, so we can kill all of it
             preexec_fn=self.preexec(limits),
         )
-        return Session(proc, target, limits, self.repo_view(target))
+        return Session(proc, target, limits, self.repo_view(target), self.evidence_view(target))
 
 
 class ProcessExecutor(Executor):
     """rlimits and a clean environment only: for `--trust-code`, never for pull requests."""
 
 
+class Channel:
+    """The parent's end of the reply channel: the session's key, and each reply checked
+    against it in order (see harness.py: "<MAC hex> <JSON>", the MAC over the reply's number
+    and its JSON). A reply that fails is not the harness's: something in the sandbox wrote
+    on the pipe."""
+
+    def __init__(self, key: bytes | None = None) -> None:
+        self.key = key if key is not None else secrets.token_bytes(32)
+        self.replies = 0
+
+    def first_line(self) -> bytes:
+        """What the harness reads before anything else: the key."""
+        return self.key.hex().encode() + b"\n"
+
+    def open(self, line: bytes) -> bytes:
+        """The JSON of a reply line, once its MAC holds; raises ReplyForged otherwise."""
+        mac, _, body = line.partition(b" ")
+        expected = hmac.new(self.key, b"%d " % self.replies + body, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(mac, expected.encode()):
+            raise ReplyForged(
+                "a reply the harness did not send: code under test writes on its reply pipe"
+            )
+        self.replies += 1
+        return body
+
+
 class Session:
-    """One child running one function's calls. Dies by timeout, crash or close()."""
+    """One child running one function's calls. Dies by timeout, crash or close().
+
+    Every write to the child and every read from it is bounded by one deadline per request
+    (within the session's wall clock): a child that stops reading holds the worker no longer
+    than one that stops answering. Replies are checked against the session's key (Channel).
+    """
 
     def __init__(
         self,
@@ -255,18 +339,31 @@ class Session:
         target: Target,
         limits: Limits,
         repo_view: str | None = None,
+        evidence_view: str | None = None,
     ) -> None:
         self.proc = proc
         self.limits = limits
         self.deadline = time.monotonic() + limits.session_timeout
-        self.buffer = b""
-        self.calls = 0
+        self.lines: deque[bytes] = deque()  # reply lines read ahead, in order
+        self.partial: list[bytes] = []  # the start of the next one, as read
+        self.partial_bytes = 0
+        self.calls = 0  # calls that ran, the one a dying child was in included
+        self.free_calls = 0  # calls that touched no stubbed module
         self.load_error: str | None = None
         self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
-        reply = self.request(
-            load_message(target, limits, repo_view),
-            extra_seconds=limits.load_timeout + 2.0,  # the harness's load alarm, plus slack
-        )
+        self.channel = Channel()
+        assert proc.stdin is not None
+        os.set_blocking(proc.stdin.fileno(), False)
+        try:
+            reply = self.request(
+                load_message(target, limits, repo_view, evidence_view),
+                extra_seconds=limits.load_timeout + 2.0,  # the harness's load alarm, plus slack
+                first=self.channel.first_line(),
+            )
+        except ReplyForged:
+            raise
+        except SessionDied as exc:
+            raise LoadDied(f"while loading the module: {exc}") from None
         if not reply.get("loaded"):
             self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
         stubbed = reply.get("stubbed")
@@ -274,60 +371,102 @@ class Session:
             self.stubbed = tuple(str(m)[:200] for m in stubbed[:50])
 
     def run(self, calls: Sequence[Call]) -> list[Outcome]:
-        """Run a batch of calls, one outcome each, in order."""
+        """Run a batch of calls, one outcome each, in order.
+
+        The child answers call by call: when it dies, the calls it answered and the one it
+        died in are counted. A session whose every call so far touched a stubbed module
+        stops after `limits.stubbed_calls` of them (CallsProveNothing): such calls prove
+        nothing either way, and calling on would only spend the budget.
+        """
         if not calls:
             return []
-        budget = self.limits.call_timeout * len(calls) + 2.0
-        reply = self.request(
-            {"op": "call", "calls": [c.wire() for c in calls]}, extra_seconds=budget
-        )
-        outcomes = reply.get("outcomes")
-        if not isinstance(outcomes, list) or len(outcomes) != len(calls):
-            self.close()
-            raise SessionDied("the child answered a batch with the wrong shape")
-        self.calls += len(calls)
-        return [Outcome.from_wire(o) for o in outcomes]
+        deadline = self.request_deadline(self.limits.call_timeout * len(calls) + 2.0)
+        self.send({"op": "call", "calls": [c.wire() for c in calls]}, deadline)
+        outcomes: list[Outcome] = []
+        needs: set[str] = set()
+        for _ in calls:
+            try:
+                outcome = Outcome.from_wire(self.read_reply(deadline))
+            except SessionDied:
+                self.calls += 1  # the call it died in ran too
+                raise
+            self.calls += 1
+            outcomes.append(outcome)
+            needs.update(outcome.needs)
+            if not outcome.needs:
+                self.free_calls += 1
+            elif not self.free_calls and self.calls >= self.limits.stubbed_calls:
+                self.close()
+                raise CallsProveNothing(tuple(sorted(needs)), self.calls)
+        return outcomes
 
-    def request(self, message: dict[str, Any], extra_seconds: float) -> dict[str, Any]:
+    def request_deadline(self, extra_seconds: float) -> float:
+        return min(self.deadline, time.monotonic() + extra_seconds)
+
+    def request(
+        self, message: dict[str, Any], extra_seconds: float, first: bytes = b""
+    ) -> dict[str, Any]:
+        deadline = self.request_deadline(extra_seconds)
+        self.send(message, deadline, first)
+        return self.read_reply(deadline)
+
+    def send(self, message: dict[str, Any], deadline: float, first: bytes = b"") -> None:
+        """Write one request, within `deadline` however slowly the child reads."""
         if self.proc.poll() is not None:
             raise SessionDied(self.death_reason())
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self.close()
-            raise SessionDied(self.death_reason()) from None
-        return self.read_reply(min(self.deadline, time.monotonic() + extra_seconds))
+        assert self.proc.stdin is not None
+        fd = self.proc.stdin.fileno()
+        data = memoryview(first + json.dumps(message).encode() + b"\n")
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_WRITE)
+            while data:
+                self.check_time(deadline)
+                if not sel.select(deadline - time.monotonic()):
+                    continue
+                try:
+                    data = data[os.write(fd, data) :]
+                except BlockingIOError:
+                    continue
+                except OSError:  # BrokenPipeError: the child is gone
+                    self.close()
+                    raise SessionDied(self.death_reason()) from None
+
+    def check_time(self, deadline: float) -> None:
+        if time.monotonic() < deadline:
+            return
+        self.close()
+        raise SessionDied(
+            "the function exceeded the wall-clock limit "
+            f"({self.limits.session_timeout:.0f}s per function)"
+            if time.monotonic() >= self.deadline
+            else "the function did not answer in time (it may ignore timeouts)"
+        )
 
     def read_reply(self, deadline: float) -> dict[str, Any]:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    self.close()
-                    raise SessionDied(
-                        "the function exceeded the wall-clock limit "
-                        f"({self.limits.session_timeout:.0f}s per function)"
-                        if time.monotonic() >= self.deadline
-                        else "the function did not answer in time (it may ignore timeouts)"
-                    )
-                if not sel.select(remaining):
+            while not self.lines:
+                self.check_time(deadline)
+                if not sel.select(deadline - time.monotonic()):
                     continue
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     self.close()
                     raise SessionDied(self.death_reason())
-                self.buffer += chunk
-                if len(self.buffer) > self.limits.max_reply_bytes:
+                self.take(chunk)
+                if self.partial_bytes > self.limits.max_reply_bytes:
                     self.close()
                     raise SessionDied("the child's reply exceeded the size limit")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line = self.lines.popleft()
         try:
-            reply = json.loads(line)
+            body = self.channel.open(line)
+        except ReplyForged:
+            self.close()
+            raise
+        try:
+            reply = json.loads(body)
         except ValueError:
             self.close()
             raise SessionDied("the child answered something that is not JSON") from None
@@ -335,6 +474,17 @@ class Session:
             self.close()
             raise SessionDied("the child answered something that is not a JSON object")
         return reply
+
+    def take(self, chunk: bytes) -> None:
+        """Split what was read into reply lines; keep the unfinished one's pieces."""
+        if b"\n" not in chunk:
+            self.partial.append(chunk)
+            self.partial_bytes += len(chunk)
+            return
+        first, *complete, rest = chunk.split(b"\n")
+        self.lines.append(b"".join([*self.partial, first]))
+        self.lines.extend(complete)
+        self.partial, self.partial_bytes = ([rest], len(rest)) if rest else ([], 0)
 
     def death_reason(self) -> str:
         code = self.proc.poll()
@@ -374,7 +524,9 @@ class Session:
         self.close()
 
 
-def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[str, Any]:
+def load_message(
+    target: Target, limits: Limits, repo_view: str | None, evidence_view: str | None = None
+) -> dict[str, Any]:
     """The harness's load request, with the project's paths as the child sees them."""
 
     inside = repo_view is not None and target.repo is not None
@@ -397,4 +549,6 @@ def load_message(target: Target, limits: Limits, repo_view: str | None) -> dict[
         "stub_missing": target.stub_missing,
         "call_timeout": limits.call_timeout,
         "load_timeout": limits.load_timeout,
+        "evidence": evidence_view,  # evidence: recorded calls (harness_recorded.py)
+        "recorded": list(target.recorded),
     }

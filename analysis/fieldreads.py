@@ -1,10 +1,12 @@
 """Field-read discovery: which keys and attributes a function reads from a record.
 
-`applicant["age"]`, `applicant.get("age")`, `applicant.age`, `getattr(applicant, "age")`,
-accessors (`person("age", period)`, and `parameters(period).general` read from what the call
-gives back), through local aliases (`p = applicant`), nested records (`driver.profile.age`),
-items of a list parameter (`for c in candidates: c["age"]`, `max(candidates, key=lambda c:
-c.score)`, `candidates[0].age`) and helpers the record is passed to.
+`applicant["age"]`, `applicant.get("age", 0)`, `applicant.setdefault("age", 0)`,
+`applicant.age`, `getattr(applicant, "age", 0)`, accessors (`person("age", period)`, and
+`parameters(period).general` read from what the call gives back), through local aliases
+(`p = applicant`), nested records (`driver.profile.age`), items of a list parameter (`for c
+in candidates: c["age"]`, `max(candidates, key=lambda c: c.score)`, `candidates[0].age`) and
+helpers the record is passed to. A key read with a default is an input like any other: a
+record that holds it is read by it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from analysis.functions import (
+    KEY_READERS,
     FunctionNode,
     all_args,
     call_bindings,
@@ -24,19 +28,37 @@ from analysis.functions import (
 from analysis.harvest import looped_keys
 from analysis.hints import ModuleFacts
 from analysis.inputs import Leaf
-from analysis.static import Tainter
+from analysis.mentions import mentions
+from analysis.taint import Tainter
 from analysis.values import MISSING
 
-Matcher = Callable[[ast.AST], bool]
+
+@dataclass(frozen=True)
+class Matcher:
+    """Which nodes stand for a record: `applicant`, its alias `p`, `driver.profile`.
+
+    Every node `test` accepts mentions one of `words` (a name, a key, an attribute): a walk
+    for the record reads only the nodes around those mentions (analysis.mentions), so that
+    a function reading thousands of keys is read once per key, not once per key per key."""
+
+    test: Callable[[ast.AST], bool]
+    words: frozenset[str]
+
+    def __call__(self, node: ast.AST) -> bool:
+        return self.test(node)
+
+    def nodes(self, fn: ast.AST) -> list[ast.AST]:
+        """The nodes of `fn` that may read the record, in `ast.walk` order."""
+        return mentions(fn).around(self.words)
 
 
 def name_matcher(name: str) -> Matcher:
-    return lambda node: isinstance(node, ast.Name) and node.id == name
+    return Matcher(lambda node: isinstance(node, ast.Name) and node.id == name, frozenset({name}))
 
 
 def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[str, str] | None:
     """(field, "key" or "attr") when `node` reads a field of an object `base` matches:
-    b["k"], b.get("k"), b.k, getattr(b, "k"), b("k", ...)."""
+    b["k"], b.get("k", d), b.setdefault("k", d), b.k, getattr(b, "k", d), b("k", ...)."""
     if isinstance(node, ast.Call) and base(node.func) and node.args:
         first = node.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
@@ -46,7 +68,7 @@ def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[st
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
             return node.slice.value, "key"
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if base(node.func.value) and node.func.attr == "get" and node.args:
+        if base(node.func.value) and node.func.attr in KEY_READERS and node.args:
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 return first.value, "key"
@@ -100,13 +122,13 @@ def or_called(base: Matcher) -> Matcher:
             return not (isinstance(first, ast.Constant) and isinstance(first.value, str))
         return False
 
-    return matches
+    return Matcher(matches, base.words)
 
 
 def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
     """`base`, or any local name assigned from what `base` matches (`p = applicant`)."""
     names: set[str] = set()
-    for node in ast.walk(fn):
+    for node in base.nodes(fn):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -116,12 +138,15 @@ def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
             names.add(node.targets[0].id)
     if not names:
         return base
-    return lambda node: base(node) or (isinstance(node, ast.Name) and node.id in names)
+    return Matcher(
+        lambda node: base(node) or (isinstance(node, ast.Name) and node.id in names),
+        base.words | names,
+    )
 
 
 def field_matcher(parent: Matcher, key: str) -> Matcher:
     """Matches reads of field `key` of whatever `parent` matches: `driver.profile`."""
-    return lambda node: field_key(node, parent, set()) == key
+    return Matcher(lambda node: field_key(node, parent, set()) == key, frozenset({key}))
 
 
 def record_accesses(
@@ -140,12 +165,17 @@ def record_accesses(
     key = (id(fn), name, helper_depth)
     if base is None and key in facts.memo:
         return dict(facts.memo[key])
-    method_calls: set[int] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if not group_accessor(node):
-                method_calls.add(id(node.func))
     matcher = or_called(with_aliases(fn, base or name_matcher(name)))
+    # Only the nodes around the record's mentions can read it (a method call's node holds
+    # its attribute, and a binary operation its operands).
+    nodes = matcher.nodes(fn)
+    method_calls = {
+        id(node.func)
+        for node in nodes
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not group_accessor(node)
+    }
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
     callable_names = facts.functions
     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -155,10 +185,10 @@ def record_accesses(
     # `parameters[p] * w`: reads by a looped key that are computed with (a score's weights);
     # a key read to look something up may be optional (`if p not in params: continue`).
     operands = {
-        id(side) for node in ast.walk(fn) if isinstance(node, ast.BinOp)
+        id(side) for node in nodes if isinstance(node, ast.BinOp)
         for side in (node.left, node.right)
     } if looped else set()
-    for node in ast.walk(fn):
+    for node in nodes:
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
@@ -205,7 +235,7 @@ def tuple_positions(
         return dict(facts.memo[key])
     matcher = with_aliases(fn, base or name_matcher(name))
     positions: dict[int, str] = {}
-    for node in ast.walk(fn):
+    for node in matcher.nodes(fn):
         if isinstance(node, ast.Attribute) and node.attr not in TUPLE_API and matcher(node.value):
             positions = {}  # `name[0].upper()` or `name.strip()`: a word, not a tuple
             break
@@ -295,7 +325,7 @@ def keyed_read(record: str, key_param: str) -> Matcher:
             func = node.func
             return (
                 isinstance(func, ast.Attribute)
-                and func.attr == "get"
+                and func.attr in KEY_READERS
                 and (is_name(func.value, {record}))
             )
         if isinstance(node, ast.Call) and len(node.args) >= 2:
@@ -306,7 +336,7 @@ def keyed_read(record: str, key_param: str) -> Matcher:
             )
         return False
 
-    return matches
+    return Matcher(matches, frozenset({record}))
 
 
 def element_accesses(
@@ -325,7 +355,7 @@ def element_accesses(
     names = list_aliases(fn, name)
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
     items: set[str] = set()  # local names bound to one item
-    for node in ast.walk(fn):
+    for node in mentions(fn).around(names):  # a loop, a call or a pick mentions the list
         if isinstance(node, (ast.For, ast.comprehension)):
             target = item_target(node.iter, node.target, names, mapping)
             if target is not None:
@@ -398,17 +428,19 @@ def list_aliases(fn: ast.AST, name: str) -> set[str]:
     """`name`, and the local names that hold its items: `ranked = sorted(name, key=...)`,
     `adults = [p for p in name if ...]`, `rest = name[1:]`."""
     names = {name}
-    assigns = [
-        node
-        for node in ast.walk(fn)
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-    ]
-    for _ in range(3):  # aliases of aliases
-        for node in assigns:
-            if holds_items(node.value, names):
-                names.add(node.targets[0].id)  # type: ignore[attr-defined]
+    index = mentions(fn)
+    fresh = {name}
+    while fresh:  # aliases of aliases: an assignment of items mentions what it takes them from
+        found = {
+            node.targets[0].id
+            for node in index.around(fresh)
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and holds_items(node.value, names)
+        }
+        fresh = found - names
+        names |= fresh
     return names
 
 
@@ -443,7 +475,7 @@ def item_of(names: set[str]) -> Matcher:
         index = node.slice
         return not (isinstance(index, ast.Constant) and isinstance(index.value, str))
 
-    return matches
+    return Matcher(matches, frozenset(names))
 
 
 def is_name(node: ast.AST, names: set[str]) -> bool:
@@ -474,7 +506,7 @@ def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
         isinstance(node, ast.Attribute)
         and is_name(node.value, {name})
         and node.attr in FRAME_METHODS
-        for node in ast.walk(fn)
+        for node in mentions(fn).around([name])
     ):
         return True
     return masks_itself(fn, name)
@@ -484,49 +516,43 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
     """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
     `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
     boolean mask: a DataFrame's idiom, which no dict or list answers)."""
-    _copies, masked = mask_sites(fn)
+    masked = mask_sites(fn)
     if not masked:
         return False
     names = frame_copies(fn, name)
     return any(
-        is_name(node.value, names)
-        and any(
+        any(
             isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
             for inner in ast.walk(node.slice)
         )
-        for node in masked
+        for copy in names
+        for node in masked.get(copy, ())
     )
 
 
-def mask_sites(fn: FunctionNode) -> tuple[list[tuple[str, ast.expr]], list[ast.Subscript]]:
-    """The function's local copies (`df = data`, `df = df[...]`) and its subscripts by a
-    test; read once per function (kept on the node: every parameter asks)."""
-    cached: tuple[list[tuple[str, ast.expr]], list[ast.Subscript]] | None = getattr(
-        fn, "_cb_mask_sites", None
-    )
+def mask_sites(fn: FunctionNode) -> dict[str, list[ast.Subscript]]:
+    """The function's subscripts by a test (`rows[rows.age > 16]`, `arr[i + 1]`), by the name
+    they index (`""` for any other value); read once per function (kept on the node: every
+    parameter asks)."""
+    cached: dict[str, list[ast.Subscript]] | None = getattr(fn, "_cb_mask_sites", None)
     if cached is not None:
         return cached
-    copies: list[tuple[str, ast.expr]] = []
-    masked: list[ast.Subscript] = []
+    masked: dict[str, list[ast.Subscript]] = {}
     for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-                copies.append((target.id, value))
-        elif isinstance(node, ast.Subscript) and isinstance(
+        if isinstance(node, ast.Subscript) and isinstance(
             node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
         ):
-            masked.append(node)
-    fn._cb_mask_sites = (copies, masked)  # type: ignore[union-attr]
-    return copies, masked
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            masked.setdefault(owner, []).append(node)
+    fn._cb_mask_sites = masked  # type: ignore[union-attr]
+    return masked
 
 
 def vectorised(fn: FunctionNode, name: str) -> bool:
     """Whether a parameter holds one value per person, as a pandas Series: what the code
     makes of it is written through a boolean mask (`creat = 0.9 - 0.2 * female`,
     `creat[ratio < 1] = ...`), which no single number answers."""
-    _copies, masked = mask_sites(fn)
+    masked = [node for nodes in mask_sites(fn).values() for node in nodes]
     stores = [m for m in masked if isinstance(m.ctx, ast.Store) and is_mask(m.slice)]
     if not stores:
         return False
@@ -555,7 +581,7 @@ FRAME_COPIES = frozenset(
 def frame_copies(fn: FunctionNode, name: str) -> set[str]:
     """The parameter and the locals that hold its rows: `results = df.copy()`, `data =
     results[mask]`, `df = df.dropna()` (a DataFrame is copied and filtered before it is read)."""
-    copies, _masked = mask_sites(fn)
+    index = mentions(fn)
     names = {name}
 
     def copied(value: ast.expr) -> bool:
@@ -571,8 +597,22 @@ def frame_copies(fn: FunctionNode, name: str) -> set[str]:
         return is_name(value, names)
 
     for _ in range(3):  # chains of copies, in any order of the source
-        names |= {target for target, value in copies if copied(value)}
+        # A copy's assignment mentions what it copies.
+        names |= {target for target, value in local_copies(index.around(names)) if copied(value)}
     return names
+
+
+def local_copies(nodes: list[ast.AST]) -> list[tuple[str, ast.expr]]:
+    """The local names assigned among `nodes`, each with what it is given (`df = df[...]`
+    gives `df`: the rows of the table)."""
+    found: list[tuple[str, ast.expr]] = []
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+                found.append((target.id, value))
+    return found
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:

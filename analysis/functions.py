@@ -164,6 +164,11 @@ def all_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
     return [*a.posonlyargs, *a.args, *a.kwonlyargs]
 
 
+# Methods of a mapping that read the key they are given first, with a default when it is
+# missing: `record.get("age", 0)`, `record.setdefault("age", 0)`.
+KEY_READERS = frozenset({"get", "setdefault"})
+
+
 def called_function(
     call: ast.Call, functions: dict[str, FunctionNode]
 ) -> tuple[FunctionNode, bool] | None:

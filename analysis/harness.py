@@ -9,20 +9,26 @@ output, masked), harness_stubs.py (recording stubs), harness_frames.py (a DataFr
 where pandas is missing) and this one.
 It speaks newline-delimited JSON on private file descriptors; the code under test gets /dev/null
 as stdin and a capped buffer as stdout, so it can neither read the protocol nor forge a reply by
-printing.
+printing. Nor by writing on the reply pipe itself (it can find it in /proc/self/fd): the first
+line the parent sends, read before any code under test runs, is a key for this session, and
+every reply carries a MAC under it (HMAC-SHA256 of the reply's number and its text). What the
+harness relies on while it runs (the JSON reader and writer, the MAC, the canonical text of an
+output, the builtins it calls) it took before the module ran, so that code under test
+cannot swap it by assignment (`json.JSONEncoder.encode = ...`, `builtins.sorted = ...`);
+the Guard checks the harness's own names. Code that digs the harness's objects out of the
+garbage collector or the stack is beyond any check in this process (docs/security.md).
 
-Protocol (parent -> child, one JSON object per line):
+Protocol (parent -> child, one JSON object per line, after the key line):
   {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
    "load_timeout": float, "module": str | null, "package": bool, "paths": [str],
    "last_paths": [str] (searched after the standard library), "cwd": str | null,
    "stub": [str], "stub_missing": bool}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
                             "parts": bool}]}
-Replies (child -> parent, one line each):
+Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per call, in order
   {"loaded": true, "stubbed": [str]} | {"loaded": false, "error": str}
-  {"outcomes": [{"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
-                 "parts": [[path, repr, masked]...]}
-                | {"ok": false, "error": str, "needs": [str]}]}
+  {"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
+   "parts": [[path, repr, masked]...]} | {"ok": false, "error": str, "needs": [str]}
   "masked"/"stdout_masked" replace values equal to the call's `mask` values (the protected value
   being varied) by a placeholder, so a function that only echoes its input back is not biased;
   a string equal to a mask value up to case and surrounding whitespace is an echo too
@@ -41,17 +47,25 @@ Ellipsis, a set), "made" (function: what that function of the module returns whe
 without arguments).
 """
 
+import builtins
 import importlib.util
 import io
-import itertools
-import json
-import math
 import os
 import random
-import re
 import signal
 import sys
 import types
+from io import StringIO
+from json.decoder import JSONDecoder
+from json.encoder import c_make_encoder, encode_basestring_ascii
+from json.scanner import c_make_scanner
+from types import AsyncGeneratorType, CoroutineType, FunctionType, GeneratorType
+
+# What the harness calls while code under test runs, held by name (see the docstring).
+write_fd = os.write
+seed_random = random.seed
+set_handler = signal.signal
+set_timer = signal.setitimer
 
 if __name__ != "__main__":
     # Imported, as the tests drive the harness in-process. In the sandbox the parts arrive as
@@ -64,8 +78,12 @@ if __name__ != "__main__":
         clip,
         mask_text,
         output_parts,
+        sha256,
+        stands_alone,
     )
-    from analysis.harness_stubs import STUBS, Stub, StubBase, Stubs, needs_outcome
+    from analysis.harness_recorded import RECORDED  # evidence: recorded calls replayed
+    from analysis.harness_recorder import record  # evidence: the recording run
+    from analysis.harness_stubs import STUBS, needs_outcome
 
 MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
@@ -124,34 +142,33 @@ GROUP_AGGREGATES = {
 
 
 class Guard:
-    """What the harness relies on, by identity, taken before any code under test runs.
+    """The harness's own names, by identity, taken before any code under test runs.
 
     Module-level code, a class body or a default argument of the file under test runs in this
-    process and could patch the harness (`import __main__; __main__.canonical = ...`), a
-    builtin it calls or the json encoder, to make a biased function look clean. Whatever
-    changed is named, and the engine judges every function of that module statically
-    ("tampers with the test harness"), never clean. Code that digs the harness out of the
-    garbage collector is beyond this check; the verdict of a function then rests on the
-    sandbox alone (docs/security.md).
+    process and could replace a function of the harness (`import __main__;
+    __main__.canonical = ...`) or one of the builtins it calls (reachable as
+    `canonical.__builtins__`) to make a biased function look clean. Whatever changed is
+    named, and the engine judges every function of that module statically ("tampers with the
+    test harness"), never clean. What the harness takes from other modules it holds by name
+    (the module docstring), so a module is free to change theirs (`re._MAXCACHE = 1000`).
     """
 
     def __init__(self, namespace):
-        import builtins
-
+        classes = {
+            name: vars(value)
+            for name, value in namespace.items()
+            if isinstance(value, type) and value.__module__ == namespace.get("__name__")
+        }
+        own = namespace.get("__builtins__")  # the harness's own copy (execution.py)
         self.sources = {
-            "builtins": vars(builtins),
             "harness": namespace,
-            "json": vars(json),
-            "re": vars(re),
-            "math": vars(math),
-            "itertools": vars(itertools),
-            **{cls.__name__: vars(cls) for cls in (Harness, Record, Stubs, Stub, StubBase)},
+            "builtins": own if isinstance(own, dict) else {},
+            **classes,
         }
         self.taken = {
             (where, name): id(value)
             for where, table in self.sources.items()
             for name, value in list(table.items())
-            if not (where == "builtins" and name in SITE_BUILTINS)
         }
         self.broken = None
 
@@ -168,11 +185,92 @@ class Guard:
         return self.broken
 
 
+def json_reader():
+    """json.loads as the standard library has it now, in C, out of reach of assignments."""
+    constants = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+    scan = c_make_scanner(JSONDecoder(parse_constant=constants.__getitem__))
+
+    def read(line):
+        value, _ = scan(line.strip(), 0)
+        return value
+
+    return read
+
+
+def json_writer():
+    """json.dumps(obj, default=str) as the standard library has it now, in C."""
+    encode = c_make_encoder(
+        None, str, encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+
+    def write(obj):
+        return "".join(encode(obj, 0))
+
+    return write
+
+
+def signer(key):
+    """HMAC-SHA256 under `key` (at most 64 bytes), from hash states taken now."""
+    padded = key.ljust(64, b"\0")
+    inner = sha256(bytes(b ^ 0x36 for b in padded))
+    outer = sha256(bytes(b ^ 0x5C for b in padded))
+
+    def sign(data):
+        digest = inner.copy()
+        digest.update(data)
+        mac = outer.copy()
+        mac.update(digest.digest())
+        return mac.hexdigest()
+
+    return sign
+
+
+class Environment:
+    """The variables code under test asked for and did not find: the sandbox's environment
+    is empty, and a module that requires one (`os.environ["API_KEY"]`, or `os.getenv` and a
+    raise of its own) is reported as needing it, by name."""
+
+    def __init__(self):
+        self.absent = []
+
+    def watch(self):
+        cls = type(os.environ)
+        original = cls.__getitem__
+        absent = self.absent
+
+        def __getitem__(environ, key):
+            try:
+                return original(environ, key)
+            except KeyError:
+                if isinstance(key, str) and key not in absent:
+                    absent.append(key)
+                raise
+
+        cls.__getitem__ = __getitem__
+
+    def needed_by(self, exc):
+        """The absent variable an error is about: a KeyError of its name, or an error whose
+        message names it as a word."""
+        text = str(exc)
+        for name in self.absent:
+            if isinstance(exc, KeyError) and exc.args[:1] == (name,):
+                return name
+            found = text.find(name)
+            if found >= 0 and stands_alone(text, found, found + len(name), False):
+                return name
+        return None
+
+
+ENVIRONMENT = Environment()
+
+
 class Harness:
-    def __init__(self, reply_fd, guard=None):
-        self.reply = os.fdopen(reply_fd, "w", buffering=1, encoding="utf-8")
+    def __init__(self, reply_fd, guard=None, key=bytes(32)):
+        self.reply_fd = reply_fd
         self.guard = guard  # taken before any code under test runs (main)
-        self.dumps = json.dumps  # the encoder as it was: the module may replace json's
+        self.encode = json_writer()
+        self.sign = signer(key)
+        self.sent = 0  # replies so far: each one's MAC covers its number
         self.module = None
         self.target = None
         self.call_timeout = 1.0
@@ -181,8 +279,12 @@ class Harness:
         self.found_classes = {}  # by name: classes found in the package's other modules
 
     def send(self, obj):
-        self.reply.write(self.dumps(obj, default=str) + "\n")
-        self.reply.flush()
+        body = self.encode(obj).encode("ascii")
+        mac = self.sign(b"%d " % self.sent + body)
+        self.sent += 1
+        data = memoryview(mac.encode("ascii") + b" " + body + b"\n")
+        while data:
+            data = data[write_fd(self.reply_fd, data) :]
 
     # -- loading -------------------------------------------------------------------------
     def load(self, msg):
@@ -194,6 +296,10 @@ class Harness:
         STUBS.forced.update(msg.get("stub", []))
         STUBS.allow = bool(msg.get("stub_missing", True))
         sys.meta_path.insert(0, STUBS)
+        RECORDED.configure(msg.get("evidence"), msg.get("cwd"))  # evidence: recorded calls
+        if not msg["qualname"]:
+            # evidence: the recording run sets the project up and loads no function
+            return {"loaded": True, "stubbed": sorted(STUBS.forced)}
         if "async" in msg["source"]:
             import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
         baseline = set(sys.modules)
@@ -217,8 +323,17 @@ class Harness:
                     if of_project(sys.modules[name], roots):
                         del sys.modules[name]
             except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
+                variable = ENVIRONMENT.needed_by(exc)
+                if variable is not None:
+                    error = f"needs the environment variable {variable} (the sandbox's is empty)"
+                    return {"loaded": False, "error": error}
                 return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
+        try:  # evidence: recorded calls load now, their imports outside any call's alarm
+            with self.alarm(float(msg.get("load_timeout", 10.0))):
+                RECORDED.preload(msg.get("recorded", []))
+        except BaseException:  # noqa: BLE001 - a call that cannot load fails when it is made
+            pass
         broken = self.guard.check() if self.guard else None
         if broken:
             return {"loaded": False, "error": broken}
@@ -246,6 +361,8 @@ class Harness:
         else:
             module = types.ModuleType(name)
         module.__file__ = filename
+        # The module's builtins are everybody's, not the harness's own copy (execution.py).
+        module.__dict__.setdefault("__builtins__", builtins)
         sys.modules[name] = module
         exec(compile(msg["source"], filename, "exec"), module.__dict__)
         return module
@@ -256,11 +373,11 @@ class Harness:
 
         class Alarm:
             def __enter__(self):
-                signal.signal(signal.SIGALRM, harness.on_alarm)
-                signal.setitimer(signal.ITIMER_REAL, seconds)
+                set_handler(signal.SIGALRM, harness.on_alarm)
+                set_timer(signal.ITIMER_REAL, seconds)
 
             def __exit__(self, *exc):
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                set_timer(signal.ITIMER_REAL, 0)
                 return False
 
         return Alarm()
@@ -279,18 +396,19 @@ class Harness:
 
     def attempt(self, call):
         seed = call.get("seed", 0)
-        random.seed(seed)
+        seed_random(seed)
         numpy = sys.modules.get("numpy")
         if numpy is not None:
             try:
                 numpy.random.seed(seed)
             except Exception:  # noqa: BLE001 - a broken numpy must not end the run
                 pass
-        sink = io.StringIO()
+        sink = StringIO()
         saved_stdout = sys.stdout
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
+        RECORDED.begin_call()  # evidence: each call starts from fresh recorded values
         building = True
         try:
             with self.alarm(self.call_timeout):
@@ -303,15 +421,15 @@ class Harness:
                 result = self.target(*args, **kwargs)
                 if result is None and args and getattr(self.target, "__name__", "") == "__init__":
                     result = args[0]  # what a constructor gives is the object it set up
-                if isinstance(result, types.CoroutineType):
+                if isinstance(result, CoroutineType):
                     import asyncio  # imported lazily: most modules never need it
 
                     result = asyncio.run(result)
-                if isinstance(result, types.AsyncGeneratorType):
+                if isinstance(result, AsyncGeneratorType):
                     import asyncio
 
                     result = asyncio.run(collect(result))
-                if isinstance(result, types.GeneratorType):
+                if isinstance(result, GeneratorType):
                     result = [
                         item for _, item in zip(range(MAX_GENERATOR_ITEMS), result, strict=False)
                     ]
@@ -382,6 +500,8 @@ class Harness:
         tag = value.get("__cb__")
         if tag is None:
             return {k: self.decode(v) for k, v in value.items()}
+        if tag == "recorded":  # evidence: an argument of a recorded call, a leaf set
+            return RECORDED.value(value, self.decode)
         if tag == "record":
             return Record({k: self.decode(v) for k, v in value["fields"].items()})
         if tag == "frame":
@@ -443,19 +563,17 @@ class Harness:
         raise ValueError(f"unknown value tag {tag!r}")
 
 
-
-
 def command_callback(target, qualname):
     """The function a command-line framework wrapped (click's and typer's `Command` keep it
     as `.callback`): calling the command would parse sys.argv instead."""
-    if isinstance(target, (types.FunctionType, type)):
+    if isinstance(target, (FunctionType, type)):
         return target
     try:
         callback = getattr(target, "callback", None)
     except Exception:  # noqa: BLE001 - any object may answer attributes as it likes
         return target
     name = qualname.rsplit(".", 1)[-1]
-    if isinstance(callback, types.FunctionType) and callback.__name__ == name:
+    if isinstance(callback, FunctionType) and callback.__name__ == name:
         return callback
     return target
 
@@ -504,11 +622,6 @@ def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
-# What site.py adds to builtins for people at a prompt: the harness never calls them, and
-# a package may replace them (`builtins.help = custom_help`) without touching the harness.
-SITE_BUILTINS = frozenset({"help", "exit", "quit", "copyright", "credits", "license", "_"})
-
-
 def site_builtins():
     """`exit`, `quit`, `help`, `copyright`... as every interpreter started without -S has them
     (code under test calls `exit()` and reads `builtins.help`); no .pth file is run for them."""
@@ -528,14 +641,20 @@ def main():
     os.dup2(devnull, 1)
     sys.stdin = open(os.devnull)
     site_builtins()
-    harness = Harness(reply_fd, Guard(globals()))
+    ENVIRONMENT.watch()
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
+    # The session's key comes first; it stays only in the MAC's hash states.
+    harness = Harness(reply_fd, Guard(globals()), bytes.fromhex(requests.readline()))
+    read = json_reader()
     for line in requests:
-        msg = json.loads(line)
+        msg = read(line)
         if msg["op"] == "load":
             harness.send(harness.load(msg))
         elif msg["op"] == "call":
-            harness.send({"outcomes": [harness.call_one(c) for c in msg["calls"]]})
+            for call in msg["calls"]:
+                harness.send(harness.call_one(call))
+        elif msg["op"] == "record":  # evidence: run the project's tests and demos, recording
+            record(harness, msg)
         else:
             harness.send({"error": "unknown op"})
 

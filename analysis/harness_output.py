@@ -6,10 +6,22 @@ Part of the child script (see harness.py): it runs inside the sandbox, first of 
 only and imports nothing from codebias.
 """
 
-import enum
-import itertools
-import math
 import re
+from enum import Enum
+from itertools import islice
+from math import isfinite
+
+try:
+    from _sha256 import sha256  # built in: no OpenSSL to load at every start (3.11)
+except ImportError:  # pragma: no cover - other versions
+    from hashlib import sha256
+
+# Held by name from here on (`islice`, not `itertools.islice`), like everything the harness
+# uses while it runs: code under test may replace what a module offers, by assignment
+# (`itertools.islice = ...`), but not what the harness took before it ran. No regular
+# expression is compiled after the start either: `re` keeps its patterns in a cache that
+# code under test can fill with its own (ADDRESS is compiled now, and its `sub` with a
+# literal replacement runs in C).
 
 MAX_REPR = 2000
 MAX_ITEMS = 60  # items of one container that an output's text shows
@@ -26,9 +38,7 @@ def clip(text):
     read as different."""
     if len(text) <= MAX_REPR:
         return text
-    import hashlib
-
-    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    digest = sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
     tail = f" ... #{digest}"
     return text[: MAX_REPR - len(tail)] + tail
 
@@ -39,22 +49,77 @@ def mask_text(text, masks):
         if isinstance(m, bool) or m is None:
             continue
         tokens[str(m).strip()] = is_number(m)
-        if is_number(m) and math.isfinite(m):
+        if is_number(m) and isfinite(m):
             # `f"{age:.1f} yr"`: the number as text formats it, to 1 to 3 decimals
             tokens.update({f"{m:.{digits}f}": True for digits in (1, 2, 3)})
     # Longest first, so that "30.0" is masked whole and not as "30" followed by ".0".
     for token in sorted(filter(None, tokens), key=len, reverse=True):
         # Masking too much is harmless (outputs also compare unmasked); too little is not.
         # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
-        text = re.sub(whole(token, tokens[token]), MASK, text, flags=re.IGNORECASE)
+        text = mask_whole(text, token, tokens[token])
     return text
 
 
+def mask_whole(text, token, number):
+    """`text` with each whole occurrence of `token`, in any case, replaced by MASK: a number
+    is not part of another one (the 1 of "11", "-1" or "1.5" is no echo of 1), nor a word
+    part of another word."""
+    folded, key = fold(text), fold(token)
+    pieces, start = [], 0
+    found = folded.find(key)
+    while found >= 0:
+        end = found + len(key)
+        if stands_alone(text, found, end, number):
+            pieces += [text[start:found], MASK]
+            start = end
+            found = folded.find(key, end)
+        else:
+            found = folded.find(key, found + 1)
+    return "".join(pieces) + text[start:] if pieces else text
+
+
 def whole(token: str, number: bool) -> str:
-    """The pattern of `token` as a whole word or number: a number is not part of another one
-    (the 1 of "11", "-1" or "1.5" is no echo of 1), nor a word part of another word."""
+    """The regular expression of what mask_whole() finds (in any case): for the parent, which
+    reads outputs as masking does (search.py, refusal.py, shifted.py). Not used in the child."""
     before = r"[\w.\-]" if number else r"[\w.]"
     return rf"(?<!{before}){re.escape(token)}(?![\w]|\.\d)"
+
+
+def fold(text):
+    """`text` in lower case character for character, so that positions stay the same: each
+    character as a case-insensitive regular expression compares it (`ſ` as `s`, `İ` as `i`)."""
+    lowered = text.lower()
+    if lowered.isascii() and len(lowered) == len(text):
+        return lowered
+    return "".join(fold_character(c) for c in text)
+
+
+def fold_character(char):
+    for form in (char.casefold(), char.lower()):
+        if len(form) == 1:
+            return form
+    return "i" if char == "\u0130" else char
+
+
+def stands_alone(text, start, end, number):
+    """Whether text[start:end] is a whole word or number: no letter, digit, `_` or `.` (or,
+    for a number, `-`) just before it, no letter, digit or `_` just after it, and no `.`
+    followed by a digit (the 1 of "1.5")."""
+    if start > 0:
+        before = text[start - 1]
+        if is_word(before) or before == "." or (number and before == "-"):
+            return False
+    if end < len(text):
+        after = text[end]
+        if is_word(after):
+            return False
+        if after == "." and end + 1 < len(text) and text[end + 1].isdecimal():
+            return False
+    return True
+
+
+def is_word(char):
+    return char.isalnum() or char == "_"
 
 
 def is_masked(obj, masks):
@@ -80,7 +145,7 @@ def is_number(value):
 def rounded_forms(number):
     """`number` as code echoes it rounded. Whole-number forms only from 10 up: rounding 0.5
     to 0 would mask any 0 the function decides on."""
-    if not math.isfinite(number):
+    if not isfinite(number):
         return {number}
     rounded = (round(number, digits) for digits in range(1, 7))
     # A whole number is too common to be taken for this one: 2.01 to 1 digit is 2.0, and
@@ -138,19 +203,19 @@ def canonical(obj, masks, depth=0):
         return repr(int(rounded)) if rounded.is_integer() else repr(rounded)
     if isinstance(obj, (bool, int, type(None), complex, bytes)):
         return repr(obj)
-    if isinstance(obj, enum.Enum):
+    if isinstance(obj, Enum):
         return f"{type(obj).__name__}.{obj.name}"
     if isinstance(obj, dict):
         items = sorted(
             f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
-            for k, v in itertools.islice(obj.items(), MAX_ITEMS)
+            for k, v in islice(obj.items(), MAX_ITEMS)
         )
         return "{" + ", ".join(items + more(obj)) + "}"
     if isinstance(obj, (list, tuple)):
-        inner = [canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS)]
+        inner = [canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS)]
         return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj))
     if isinstance(obj, (set, frozenset)):
-        inner = sorted(canonical(v, masks, depth + 1) for v in itertools.islice(obj, MAX_ITEMS))
+        inner = sorted(canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS))
         return "{" + ", ".join(inner + more(obj)) + "}"
     plain_form = getattr(type(obj), "_cb_plain", None)
     if plain_form is not None:  # the harness's own table and column (harness_frames.py)

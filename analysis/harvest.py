@@ -7,7 +7,13 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from analysis.annotations import annotated_bounds, annotation_kind
-from analysis.functions import FunctionNode, all_args, call_bindings, called_function
+from analysis.functions import (
+    KEY_READERS,
+    FunctionNode,
+    all_args,
+    call_bindings,
+    called_function,
+)
 from analysis.values import MISSING, as_int, is_number
 
 if TYPE_CHECKING:
@@ -143,8 +149,9 @@ class Harvester:
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute):
-                if func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
-                    name = node.args[0].value
+                first = node.args[0] if node.args else None
+                if func.attr in KEY_READERS and isinstance(first, ast.Constant):
+                    name = first.value
                     return [name.lower()] if isinstance(name, str) else []
                 if func.attr in STR_METHODS:
                     return self.subjects(func.value)

@@ -9,8 +9,8 @@ arguments of a call, encoded for the harness. The model is built by `analysis.bu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from analysis.pools import dedupe
 from analysis.values import DateValue, EnumMember, is_number
@@ -24,6 +24,10 @@ InputPath = tuple[Step, ...]
 # tried: a group of alike people, for code that wants a batch of one sex, or rules over the
 # whole group. Not a leaf's path.
 ALIKE: InputPath = (("alike", ""),)
+# A context's key for what a fixed peer holds in place of its own value: `(PEER, *path)` of
+# an item's leaf. A best-of pick with a penalty (`gender == "female" and years < 3`) changes
+# only where the peer, too, is in a state the condition reads.
+PEER: Step = ("peer", "")
 
 
 # Values of a leaf without values from the code tried in each context after the base.
@@ -92,6 +96,14 @@ class Leaf:
         return self.category is not None
 
 
+class CustomShape(Protocol):
+    """A shape that encodes and shows itself: a recorded argument (analysis/evidence/)."""
+
+    def encode(self, values: dict[InputPath, Any]) -> Any: ...
+
+    def plain(self, values: dict[InputPath, Any]) -> Any: ...
+
+
 @dataclass
 class Node:
     """The shape of one argument: a leaf, a record, an instance of a module class, or a list
@@ -100,6 +112,7 @@ class Node:
     # leaf | record | new | list | mapping (a dict of records by id) | frame | series (a
     # pandas Series of one value per person: the leaf tried, then its peer) | tuple | made
     # (what a function of the module, named by `cls`, returns when called without arguments)
+    # | recorded (an argument of a recorded call, its leaves in `fields`: `custom` encodes it)
     kind: str
     leaf: Leaf | None = None
     fields: dict[str, Node] = field(default_factory=dict)
@@ -108,6 +121,7 @@ class Node:
     # A "new" whose constructor takes `*args`: its first `by_position` fields go by
     # position, then the list in its VARARGS field, spread.
     by_position: int = 0
+    custom: CustomShape | None = None  # evidence: a recorded argument
 
 
 # The field of a "new" node holding the extra positional arguments of `__init__(..., *args)`.
@@ -149,6 +163,23 @@ class InputModel:
             if leaf.protected and leaf.pool
         ]
         return tuple(encode_value(v) for v in peers)
+
+    @property
+    def peers(self) -> list[Leaf]:
+        """The inputs of the fixed peers that guard branches, as leaves of their own (paths
+        `(PEER, *path)`, resting on the peer's value): varied as the tried item's are, so
+        that the peer is tried in the states the code's conditions read."""
+        found: dict[InputPath, Leaf] = {}
+        for param in self.params:
+            for group in groups_of(param.shape):
+                for leaf in leaves_of(group):
+                    if leaf.guarded and not leaf.protected and len(leaf.pool) > 1:
+                        path = peer_path(leaf.path)
+                        shown = f"the peer's {leaf.display}"
+                        found[path] = replace(
+                            leaf, path=path, display=shown, typical=peer_index(leaf)
+                        )
+        return list(found.values())
 
     @property
     def grouped(self) -> frozenset[InputPath]:
@@ -217,6 +248,8 @@ def encode_value(value: Any) -> Any:
 
 
 def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
+    if node.custom is not None:  # evidence: a recorded argument
+        return node.custom.encode(values)
     if node.kind == "leaf":
         assert node.leaf is not None
         return encode_value(values[node.leaf.path])
@@ -262,6 +295,8 @@ def plain_value(value: Any) -> Any:
 
 
 def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
+    if node.custom is not None:  # evidence: a recorded argument
+        return node.custom.plain(values)
     if node.kind == "leaf":
         assert node.leaf is not None
         return plain_value(values[node.leaf.path])
@@ -282,19 +317,32 @@ def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
 MAPPING_KEYS = ("id-1", "id-2")
 
 
+def peer_path(path: InputPath) -> InputPath:
+    """Where a context holds the fixed peer's value of an item's leaf."""
+    return (PEER, *path)
+
+
+def peer_index(leaf: Leaf) -> int:
+    """The index in the pool of the peer's own value: the typical value for a protected
+    leaf, the next one for the others, so the two items are told apart (`best.name`)."""
+    index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
+    return index % len(leaf.pool)
+
+
 def peer_values(item: Node, tried: dict[InputPath, Any]) -> dict[InputPath, Any]:
     """The fixed second item of a list: a ranking, a best-of or a group rule needs someone to
     compare with. Protected fields rest on their typical value (on the tried item's, in an
-    ALIKE context); the others take another value than the tested item's typical one, so the
-    two are told apart (`best.name`)."""
+    ALIKE context); the others on their own (`peer_index`), unless the context sets the
+    peer's value (`PEER`)."""
     alike = ALIKE in tried
     values: dict[InputPath, Any] = {}
     for leaf in leaves_of(item):
         if alike and leaf.protected and leaf.path in tried:
             values[leaf.path] = tried[leaf.path]
-            continue
-        index = leaf.typical if leaf.protected or len(leaf.pool) < 2 else leaf.typical + 1
-        values[leaf.path] = leaf.pool[index % len(leaf.pool)]
+        elif peer_path(leaf.path) in tried:
+            values[leaf.path] = tried[peer_path(leaf.path)]
+        else:
+            values[leaf.path] = leaf.pool[peer_index(leaf)]
     return values
 
 

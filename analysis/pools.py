@@ -67,8 +67,11 @@ def value_pool(
     default: Any,
     form: str | None = None,
     name: str = "",
+    use: frozenset[str] = frozenset(),
 ) -> tuple[list[Any], int]:
     """Values to try for one leaf: the code's own first, then the category's or the kind's.
+    `use`: the kinds of how the code uses this input itself (`hint` holds what the module
+    says of every name of its category).
 
     Returns the pool and how many of its first values come from the code itself.
     """
@@ -98,12 +101,28 @@ def value_pool(
         pool = [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
     elif category is None and "dateobj" in kinds:
         pool = [v for v in pool if isinstance(v, DateValue)]  # annotated `date`: nothing else
+    coded = (
+        category is not None
+        and "bool" not in kinds  # `is_male`: a flag's own True and False (builder.is_flag)
+        and not any(isinstance(c, EnumMember) for c in hint.constants)
+        and coded_use(use, policy.protected[category])
+    )
+    if coded:
+        # `sexo == 1`, `sex * 5`: a number, whatever words another function compares its
+        # category with; a code is never negative (the neighbour of `sex == 0`).
+        pool = [v for v in pool if is_number(v) and v >= 0]
     from_code = len(dedupe(pool))
     if category is not None:
         cat_values = [as_form(v, form) for v in policy.protected[category].values]
-        if "bool" in kinds:
-            pool += [True, False]  # `is_male: bool`: the category's words would all be truthy
-        pool += [v for v in cat_values if fits(v, kinds)] or ([] if "bool" in kinds else cat_values)
+        if coded:
+            pool += CODES
+        else:
+            if "bool" in kinds:
+                pool += [True, False]  # `is_male: bool`: the category's words are all truthy
+            fitting = [v for v in cat_values if fits(v, kinds)]
+            pool += fitting or ([] if "bool" in kinds else cat_values)
+            if use == {"truthy"} and "bool" not in kinds and not any(map(is_number, cat_values)):
+                pool += FLAG_CODES  # `if gender:` alone: a 0/1 flag, where every word is true
     if default is not MISSING and default is not None and default not in pool:
         pool.append(default)
     if category is not None:
@@ -124,6 +143,25 @@ def value_pool(
     if default is not MISSING and default is not None and default not in pool and pool:
         pool[-1] = default  # the signature's own default is always tried, however long the pool
     return pool, min(from_code, len(pool))
+
+
+# What a category of words holds where the code uses it as a number: a code (0/1, 1/2).
+CODES: list[Any] = [0, 1, 2]
+# What it holds where the code only tests it for truth (`if gender:`): a 0/1 flag.
+FLAG_CODES: list[Any] = [1, 0]
+NUMERIC_KINDS = frozenset({"int", "float", "num"})
+# Uses that say an input is something else than a number (text, a flag, a collection, a date).
+OTHER_KINDS = frozenset({"str", "literal", "bool", "list", "dict", "dateobj", "isodate", "enum"})
+
+
+def coded_use(use: frozenset[str], category: Category) -> bool:
+    """Whether the code uses an input of a category of words only as a number: compared with
+    numbers, computed with (`sex == 1`, `0.5 * sexo`)."""
+    if any(is_number(v) for v in category.values):
+        return False  # an age is a number anyway
+    if "" in use:
+        return False  # annotated with a class of its own (`sex: Sex`)
+    return bool(use & NUMERIC_KINDS) and not use & OTHER_KINDS
 
 
 AGE_DATE_TOKENS = frozenset({"dob", "birthdate", "birthday"})

@@ -13,13 +13,13 @@ from __future__ import annotations
 import ast
 import configparser
 import re
-import sys
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
+
+from analysis.interpreter import Interpreter
 
 # Folders that hold no source of the project (tools, environments, caches, build output).
 SKIP_DIRS = frozenset(
@@ -70,12 +70,13 @@ class Project:
         roots = [r for r in dict.fromkeys(found) if r and (root / r).is_dir()]
         return cls(root, (*roots, ""))
 
-    def missing(self, modules: Iterable[str]) -> list[str]:
-        """Which of `modules` (top-level names) neither the project nor this interpreter holds.
+    def missing(self, modules: Iterable[str], interpreter: Interpreter) -> list[str]:
+        """Which of `modules` (top-level names) neither the project nor `interpreter`, the
+        one its code runs with, holds.
 
         Only looked up, never imported: nothing of the project runs outside the sandbox."""
-        search = [str(self.root / r) if r else str(self.root) for r in self.roots] + sys.path
-        return [m for m in modules if PathFinder.find_spec(m.split(".")[0], search) is None]
+        roots = [str(self.root / r) if r else str(self.root) for r in self.roots]
+        return [m for m in modules if not interpreter.finds(m, roots)]
 
     def relative(self, file: Path) -> str | None:
         try:

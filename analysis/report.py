@@ -39,13 +39,25 @@ class Example:
     inputs: dict[str, Any]
     values: list[Any]
     outputs: list[str]
+    # Where the recorded call the example starts from came from (a test's node id, a
+    # program's `__main__`); None for synthesised inputs (analysis/evidence/).
+    source: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"inputs": self.inputs, "values": self.values, "outputs": self.outputs}
+        out = {"inputs": self.inputs, "values": self.values, "outputs": self.outputs}
+        if self.source is not None:
+            out["source"] = self.source
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Example:
-        return cls(dict(data["inputs"]), list(data["values"]), [str(o) for o in data["outputs"]])
+        source = data.get("source")
+        return cls(
+            dict(data["inputs"]),
+            list(data["values"]),
+            [str(o) for o in data["outputs"]],
+            str(source) if source is not None else None,
+        )
 
 
 @dataclass
@@ -252,6 +264,8 @@ class ScanReport:
     problems: list[tuple[str, str]] = field(default_factory=list)
     # Accepting comments and `allow:` entries that can never match, in words.
     warnings: list[str] = field(default_factory=list)
+    # What each project's recording run did (analysis/evidence/): an added JSON key.
+    evidence: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         total = len(self.functions)

@@ -31,6 +31,7 @@ from analysis.refusal import about_another_input, is_realistic, listed_spelling,
 from analysis.report import REFUSAL_PREFIX
 from analysis.shifted import shifted_echo, swapped_echo
 from analysis.stability import stable_difference, varying_paths
+from analysis.values import value_kind
 from config.policy import Policy
 
 RANDOM_CONTEXTS = 32
@@ -44,6 +45,10 @@ MAX_PROTECTED_PAIRS = 400
 # for interactions (a sex that matters only past an age), not a second search.
 MAX_PAIR_EXECUTIONS = 1200
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
+# Values sent to the child in one batch at most (calls times the inputs of each): a function
+# of a thousand protected record keys would otherwise build, send and decode millions of
+# values before its first answer.
+MAX_BATCH_VALUES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,15 +115,19 @@ def contexts(
 def around(
     model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
 ) -> Iterator[dict[InputPath, Any]]:
-    """Variations of a base: one input at a time, then pairs of guarded inputs."""
+    """Variations of a base: one input at a time (the fixed peers' guarded inputs too), then
+    pairs of guarded inputs, and each guarded input of an item beside its peer's."""
     # Inputs the code compares with constants guard branches: vary those first, and first
     # among them those that act with a protected one.
     ordered = sorted(
         model.others, key=lambda leaf: (not leaf.guarded, leaf.display not in first)
     ) + model.protected
-    for leaf in ordered:
+    peers = model.peers
+    # The peers rest on their own values, which the base leaves implicit (unless it sets them).
+    with_peers = {**{peer.path: typical(peer) for peer in peers}, **base}
+    for leaf in [*ordered, *peers]:
         for value in leaf.pool if not leaf.protected else leaf.focus:
-            if value == base[leaf.path]:
+            if value == with_peers[leaf.path]:
                 continue
             ctx = dict(base)
             ctx[leaf.path] = value
@@ -127,6 +136,13 @@ def around(
     # when two other conditions hold at once (income high *and* expenses above a line).
     guarded = [leaf for leaf in model.others if leaf.guarded]
     yield from pairs(guarded, base, lambda leaf: leaf.pool)
+    # An item and its peer in the states a condition reads (the penalty of a best-of pick
+    # shows where the candidate is under three years and the peer is close behind).
+    items = {leaf.path: leaf for leaf in guarded}
+    for peer in peers:
+        item = items.get(peer.path[1:])
+        if item is not None:
+            yield from pairs([item, peer], with_peers, contrast)
 
 
 def contrast(leaf: Leaf) -> list[Any]:
@@ -258,6 +274,8 @@ class Search:
         batch_size = 2
         stream: Iterator[tuple[int, dict[InputPath, Any]]] = enumerate(self.stream)
         base_failed: bool | None = None
+        # A context whose leaves did not all fit in the last batch, with the leaves left.
+        carried: list[tuple[int, dict[InputPath, Any], list[Leaf]]] = []
         while open_leaves:
             if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
                 self.result.exhausted = True
@@ -271,8 +289,15 @@ class Search:
             if self.paired:
                 limit = min(limit, self.pairs_until)
             room = limit - self.result.executions
-            for index, ctx in stream:
-                for leaf in open_leaves:
+            batch_room = max(1, MAX_BATCH_VALUES // max(1, len(self.model.leaves)))
+            todo = itertools.chain(carried, ((i, c, open_leaves) for i, c in stream))
+            carried = []
+            for index, ctx, leaves in todo:
+                for at, leaf in enumerate(leaves):
+                    if len(calls) >= batch_room:  # the rest of this context goes next
+                        rest = [other for other in leaves[at:] if other in open_leaves]
+                        carried = [(index, ctx, rest)] if rest else []
+                        break
                     # Contexts that differ only in this leaf's own value are the same test
                     # (and, for a leaf without peers, in whether peers are alike).
                     skip = {leaf.path} if leaf.path in self.grouped else {leaf.path, ALIKE}
@@ -286,7 +311,12 @@ class Search:
                     )
                     groups.append((leaf, ctx, index, values))
                     calls += [self.call(ctx, leaf, v, index) for v in values]
-                if len(groups) >= batch_size * len(open_leaves) or len(calls) >= room:
+                if (
+                    carried
+                    or len(groups) >= batch_size * len(open_leaves)
+                    or len(calls) >= min(room, batch_room)
+                    or time.monotonic() > self.deadline
+                ):
                     break
             else:
                 stream = enumerate(iter(()))
@@ -447,6 +477,7 @@ class Search:
             return is_realistic(value, leaf.category, spec, leaf.pool)
 
         fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
+        kinds = {value_kind(v) for v, _ in fine}
         # Raising for "Male" while "male" returns asks for a spelling: that is validation,
         # unless the value raised is spelt as the policy lists it.
         spelt = {str(v).casefold() for v, _ in fine}
@@ -456,12 +487,17 @@ class Search:
             for v, o in zip(values, outs, strict=True)
             if refusal_error(o)
             and real(v)
+            and value_kind(v) in kinds  # text refused where numbers are taken: validation
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
             and not about_another_input(o.error, v, others, self.other_names(leaf))
         ]
         if not fine or not refused:
             return False
         base = typical(leaf)
+        # One kind on both sides: a number for a number, a word for a word.
+        kind = value_kind(refused[0][0])
+        fine = [(v, o) for v, o in fine if value_kind(v) == kind]
+        refused = [(v, o) for v, o in refused if value_kind(v) == kind]
         good, good_out = next(((v, o) for v, o in fine if v == base), fine[0])
         # A different value reads better than a different spelling of the same one.
         bad, bad_out = sorted(refused, key=lambda p: str(p[0]).lower() == str(good).lower())[0]
@@ -535,10 +571,19 @@ def absent(value: Any) -> bool:
 def candidate_pairs(
     ok: list[Trial], unstable: frozenset[str] = frozenset()
 ) -> Iterator[tuple[Trial, Trial]]:
-    """Pairs of values with different outputs, clearest first: numeric neighbours, then any.
+    """Pairs of values of one kind with different outputs (values.value_kind: a number is
+    never swapped for text), clearest first: numeric neighbours, then any.
 
     Parts of outputs known to vary between runs (`unstable`) are left out of the comparison.
     """
+    kinds: dict[str, list[Trial]] = {}
+    for trial in ok:
+        kinds.setdefault(value_kind(trial.value), []).append(trial)
+    for alike in kinds.values():
+        yield from pairs_of_a_kind(alike, unstable)
+
+
+def pairs_of_a_kind(ok: list[Trial], unstable: frozenset[str]) -> Iterator[tuple[Trial, Trial]]:
     if len(ok) < 2:
         return
 

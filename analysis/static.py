@@ -8,11 +8,21 @@ never read (so no execution is spent on it).
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass
+from typing import Any
 
 from analysis.functions import FunctionNode, call_bindings, called_function
-from analysis.inputs import InputPath, Leaf
+from analysis.inputs import Leaf
+from analysis.mentions import mentions
+from analysis.taint import (
+    Tainter,
+    TaintIndex,
+    call_name,
+    none_check,
+    tainters,
+    walk_deciding,
+    without_none_checks,
+)
 
 OPAQUE_CALLS = frozenset({"locals", "vars", "eval", "exec", "globals"})
 
@@ -24,206 +34,91 @@ class Reach:
     how: str  # "branch" | "return" | "lookup" | "match" | "call"
 
 
-def leaf_matches(node: ast.AST, path: InputPath) -> bool:
-    """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps):
-    `p["age"]`, `p.get("age")`, `p.age`, `getattr(p, "age")`, `p("age", period)`."""
-    steps = list(path)
-    current: ast.AST = node
-    while len(steps) > 1:
-        step, value = steps.pop()
-        if step in ("key", "attr"):
-            if isinstance(current, ast.Subscript) and isinstance(current.slice, ast.Constant):
-                if current.slice.value != value:
-                    return False
-                current = current.value
-            elif isinstance(current, ast.Attribute):
-                if current.attr != value:
-                    return False
-                current = current.value
-            elif (
-                isinstance(current, ast.Call)
-                and isinstance(current.func, ast.Attribute)
-                and current.func.attr == "get"
-                and current.args
-                and isinstance(current.args[0], ast.Constant)
-                and current.args[0].value == value
-            ):
-                current = current.func.value
-            elif (
-                isinstance(current, ast.Call)
-                and isinstance(current.func, ast.Name)
-                and current.func.id == "getattr"
-                and len(current.args) >= 2
-                and isinstance(current.args[1], ast.Constant)
-                and current.args[1].value == value
-            ):
-                current = current.args[0]
-            elif (  # an accessor: `person("age", period)`
-                isinstance(current, ast.Call)
-                and current.args
-                and isinstance(current.args[0], ast.Constant)
-                and current.args[0].value == value
-            ):
-                current = current.func
-            else:
-                return False
-        else:  # an element of a list parameter: any loop variable over it is accepted
-            return isinstance(current, ast.Name)
-    return isinstance(current, ast.Name) and current.id == steps[0][1]
-
-
-def none_check(node: ast.AST) -> bool:
-    """`age is None`, `sex != None`: whether a value was given, no decision about it."""
-    return (
-        isinstance(node, ast.Compare)
-        and len(node.ops) == 1
-        and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
-        and any(
-            isinstance(c, ast.Constant) and c.value is None for c in [node.left, *node.comparators]
-        )
-    )
-
-
-class NoneChecks(ast.NodeTransformer):
-    def visit_Compare(self, node: ast.Compare) -> ast.AST:
-        return ast.Constant(True) if none_check(node) else self.generic_visit(node)
-
-
-def without_none_checks(test: ast.expr) -> ast.AST:
-    """A test with its None checks taken out: `if age is None or age > 60` still decides."""
-    if not any(none_check(n) for n in ast.walk(test)):
-        return test
-    stripped: ast.AST = NoneChecks().visit(copy.deepcopy(test))
-    return stripped
-
-
-# Methods that put their arguments into the container they are called on.
-MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
-
-
-class Tainter:
-    """Follows one protected leaf through assignments inside one function."""
-
-    def __init__(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> None:
-        self.fn = fn
-        self.leaf = leaf
-        self.names: set[str] = set()
-        self.loop_vars = self.element_vars() if any(s == "index" for s, _ in leaf.path) else set()
-        changed = True
-        while changed:  # to a fixpoint: the order of statements does not matter here
-            changed = False
-            for node in ast.walk(fn):
-                targets: list[ast.expr] = []
-                value: ast.expr | None = None
-                if isinstance(node, ast.Assign):
-                    targets, value = node.targets, node.value
-                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-                    targets, value = [node.target], node.value
-                elif isinstance(node, ast.NamedExpr):
-                    targets, value = [node.target], node.value
-                elif (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in MUTATORS
-                    and isinstance(node.func.value, ast.Name)
-                    and node.args
-                ):
-                    # `rows.append(...)`, `by_sex.update({sex: data})`: the container holds it
-                    targets, value = [node.func.value], ast.Tuple(elts=list(node.args))
-                if value is None or not self.tainted(value):
-                    continue
-                for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name) and name.id not in self.names:
-                            self.names.add(name.id)
-                            changed = True
-
-    def element_vars(self) -> set[str]:
-        param = self.leaf.path[0][1]
-        found = set()
-        for node in ast.walk(self.fn):
-            if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
-                if node.iter.id == param and isinstance(node.target, ast.Name):
-                    found.add(node.target.id)
-        return found
-
-    def tainted(self, expr: ast.AST) -> bool:
-        for node in ast.walk(expr):
-            if isinstance(node, ast.Name) and node.id in self.names:
-                return True
-            if leaf_matches(node, self.leaf.path):
-                return True
-            if self.leaf.read_in and self.hands_record(node):
-                return True
-            if self.loop_vars and self.reads_element(node):
-                return True
-        return False
-
-    def hands_record(self, node: ast.AST) -> bool:
-        """A call of the helper that reads the leaf, given the record that holds it."""
-        if not isinstance(node, ast.Call):
-            return False
-        if call_name(node) != self.leaf.read_in:
-            return False
-        root = self.leaf.path[0][1]
-        arguments = [*node.args, *(k.value for k in node.keywords)]
-        return any(
-            isinstance(n, ast.Name) and n.id == root for a in arguments for n in ast.walk(a)
-        )
-
-    def hands_helper(self, node: ast.AST) -> bool:
-        """A call of a helper that decides with the leaf, given the leaf (or what it became)."""
-        if not isinstance(node, ast.Call):
-            return False
-        if call_name(node) not in self.leaf.passed_to:
-            return False
-        return any(self.tainted(a) for a in [*node.args, *(k.value for k in node.keywords)])
-
-    def reads_element(self, node: ast.AST) -> bool:
-        field = self.leaf.path[-1][1]
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            return node.value.id in self.loop_vars and getattr(node.slice, "value", None) == field
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            return node.value.id in self.loop_vars and node.attr == field
-        return False
-
-    def reaches(self) -> list[Reach]:
-        found: list[Reach] = []
-        for node in ast.walk(self.fn):
-            how = None
-            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and self.tainted(
-                without_none_checks(node.test)
-            ):
-                how = "branch"
-            elif isinstance(node, ast.comprehension) and any(
-                self.tainted(without_none_checks(c)) for c in node.ifs
-            ):
-                how = "branch"
-            elif isinstance(node, ast.Match) and self.tainted(node.subject):
-                how = "match"
-            elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
-                if self.tainted(node.value):
-                    how = "return"
-            elif isinstance(node, ast.Subscript) and self.tainted(node.slice):
-                how = "lookup"
-            elif isinstance(node, ast.Compare) and not none_check(node) and self.tainted(node):
-                how = "branch"
-            elif self.leaf.passed_to and self.hands_helper(node):
-                how = "call"
-            if how is not None:
-                # A comprehension clause has no line of its own: take its `if`'s.
-                where = node.ifs[0] if isinstance(node, ast.comprehension) else node
-                found.append(Reach(self.leaf, getattr(where, "lineno", self.fn.lineno), how))
-        found.sort(key=lambda r: (r.line, r.how != "branch"))
-        return found
+def reaches_of(walk: Tainter) -> list[Reach]:
+    """Where the leaf a walk follows reaches a branch, a lookup, a match, the output, or a
+    helper that decides with it."""
+    found: list[Reach] = []
+    for node in ast.walk(walk.fn):
+        how = None
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and walk.tainted(
+            without_none_checks(node.test)
+        ):
+            how = "branch"
+        elif isinstance(node, ast.comprehension) and any(
+            walk.tainted(without_none_checks(c)) for c in node.ifs
+        ):
+            how = "branch"
+        elif isinstance(node, ast.Match) and walk.tainted(node.subject):
+            how = "match"
+        elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+            if walk.tainted(node.value):
+                how = "return"
+        elif isinstance(node, ast.Subscript) and walk.tainted(node.slice):
+            how = "lookup"
+        elif isinstance(node, ast.Compare) and not none_check(node) and walk.tainted(node):
+            how = "branch"
+        elif walk.leaf.passed_to and walk.hands_helper(node):
+            how = "call"
+        if how is not None:
+            # A comprehension clause has no line of its own: take its `if`'s.
+            where = node.ifs[0] if isinstance(node, ast.comprehension) else node
+            found.append(Reach(walk.leaf, getattr(where, "lineno", walk.fn.lineno), how))
+    found.sort(key=lambda r: (r.line, r.how != "branch"))
+    return found
 
 
 def reaches(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> list[Reach]:
-    return Tainter(fn, leaf).reaches()
+    return reaches_of(Tainter(fn, leaf))
+
+
+def reaches_all(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, list[Reach]]:
+    """`reaches` of each leaf, by display, in one walk of the function: each place that
+    decides asks the leaves' index which of them reach it (a static review of a function
+    with a thousand protected inputs reads the function once, not a thousand times)."""
+    index = tainters(fn, leaves)
+    by_display = {leaf.display: leaf for leaf in leaves}
+    found: dict[str, list[Reach]] = {leaf.display: [] for leaf in leaves}
+    handed: dict[str, set[str]] = {}  # helper name -> the leaves it decides with
+    for leaf in leaves:
+        for helper in leaf.passed_to:
+            handed.setdefault(helper, set()).add(leaf.display)
+    for node in ast.walk(fn):
+        where: ast.AST = node
+        readers: set[str] = set()
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            how, readers = "branch", index.reading(walk_deciding(node.test))
+        elif isinstance(node, ast.comprehension):
+            how = "branch"
+            readers = index.reading(n for test in node.ifs for n in walk_deciding(test))
+            where = node.ifs[0] if node.ifs else node
+        elif isinstance(node, ast.Match):
+            how, readers = "match", index.reading(ast.walk(node.subject))
+        elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+            how, readers = "return", index.reading(ast.walk(node.value))
+        elif isinstance(node, ast.Subscript):
+            how, readers = "lookup", index.reading(ast.walk(node.slice))
+        elif isinstance(node, ast.Compare) and not none_check(node):
+            how, readers = "branch", index.reading(ast.walk(node))
+        elif isinstance(node, ast.Call) and call_name(node) in handed:
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            how = "call"
+            readers = handed[call_name(node)] & index.reading(
+                n for argument in arguments for n in ast.walk(argument)
+            )
+        for display in readers:
+            leaf = by_display[display]
+            found[display].append(Reach(leaf, getattr(where, "lineno", fn.lineno), how))
+    for reached in found.values():
+        reached.sort(key=lambda r: (r.line, r.how != "branch"))
+    return found
 
 
 def first_reach(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> Reach | None:
-    found = reaches(fn, leaf)
+    return most_responsible(reaches(fn, leaf))
+
+
+def most_responsible(found: list[Reach]) -> Reach | None:
+    """The first place a leaf decides something, else the first it reaches the output."""
     branches = [r for r in found if r.how != "return"]
     chosen = branches or found
     return chosen[0] if chosen else None
@@ -234,14 +129,24 @@ def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
     if len(leaf.path) != 1:
         return field_never_read(fn, leaf)
     name = leaf.path[0][1]
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Store):
-            return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in OPAQUE_CALLS:
-                return False
-    # The body of a nested function or lambda is walked above too, so closures count.
-    return True
+    if calls_opaque(fn):
+        return False
+    # The body of a nested function or lambda is read too, so closures count.
+    return not any(
+        isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
+        for node in mentions(fn).by_word.get(name, ())
+    )
+
+
+def calls_opaque(fn: FunctionNode) -> bool:
+    """Whether `fn` calls what may read any name (`locals()`, `eval`)."""
+    index = mentions(fn)
+    for opaque in OPAQUE_CALLS:
+        for node in index.by_word.get(opaque, ()):
+            parent = index.parent(node)
+            if isinstance(node, ast.Name) and isinstance(parent, ast.Call) and parent.func is node:
+                return True
+    return False
 
 
 def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
@@ -250,21 +155,15 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
     and nothing receives the whole object."""
     root = leaf.path[0][1]
     step, first = leaf.path[1]
-    if step not in ("attr", "key"):
+    if step not in ("attr", "key") or calls_opaque(fn):
         return False
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(fn):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in OPAQUE_CALLS:
-                return False
-        if not (isinstance(node, ast.Name) and node.id == root):
-            continue
-        parent = parents.get(id(node))
+    index = mentions(fn)
+    for node in index.by_word.get(root, ()):
+        if not isinstance(node, ast.Name):
+            continue  # an attribute or a text of that name
+        parent = index.parent(node)
         if isinstance(parent, ast.Attribute):
-            grand = parents.get(id(parent))
+            grand = index.parent(parent)
             if isinstance(grand, ast.Call) and grand.func is parent:
                 return False  # a method of the object may read anything
             if parent.attr == first:
@@ -278,31 +177,19 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
     return True
 
 
-def call_name(call: ast.Call) -> str:
-    """The name a call is made by: `helper(...)`, `self.helper(...)`, `module.helper(...)`."""
-    func = call.func
-    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-
-
 # How deep the static review follows a protected value into helpers of the project.
 HELPER_DEPTH = 2
 
 
 def passed_to_helpers(
-    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], memo: dict[object, bool],
+    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], memo: dict[Any, Any],
     depth: int = 0,
 ) -> tuple[str, ...]:
     """Names of the project's helpers `fn` hands the leaf to (as it is or as what it became)
     whose parameter then reaches a branch, a lookup or a match there, or in their helpers."""
     tainter = Tainter(fn, leaf)
     found: list[str] = []
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Call):
-            continue
-        called = called_function(node, functions)
-        if called is None or called[0] is fn:
-            continue
-        callee, bound = called
+    for node, callee, bound in helper_calls(fn, functions, memo):
         name = call_name(node)
         if name in found:
             continue
@@ -313,19 +200,38 @@ def passed_to_helpers(
     return tuple(found)
 
 
+def helper_calls(
+    fn: FunctionNode, functions: dict[str, FunctionNode], memo: dict[Any, Any]
+) -> list[tuple[ast.Call, FunctionNode, bool]]:
+    """The calls `fn` makes of the project's other functions, each with the function called
+    and whether it is bound (a method): found once per function, asked for every input."""
+    key = ("helper calls", id(fn))
+    if key not in memo:
+        calls = []
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call):
+                called = called_function(node, functions)
+                if called is not None and called[0] is not fn:
+                    calls.append((node, *called))
+        memo[key] = calls
+    found: list[tuple[ast.Call, FunctionNode, bool]] = memo[key]
+    return found
+
+
 def decides_with(
     callee: FunctionNode, param: str, leaf: Leaf, functions: dict[str, FunctionNode],
-    memo: dict[object, bool], depth: int,
+    memo: dict[Any, Any], depth: int,
 ) -> bool:
     key = ("decides", id(callee), param, depth)
     if key not in memo:
         memo[key] = False  # a helper that calls itself ends here
         inner = Leaf((("param", param),), param, param, [], leaf.category)
-        decided = any(r.how != "return" for r in Tainter(callee, inner).reaches())
+        decided = any(r.how != "return" for r in reaches_of(Tainter(callee, inner)))
         if not decided and depth + 1 < HELPER_DEPTH:
             decided = bool(passed_to_helpers(callee, inner, functions, memo, depth + 1))
         memo[key] = decided
-    return memo[key]
+    decides: bool = memo[key]
+    return decides
 
 
 # Nodes whose test decides which way the code goes; with the tests nested in their bodies
@@ -333,55 +239,52 @@ def decides_with(
 CONDITIONALS = (ast.If, ast.While, ast.IfExp, ast.Assert, ast.Match)
 
 
-def tainters(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, Tainter]:
-    """Each leaf's walk through `fn`, by display: built once, read by condition_scopes and
-    acting_with alike."""
-    return {leaf.display: Tainter(fn, leaf) for leaf in leaves}
-
-
 def condition_scopes(
-    fn: FunctionNode, leaves: list[Leaf], walks: dict[str, Tainter] | None = None
+    fn: FunctionNode, leaves: list[Leaf], walks: TaintIndex | None = None
 ) -> dict[str, frozenset[int]]:
     """For each leaf the function itself decides with, the conditional scopes it is read in:
     a scope is one `if`/`while`/`match`/conditional expression, its test and every test
     nested in its body. Two inputs and a third can only act together where one scope reads
     all three (`if method == GIRTH and age >= 18 and sex == "female"`). A leaf that may be
     decided on in a helper or a method is left out: nothing is known of it."""
-    scopes: list[tuple[int, list[ast.expr]]] = []
+    index = walks if walks is not None else tainters(fn, leaves)
+    # The leaves each test reads, once per test (a nested test is in every scope around it).
+    reading: dict[int, set[str]] = {}
+    scopes_of: dict[str, set[int]] = {}
     for node in ast.walk(fn):
         if isinstance(node, CONDITIONALS):
-            scopes.append((id(node), [t for inner in ast.walk(node) for t in tests_of(inner)]))
+            tests = [t for inner in ast.walk(node) for t in tests_of(inner)]
         elif isinstance(node, ast.comprehension) and node.ifs:
-            scopes.append((id(node), list(node.ifs)))
+            tests = list(node.ifs)
+        else:
+            continue
+        for test in tests:
+            if id(test) not in reading:
+                reading[id(test)] = index.reading(walk_deciding(test))
+            for display in reading[id(test)]:
+                scopes_of.setdefault(display, set()).add(id(node))
     found: dict[str, frozenset[int]] = {}
+    escaping = escaping_roots(fn)
     for leaf in leaves:
-        if leaf.passed_to or leaf.read_in or (len(leaf.path) > 1 and escapes(fn, leaf)):
+        if leaf.passed_to or leaf.read_in or (len(leaf.path) > 1 and leaf.path[0][1] in escaping):
             continue  # it may decide in a helper or a method too: scopes here do not say
-        tainter = walks[leaf.display] if walks and leaf.display in walks else Tainter(fn, leaf)
-        found[leaf.display] = frozenset(
-            scope
-            for scope, tests in scopes
-            if any(tainter.tainted(without_none_checks(t)) for t in tests)
-        )
+        found[leaf.display] = frozenset(scopes_of.get(leaf.display, ()))
     return found
 
 
-def escapes(fn: FunctionNode, leaf: Leaf) -> bool:
-    """Whether the object holding a field leaf goes where this function's code cannot be
-    read: passed whole to a call, or asked to run a method (`self._rate()` reading
-    `self.sex`)."""
-    root = leaf.path[0][1]
+def escaping_roots(fn: FunctionNode) -> set[str]:
+    """The names whose object goes where this function's code cannot be read: passed whole
+    to a call, or asked to run a method (`self._rate()` reading `self.sex`)."""
+    found: set[str] = set()
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            if func.value.id == root:
-                return True
+            found.add(func.value.id)
         arguments = [*node.args, *(k.value for k in node.keywords)]
-        if any(isinstance(a, ast.Name) and a.id == root for a in arguments):
-            return True
-    return False
+        found |= {a.id for a in arguments if isinstance(a, ast.Name)}
+    return found
 
 
 def tests_of(node: ast.AST) -> list[ast.expr]:
@@ -397,7 +300,7 @@ def tests_of(node: ast.AST) -> list[ast.expr]:
 
 
 def acting_with(
-    fn: FunctionNode, leaves: list[Leaf], walks: dict[str, Tainter] | None = None
+    fn: FunctionNode, leaves: list[Leaf], walks: TaintIndex | None = None
 ) -> frozenset[str]:
     """The other inputs the function hands to one call beside a protected input
     (`self._troponin_score(patient.presentation_hstni, patient.sex)`) or reads in a
@@ -405,23 +308,46 @@ def acting_with(
     UK_WHO: return uk_who_chart(..., sex=sex)`): how far the attribute acts depends on them,
     so the search varies them before the rest (a troponin between the two sexes'
     thresholds)."""
-    protected = [leaf for leaf in leaves if leaf.protected]
+    protected = {leaf.display for leaf in leaves if leaf.protected}
     if not protected:
         return frozenset()
-    walks = walks if walks is not None else tainters(fn, leaves)
-    groups: list[list[ast.AST]] = []
+    index = walks if walks is not None else tainters(fn, leaves)
+    # Names and nodes some protected leaf reaches: a group holding one acts with it.
+    by_protected = {
+        name for name, readers in index.by_name.items() if not readers.isdisjoint(protected)
+    }
+    everywhere = not index.everywhere.isdisjoint(protected)
+    found: set[str] = set()
+    merged: set[str] = set()  # names whose leaves are in `found` already
+    for parts in groups(fn):
+        nodes = [node for part in parts for node in ast.walk(part)]
+        names = {node.id for node in nodes if isinstance(node, ast.Name)}
+        direct = [index.by_node.get(id(node), set()) for node in nodes]
+        if not (
+            names & by_protected
+            or (everywhere and names)
+            or any(not readers.isdisjoint(protected) for readers in direct)
+        ):
+            continue
+        for readers in direct:
+            found |= readers
+        for name in names - merged:
+            found |= index.by_name.get(name, set())
+            merged.add(name)
+        if names:
+            found |= index.everywhere
+    return frozenset(found - protected)
+
+
+def groups(fn: FunctionNode) -> list[list[ast.AST]]:
+    """What acts together: the arguments of one call, a conditional with what it guards."""
+    found: list[list[ast.AST]] = []
     for node in ast.walk(fn):
         if isinstance(node, ast.Call):
             arguments: list[ast.AST] = [*node.args, *(k.value for k in node.keywords)]
             if len(arguments) >= 2:
-                groups.append(arguments)
+                found.append(arguments)
         elif isinstance(node, CONDITIONALS):
             # A test and what it guards: `if reference == UK_WHO: return uk_who(..., sex)`
-            groups.append([node])
-    found: set[str] = set()
-    for parts in groups:
-        reading = [{d for d, walk in walks.items() if walk.tainted(part)} for part in parts]
-        names = set().union(*reading)
-        if any(leaf.display in names for leaf in protected):
-            found |= {d for d in names if d not in {leaf.display for leaf in protected}}
-    return frozenset(found)
+            found.append([node])
+    return found

@@ -35,6 +35,18 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def value_kind(value: Any) -> str:
+    """What kind of value a protected value is: a witness swaps a value only for one of the
+    same kind (a region code 2 for 3, "urban" for "rural"; never 2 for "urban")."""
+    if isinstance(value, bool):
+        return "flag"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    return type(value).__name__  # a date, an enum member, a list
+
+
 def as_int(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 

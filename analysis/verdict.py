@@ -3,12 +3,13 @@ or why the function could only be judged statically, and the notes a reader need
 
 from __future__ import annotations
 
-from analysis.conversions import converts
+from analysis.conversions import Constant, converts
+from analysis.errors import ReplyForged, SessionDied
 from analysis.functions import FunctionInfo
 from analysis.inputs import ALIKE, InputModel, display, every_item, plain_value
 from analysis.report import Example, Finding, FunctionReport
 from analysis.search import SearchResult
-from analysis.static import first_reach, reaches
+from analysis.static import most_responsible, reaches_all
 from config.policy import Policy
 
 
@@ -27,10 +28,11 @@ def record_result(
         static_review(info, model, report, "the module tampers with the test harness")
         report.executions = result.executions
         return
+    reached = reaches_all(info.node, [witness.leaf for witness in result.witnesses.values()])
     for witness in result.witnesses.values():
         leaf = witness.leaf
         assert leaf.category is not None
-        reach = first_reach(info.node, leaf)
+        reach = most_responsible(reached[leaf.display])
         inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
         # With the peers alike, the value tried is every item's.
         every = ALIKE in witness.context
@@ -47,8 +49,7 @@ def record_result(
         )
     if report.status == "error":
         # The child died or ran out of time before any proof: what the code says still holds.
-        static_review(info, model, report, f"{report.reason}; judged statically")
-        report.executions = result.executions
+        died(info, model, report, report.reason or "the sandbox died", result.executions)
         return
     if result.needs and not report.findings:
         # A call that used a stub proves nothing either way: not clean, not biased.
@@ -91,13 +92,48 @@ def static_review(
     info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str
 ) -> None:
     report.status, report.method, report.reason = "unverified", "static", reason
+    report.findings += static_findings(info, model)
+
+
+def static_findings(info: FunctionInfo, model: InputModel) -> list[Finding]:
+    """The protected inputs that visibly reach a branch or the output, as static findings."""
+    found_all = []
+    reached = reaches_all(info.node, model.protected)
     for leaf in model.protected:
-        found = reaches(info.node, leaf)
-        if found and leaf.category:
-            branch = [r for r in found if r.how != "return"]
-            report.findings.append(
-                Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
-            )
+        reach = most_responsible(reached[leaf.display])
+        if reach is not None and leaf.category:
+            found_all.append(Finding(leaf.category, leaf.display, None, reach.line, "static"))
+    return found_all
+
+
+def died(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, reason: str, executions: int
+) -> None:
+    """The function (or its module, while loading) killed its sandbox before any proof: a
+    crash, `os._exit`, a clock or a memory kill. That is an `error`, as the README says; the
+    calls that ran are counted, the fatal one included, and what the code says is kept
+    beside it as static findings."""
+    report.status, report.reason = "error", f"{reason}; judged statically"
+    report.executions = executions
+    report.method = "dynamic" if executions else "static"
+    report.findings += static_findings(info, model)
+
+
+def tampered(exc: Exception) -> str:
+    return f"the module tampers with the test harness ({exc}); judged statically"
+
+
+def stopped(
+    info: FunctionInfo, model: InputModel, report: FunctionReport, exc: Exception, calls: int
+) -> None:
+    """The session ended before the search could judge: the child died, a reply came that
+    the harness did not send, or every call needed a stubbed module."""
+    if isinstance(exc, SessionDied) and not isinstance(exc, ReplyForged):
+        died(info, model, report, str(exc), calls)
+        return
+    reason = tampered(exc) if isinstance(exc, ReplyForged) else f"{exc}; judged statically"
+    static_review(info, model, report, reason)
+    report.executions = calls
 
 
 def judge_leaves(
@@ -108,28 +144,29 @@ def judge_leaves(
     first) and that the code visibly uses; their names."""
     proved = {f.attribute for f in report.findings}
     named: list[str] = []
-    for leaf in model.protected:
-        if leaf.display not in displays or not leaf.category or leaf.category in proved:
+    open_leaves = [leaf for leaf in model.protected if leaf.display in displays and leaf.category]
+    reached = reaches_all(info.node, open_leaves)
+    for leaf in open_leaves:
+        if leaf.category is None or leaf.category in proved:
             continue
-        found = reaches(info.node, leaf)
-        if found:
-            branch = [r for r in found if r.how != "return"]
-            report.findings.append(
-                Finding(leaf.category, leaf.display, None, (branch or found)[0].line, "static")
-            )
+        reach = most_responsible(reached[leaf.display])
+        if reach is not None:
+            report.findings.append(Finding(leaf.category, leaf.display, None, reach.line, "static"))
             proved.add(leaf.category)
             named.append(leaf.display)
     return ", ".join(named)
 
 
-def drop_conversions(info: FunctionInfo, report: FunctionReport, policy: Policy) -> None:
+def drop_conversions(
+    info: FunctionInfo, report: FunctionReport, policy: Policy, const: Constant | None = None
+) -> None:
     """A function that computes the attribute it receives (`decimal_age(birth_date, ...)`)
     echoes it in another form: not a finding (analysis/conversions.py). Unless it refuses a
     realistic value: `canonical_sex("non-binary")` raising turns the person away."""
     converted = {
         f.attribute
         for f in report.findings
-        if converts(info.qualname, f.attribute, policy) and f.kind != "refuses"
+        if converts(info, f.attribute, policy, const) and f.kind != "refuses"
     }
     if not converted:
         return

@@ -10,6 +10,9 @@ Two measures:
   session   start + load + one batch of 50 calls + close, for each function of examples/
             (the same small driver function stands in for calls, so every run is alike)
   scan      Engine.scan_function for each function of examples/ (all its sessions and calls)
+and what a project's writable scratch view costs (analysis/sandbox/staging.py): the session
+measure again, each module of examples/ imported from the project's copy, with the view
+against the copy shown read-only (the same bwrap executor, the view switched off).
 
     python benchmarks/sandbox_overhead.py [--rounds N]
 """
@@ -23,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +42,7 @@ from analysis.execution import (  # noqa: E402
     Target,
 )
 from analysis.functions import list_functions  # noqa: E402
-from analysis.sandbox import default_executor  # noqa: E402
+from analysis.sandbox import BwrapExecutor, default_executor  # noqa: E402
 from analysis.sandbox.bwrap import prelude  # noqa: E402
 from analysis.source import parse_module  # noqa: E402
 from config.policy import default_policy  # noqa: E402
@@ -128,8 +132,52 @@ def main() -> int:
                     f"{statistics.median(added):+.1f} ms "
                     f"(min {min(added):+.1f}, max {max(added):+.1f})"
                 )
+    project_cost(executors["bwrap"], functions, args.rounds)
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
     return 0
+
+
+def project_session_time(executor: Executor, copy: str, source: str, path: str) -> float:
+    name = Path(path).stem
+    started = time.perf_counter()
+    target = Target(
+        source=source + DRIVER,
+        filename=f"{name}.py",
+        qualname="__codebias_bench",
+        module=name,
+        repo=copy,
+        paths=("",),
+    )
+    with executor.open(target, Limits()) as session:
+        assert session.load_error is None, session.load_error
+        session.run([Call((i,)) for i in range(50)])
+    return time.perf_counter() - started
+
+
+def project_cost(executor: Executor, functions: list[tuple[str, str, str]], rounds: int) -> None:
+    """Sessions of a project's modules with the scratch view and with a read-only copy."""
+    if not isinstance(executor, BwrapExecutor) or not executor.writable_projects:
+        print(f"\nno scratch views here: {getattr(executor, 'scratch_problem', '')}")
+        return
+    times: dict[str, list[float]] = {"scratch view": [], "read-only": []}
+    with ExitStack() as copies:
+        # Each way with its own copy: shown read-only, a copy keeps the modes slot uids need.
+        shared = {}
+        for how in times:
+            executor.scratch_problem = "" if how == "scratch view" else "measuring"
+            shared[how] = copies.enter_context(executor.share(str(ROOT / "examples"))).path
+        for _ in range(rounds):
+            for source, path, _ in functions:
+                for how in times:
+                    executor.scratch_problem = "" if how == "scratch view" else "measuring"
+                    times[how].append(project_session_time(executor, shared[how], source, path))
+        executor.scratch_problem = ""
+    medians = {how: statistics.median(t) * 1000 for how, t in times.items()}
+    print(f"\nproject sessions, median of {rounds} rounds: ms per function")
+    for how, ms in medians.items():
+        print(f"  {how:12s} {ms:8.1f}")
+    added = medians["scratch view"] - medians["read-only"]
+    print(f"  scratch view added per session: {added:+.1f} ms")
 
 
 if __name__ == "__main__":

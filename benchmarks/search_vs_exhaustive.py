@@ -36,7 +36,8 @@ from analysis.engine import Engine  # noqa: E402
 from analysis.functions import list_functions  # noqa: E402
 from analysis.inputs import InputModel  # noqa: E402
 from analysis.search import Search  # noqa: E402
-from analysis.static import acting_with, condition_scopes, never_read, tainters  # noqa: E402
+from analysis.static import acting_with, condition_scopes, never_read  # noqa: E402
+from analysis.taint import tainters  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 

@@ -23,6 +23,16 @@ def add_config_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_python_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter the code under test runs with, and whose site-packages it "
+        "imports from: your project's (as .venv/bin/python), 3.11 or newer; codebias itself "
+        "keeps to its own environment (default: $CODEBIAS_PYTHON, else codebias's own)",
+    )
+
+
 def choice(kind: str, names: Sequence[str]) -> Callable[[str], str]:
     """An argument type that takes one of `names`; anything else is a usage error (exit 2)
     that lists them."""
@@ -83,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--budget", type=int, default=None, metavar="N", help="executions per function"
     )
+    add_python_option(scan)
     scan.add_argument(
         "--trust-code",
         action="store_true",
@@ -113,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument(
         "--format", choices=["text", "json"], default="text", help="output (default: text)"
     )
+    add_python_option(fix)
     fix.add_argument("--trust-code", action="store_true", help="DANGEROUS: see scan --trust-code")
 
     review = command(
@@ -121,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--pr", type=int, required=True, metavar="N", help="the pull request")
     review.add_argument("--check-name", default="codebias", help="name of the check run")
     review.add_argument("--jobs", type=int, default=1, help="functions tested at once")
+    add_python_option(review)
 
     bench = command("bench", "reproduce the paper's study: CBS, CBS_U@K, CBS_I@K")
     bench.add_argument(

@@ -114,6 +114,8 @@ def build_annotations(outcome: ReviewOutcome) -> list[Json]:
                 ex = finding.example
                 a, b = (safe_repr(v) for v in ex.values[:2])
                 message += f": {a} -> {ex.outputs[0]}, {b} -> {ex.outputs[1]}"
+                if ex.source:  # a call the project's own tests or demos made, recorded
+                    message += f" (from the call made by {ex.source})"
             level = "failure" if fails else "warning" if not finding.is_static else "notice"
             out.append(
                 {

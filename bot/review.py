@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
+from analysis.interpreter import Interpreter
 from analysis.project import Placement
 from analysis.report import safe_repr
 from analysis.scan_budget import Deadline
@@ -52,6 +53,7 @@ class Reviewer:
     cache: ResultsCache
     engine_jobs: int = 1
     deadline: Deadline | None = None  # after it, no further function is run
+    interpreter: Interpreter | None = None  # the code's Python (`review --python`)
     engine: Engine = field(init=False)
     # path -> the files its module was run with (for the fix cache: `fix_scope`)
     imports: dict[str, str] = field(init=False, default_factory=dict)
@@ -63,7 +65,12 @@ class Reviewer:
         # built-in budgets, never raise them (CPU of the service is shared).
         capped = self.policy.budget.capped(default_policy().budget)
         self.policy = self.policy.model_copy(update={"budget": capped})
-        self.engine = Engine(self.policy, jobs=self.engine_jobs, deadline=self.deadline)
+        self.engine = Engine(
+            self.policy,
+            jobs=self.engine_jobs,
+            deadline=self.deadline,
+            interpreter=self.interpreter,
+        )
 
     def review(self, pr: Json) -> ReviewOutcome:
         outcome = ReviewOutcome(

@@ -11,7 +11,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Literal
 
@@ -74,16 +74,39 @@ class Python(Strict):
     require: tuple[str, ...] = ()  # modules that must be importable, or the scan stops
 
 
-class People(Strict):
-    """Where weak categories count (analysis/people.py): only in a person context."""
+# How much evidence a category word needs to count (analysis/people.py).
+Strength = Literal["weak", "unless_infrastructure", "strong"]
 
-    # Categories whose names are as often infrastructure as people (a cloud region, an
-    # HTTP Age header): protected only where the code is about a person.
-    weak: tuple[str, ...] = ("age", "region", "nationality")
+
+class Evidence(Strict):
+    """Inputs from the repository's own runs (analysis/evidence/): its tests and demos run
+    once per scan in the sandbox, recording the calls they make of the functions tested."""
+
+    enabled: bool = True
+    # Commands to run instead of the ones found (`pytest -q tests/unit`, `python
+    # examples/demo.py`, `python -m pkg.demo`): pytest and python commands only.
+    run: tuple[str, ...] = ()
+    seconds: float = Field(default=120.0, gt=0, le=3600)  # the whole recording run
+    calls_per_function: int = Field(default=5, ge=1, le=50)
+
+
+class People(Strict):
+    """Where weak words count (analysis/people.py): only with evidence of a person."""
+
+    # Words of protected categories as often about things as about people (a cloud region, a
+    # phone number's country code, a word's grammatical gender, a node's degree): protected
+    # only with evidence of a person.
+    weak: tuple[str, ...] = ()
+    # Words usually about people that also name things (the HTTP Age header, a cache's age):
+    # protected unless the code names infrastructure. Every other word counts anywhere.
+    unless_infrastructure: tuple[str, ...] = ()
     # Words that name a person (`applicant`, `customer`): matched on name tokens.
     markers: tuple[str, ...] = ()
     # Phrases that name infrastructure (`header`, `ttl`, `policy age`): matched on name tokens.
     not_people: tuple[str, ...] = ()
+    # What a person has and a thing has not (`income`, `smoker`, `bmi`): beside a weak word
+    # they say it is a person's. Matched on name tokens.
+    fields: tuple[str, ...] = ()
 
 
 class Allow(Strict):
@@ -130,15 +153,23 @@ class Policy(Strict):
     mitigation: Mitigation = Mitigation()
     python: Python = Python()
     people: People = People()
+    evidence: Evidence = Evidence()
 
     @model_validator(mode="after")
-    def weak_categories_exist(self) -> Policy:
-        unknown = [c for c in self.people.weak if c not in self.protected]
-        if unknown:
-            raise ValueError(
-                f"people.weak names no protected category: {', '.join(unknown)} "
-                f"(known: {', '.join(self.protected)})"
-            )
+    def weak_words_exist(self) -> Policy:
+        # The built-in words stay known when a layer replaces a category's synonyms.
+        words = builtin_words() | {
+            name_tokens(str(word))
+            for category, spec in self.protected.items()
+            for word in (category, *spec.synonyms)
+        }
+        for key in ("weak", "unless_infrastructure"):
+            unknown = [w for w in getattr(self.people, key) if name_tokens(w) not in words]
+            if unknown:
+                raise ValueError(
+                    f"people.{key} names no word of a protected category: "
+                    f"{', '.join(unknown)} (the words of a category are its name and synonyms)"
+                )
         return self
 
     def in_scope(self, path: str) -> bool:
@@ -169,27 +200,56 @@ class Policy(Strict):
     def _category_of(self) -> dict[str, str | None]:
         return {}
 
+    @cached_property
+    def _matches(self) -> dict[str, tuple[tuple[str, ...], str] | None]:
+        return {}
+
+    @cached_property
+    def _strength(self) -> dict[tuple[str, ...], Strength]:
+        found: dict[tuple[str, ...], Strength] = {
+            name_tokens(w): "unless_infrastructure" for w in self.people.unless_infrastructure
+        }
+        found.update({name_tokens(w): "weak" for w in self.people.weak})
+        return found
+
     def canonical_category(self, name: str) -> str | None:
         """'sex' -> 'gender'; None when the name is no enabled category or synonym."""
         cache = self._category_of
         if name not in cache:
             tokens = name_tokens(name)
             exact = [c for c in self.enabled_categories if tokens == name_tokens(c)]
-            cache[name] = (
-                exact[0]
-                if exact
-                else next(
-                    (
-                        c
-                        for want, c in self._phrases
-                        if contains_run(tokens, want) and not self._excluded(tokens, c)
-                    ),
-                    None,
-                )
-            )
+            match = self._match(name)
+            cache[name] = exact[0] if exact else match[1] if match else None
             if cache[name] is None and len(tokens) > 1 and tokens[0] in FLAG_PREFIXES:
                 cache[name] = self.category_of_value(tokens[1:])
         return cache[name]
+
+    def word_in(self, name: str) -> tuple[str, ...] | None:
+        """The category word (a category's name or synonym, as tokens) a name carries: the
+        longest one not inside an exclusion. `applicant_age` -> ("age",), `highest_degree`
+        -> ("highest", "degree"), `max_age` -> None."""
+        match = self._match(name)
+        return match[0] if match else None
+
+    def _match(self, name: str) -> tuple[tuple[str, ...], str] | None:
+        cache = self._matches
+        if name not in cache:
+            tokens = name_tokens(name)
+            cache[name] = next(
+                (
+                    (want, c)
+                    for want, c in self._phrases
+                    if contains_run(tokens, want) and not self._excluded(tokens, c)
+                ),
+                None,
+            )
+        return cache[name]
+
+    def strength(self, word: tuple[str, ...]) -> Strength:
+        """How much a category word needs to count (analysis/people.py): evidence of a person
+        (`people.weak`), no evidence of infrastructure (`people.unless_infrastructure`), or
+        nothing (every other word)."""
+        return self._strength.get(word, "strong")
 
     def category_of_value(self, tokens: tuple[str, ...]) -> str | None:
         """A flag named by a value of a category: `isBlack`, `is_hispanic` -> race; by a
@@ -244,6 +304,17 @@ def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, An
         else:
             out[key] = value
     return out
+
+
+@cache
+def builtin_words() -> frozenset[tuple[str, ...]]:
+    """The words of the built-in categories (their names and synonyms), as tokens."""
+    protected = default_layer().get("protected") or {}
+    return frozenset(
+        name_tokens(str(word))
+        for category, spec in protected.items()
+        for word in (category, *(spec or {}).get("synonyms", ()))
+    )
 
 
 def default_layer() -> dict[str, Any]:
@@ -322,7 +393,7 @@ def parse_layer(text: str, source: str) -> dict[str, Any]:
 
 # Lists a layer adds to rather than replaces: a repository names its own people and its own
 # infrastructure without repeating the built-in words.
-ADDITIVE = (("people", "markers"), ("people", "not_people"))
+ADDITIVE = (("people", "markers"), ("people", "not_people"), ("people", "fields"))
 
 
 def add_lists(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from interpreters import SHADOWING_PACKAGES, make_venv
 
 from bot.cli import main
 
@@ -127,26 +128,42 @@ def test_quick_start_from_a_fresh_clone_uses_a_virtual_environment(
 
 @pytest.mark.slow
 @pytest.mark.sandbox
-def test_the_actions_install_step_gives_a_working_codebias_in_a_venv(tmp_path: Path) -> None:
-    """The Action installs codebias from its own checkout with pip (not editable): the
-    package data must come along, and the sandbox must work from a virtual environment."""
+def test_the_actions_install_step_gives_codebias_a_venv_of_its_own(tmp_path: Path) -> None:
+    """The Action installs codebias from its own checkout with pip (not editable) into a
+    virtual environment of its own, made from the project's Python: the package data must
+    come along, the sandbox must work from there, only the `codebias` command goes on the
+    PATH, and the project's environment is left as it was."""
     python = interpreters()[0]
     before = own_install()
     clone = fresh_clone(tmp_path / "action")
-    venv = tmp_path / "venv"
-    env = clean_env()
-    assert sh([python, "-m", "venv", str(venv)], tmp_path, env).returncode == 0
+    project = tmp_path / "project-env"
+    assert sh([python, "-m", "venv", str(project)], tmp_path, clean_env()).returncode == 0
+    project_python = project / "bin" / "python"
+    packages = sorted(p.name for p in project.glob("lib/python3*/site-packages/*"))
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+    github_path = runner_temp / "github-path"
+    github_path.touch()
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     (step,) = [s for s in action["runs"]["steps"] if s.get("id") == "install"]
-    env = clean_env(PATH=f"{venv}/bin:{os.environ['PATH']}", ACTION_PATH=str(clone))
+    env = clean_env(
+        ACTION_PATH=str(clone),
+        PROJECT_PYTHON=str(project_python),
+        RUNNER_TEMP=str(runner_temp),
+        GITHUB_PATH=str(github_path),
+    )
     install = sh(["bash", "-eo", "pipefail", "-c", step["run"]], tmp_path, env)
     assert install.returncode == 0, install.stderr[-3000:]
+    (added,) = github_path.read_text().split()
+    assert os.listdir(added) == ["codebias"]  # not the venv's python: the project's stays
+    assert sorted(p.name for p in project.glob("lib/python3*/site-packages/*")) == packages
 
     scan = sh(
-        [str(venv / "bin/codebias"), "scan", str(clone / "examples"), "--format", "json"],
+        [f"{added}/codebias", "scan", str(clone / "examples"), "--format", "json",
+         "--python", str(project_python)],
         tmp_path,
         env,
-    )
+    )  # fmt: skip
     assert scan.returncode == 1, scan.stderr
     report = json.loads(scan.stdout)
     assert report["summary"]["biased"] > 0
@@ -175,3 +192,21 @@ def test_the_pre_commit_hook_runs_scan_on_the_files_it_is_given(
     # pre-commit appends the staged files' names.
     assert main([*argv, str(ROOT / "examples/hiring.py")]) == 1
     assert "shortlist" in capsys.readouterr().out
+
+
+def test_the_pre_commit_hook_takes_the_projects_python_as_the_readme_shows(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    project_python = make_venv(tmp_path / "env", SHADOWING_PACKAGES)
+    staged = tmp_path / "pricing.py"
+    staged.write_text(
+        "from analysis.risk import loading\n\n\n"
+        "def premium(age, base):\n    return base + loading(age)\n"
+    )
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`args: [--python=.venv/bin/python]`" in readme
+    _, *argv = hook["entry"].split()
+    # pre-commit runs the entry, then the hook's args, then the staged files' names.
+    assert main([*argv, f"--python={project_python}", str(staged)]) == 1
+    assert "premium" in capsys.readouterr().out

@@ -3,6 +3,7 @@
     default_executor()                 a BwrapExecutor whose isolation was proven here (cached
                                        self-test), or SandboxUnavailable with the reason
     default_executor(trust_code=True)  rlimits only, for code the user owns; warns loudly
+    default_executor(interpreter=...)  the code under test runs with that Python (--python)
     BwrapExecutor(...)                 bubblewrap sandboxes, one uid slot each (bwrap.py)
 
 Modules: bwrap (executor and session), layout (what the sandbox sees), slots (uids per
@@ -19,6 +20,7 @@ import threading
 
 from analysis.errors import SandboxUnavailable
 from analysis.execution import Executor, ProcessExecutor
+from analysis.interpreter import Interpreter, current_interpreter
 from analysis.sandbox.bwrap import BwrapExecutor, BwrapSession
 from analysis.sandbox.selftest import CACHE
 
@@ -40,6 +42,7 @@ TRUST_WARNING = (
 def verify(executor: BwrapExecutor) -> BwrapExecutor:
     """Run (once per configuration and process) the isolation self-test, or raise."""
     key = (
+        executor.interpreter,
         executor.bwrap,
         executor.privileged,
         executor.pool.uid_base,
@@ -51,23 +54,24 @@ def verify(executor: BwrapExecutor) -> BwrapExecutor:
     return executor
 
 
-_shared: BwrapExecutor | None = None
+_shared: dict[Interpreter, BwrapExecutor] = {}
 _shared_lock = threading.Lock()
 
 
-def default_executor(trust_code: bool = False) -> Executor:
+def default_executor(trust_code: bool = False, interpreter: Interpreter | None = None) -> Executor:
     """The executor the engine uses: sandboxed and self-tested, unless trust_code is asked.
+    `interpreter`: the Python the code under test runs with (default: codebias's own).
 
-    One BwrapExecutor per process, shared by every engine and thread: it is thread-safe, and
-    its staging namespace and slot pool are per machine state, not per scan.
+    One BwrapExecutor per interpreter and process, shared by every engine and thread: it is
+    thread-safe, and its staging namespace and slot pool are per machine state, not per scan.
     """
-    global _shared
     if trust_code:
         sys.stderr.write(TRUST_WARNING)
         sys.stderr.flush()
-        return ProcessExecutor()
+        return ProcessExecutor(interpreter)
+    interpreter = interpreter or current_interpreter()
     with _shared_lock:
-        if _shared is None:
-            _shared = BwrapExecutor()
-        executor = _shared
+        if interpreter not in _shared:
+            _shared[interpreter] = BwrapExecutor(interpreter=interpreter)
+        executor = _shared[interpreter]
     return verify(executor)

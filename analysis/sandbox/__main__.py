@@ -30,6 +30,13 @@ def main() -> int:
         f"{limits['kernel/shmmni']} segments, {limits['kernel/msgmni']} message queues"
     )
     print(f"  tmpfs: /tmp {executor.tmp_mb} MB, /dev/shm {executor.shm_mb} MB")
+    if executor.writable_projects:
+        print(
+            f"  projects: a writable scratch view per session at /repo (an overlay on a "
+            f"{executor.tmp_mb} MB tmpfs, dropped with the session)"
+        )
+    else:
+        print(f"  projects: read-only at /repo ({executor.scratch_problem})")
     print(f"  memory and processes of a sandbox as a whole: {executor.memory_bound}")
     return 0
 

@@ -55,11 +55,26 @@ def ipc_limits(shm_mb: int) -> tuple[tuple[str, str], ...]:
     )
 
 
-def launcher(privileged: bool, cgroup_procs: str, limits: tuple[tuple[str, str], ...]) -> list[str]:
-    """argv prefix that runs the rest of the command in a fresh, limited IPC namespace."""
+def launcher(
+    privileged: bool,
+    cgroup_procs: str,
+    limits: tuple[tuple[str, str], ...],
+    user_namespace: tuple[str, str] | None = None,
+) -> list[str]:
+    """argv prefix that runs the rest of the command in a fresh, limited IPC namespace.
+
+    `user_namespace` (unprivileged only): the (user, mount) namespace files of the helper
+    that holds the sessions' scratch views (staging.py), entered first: we are root there,
+    as in a user namespace of our own, and the scratch views are mounted there."""
     unshare = shutil.which("unshare") or "/usr/bin/unshare"
-    argv = [unshare, "--ipc"]
-    if not privileged:
+    argv = []
+    if user_namespace is not None:
+        user, mount = user_namespace
+        # --preserve-credentials: our uid is root there already; setgroups is denied there.
+        argv += [shutil.which("nsenter") or "/usr/bin/nsenter", "--preserve-credentials"]
+        argv += [f"--user={user}", f"--mount={mount}", "--"]
+    argv += [unshare, "--ipc"]
+    if not privileged and user_namespace is None:
         argv += ["--user", "--map-root-user"]
     argv += ["--", "/bin/sh", "-c", LAUNCHER, "codebias-launcher", cgroup_procs]
     for name, value in limits:

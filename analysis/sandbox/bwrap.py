@@ -29,22 +29,26 @@ import select
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 from analysis.errors import SandboxUnavailable, SessionDied
-from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, Target
+from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, SharedProject, Target
+from analysis.interpreter import Interpreter
 from analysis.sandbox import cgroups, seccomp, staging
 from analysis.sandbox.bounds import ipc_limits, launcher
 from analysis.sandbox.layout import Layout, host_layout
 from analysis.sandbox.slots import Slot, SlotPool
-from analysis.sandbox.snapshot import snapshot
+from analysis.sandbox.snapshot import copy_base, snapshot
 
 SANDBOX_HOME = "/tmp"
 REPO_VIEW = "/repo"  # where a target's project appears, read-only (a snapshot, see snapshot.py)
+EVIDENCE_VIEW = "/evidence"  # evidence: recorded calls, read-only (analysis/evidence/)
 PRELUDE_MARKER = "# codebias sandbox prelude"  # first line of every sandboxed command
 MB = 1 << 20
 
@@ -86,7 +90,9 @@ class BwrapExecutor(Executor):
         tmp_mb: int = 16,
         shm_mb: int = 16,
         slot_dir: str | None = None,
+        interpreter: Interpreter | None = None,
     ) -> None:
+        super().__init__(interpreter)
         self.bwrap = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
         # As root we can give each sandbox a host uid of its own; otherwise the sandbox's
         # uid exists only inside its user namespace.
@@ -95,7 +101,8 @@ class BwrapExecutor(Executor):
         self.tmp_mb = tmp_mb
         self.shm_mb = shm_mb
         self.layout: Layout | None = None
-        self.mount_ns: int | None = None
+        self.namespace: staging.Namespace | None = None  # staging.py's helper
+        self.scratch_problem = ""  # why projects are read-only in the sandbox here, if they are
         self.nsenter = shutil.which("nsenter") or "/usr/bin/nsenter"
         self.unshare = shutil.which("unshare") or "/usr/bin/unshare"
         self.cgroups: cgroups.SlotCgroups | None = None
@@ -122,21 +129,56 @@ class BwrapExecutor(Executor):
                     "unshare (util-linux) is missing; it makes each sandbox's IPC namespace"
                 )
             seccomp.program()  # raises SandboxUnavailable when the filter cannot be built
-            layout = host_layout()
+            layout = host_layout(self.interpreter)
             self.pool.prepare()
             self.cgroups, self.memory_bound = cgroups.detect()
-            if self.privileged:
-                self.mount_ns = staging.create_namespace([src for src, _ in layout.sources])
+            self.start_namespace([src for src, _ in layout.sources])
             self.layout = layout
             return layout
+
+    def start_namespace(self, sources: list[str]) -> None:
+        """The helper's namespace: required as root (the interpreter is staged there), a
+        convenience otherwise (without it, projects are read-only in the sandbox)."""
+        scratch_root = tempfile.mkdtemp(prefix="codebias-scratch-", dir=copy_base(self.privileged))
+        os.chmod(scratch_root, 0o755)
+        weakref.finalize(self, remove_empty_folder, scratch_root)
+        try:
+            self.namespace = staging.Namespace(
+                self.privileged, sources if self.privileged else [], scratch_root
+            )
+        except SandboxUnavailable as exc:
+            if self.privileged:
+                raise
+            self.scratch_problem = str(exc)
+            return
+        weakref.finalize(self, self.namespace.close)
+        lower = tempfile.mkdtemp(prefix="codebias-probe-", dir=copy_base(self.privileged))
+        try:
+            self.namespace.release(self.namespace.scratch(lower, MB))
+        except SessionDied as exc:
+            self.scratch_problem = str(exc)
+        finally:
+            os.rmdir(lower)
+
+    @property
+    def writable_projects(self) -> bool:
+        """Whether each session gets a writable scratch view of its project (staging.py)."""
+        return self.namespace is not None and not self.scratch_problem
 
     def repo_view(self, target: Target) -> str | None:
         return REPO_VIEW if target.repo is not None else None
 
+    def evidence_view(self, target: Target) -> str | None:
+        return EVIDENCE_VIEW if target.evidence is not None else None
+
+    @property
+    def private_writes(self) -> bool:
+        return self.writable_projects
+
     @contextmanager
-    def share(self, folder: str) -> Iterator[str]:
-        with snapshot(Path(folder), self.privileged) as copy:
-            yield copy
+    def share(self, folder: str) -> Iterator[SharedProject]:
+        with snapshot(Path(folder), self.privileged, self.writable_projects) as (copy, made):
+            yield SharedProject(copy, made.note())
 
     def command(
         self,
@@ -146,14 +188,22 @@ class BwrapExecutor(Executor):
         seccomp_fd: int,
         repo: str | None = None,
         cgroup_procs: str = "",
+        writable: bool = False,
+        evidence: str | None = None,  # evidence: the folder of recorded calls
     ) -> list[str]:
+        """`repo`: the folder shown at /repo, read-only, or (`writable`) a scratch view."""
         layout = self.prepare()
-        argv = launcher(self.privileged, cgroup_procs, ipc_limits(self.shm_mb))
+        entered = None
+        if writable and not self.privileged:
+            assert self.namespace is not None and self.namespace.user_ns is not None
+            fds = (self.namespace.user_ns, self.namespace.mount_ns)
+            entered = (f"/proc/self/fd/{fds[0]}", f"/proc/self/fd/{fds[1]}")
+        argv = launcher(self.privileged, cgroup_procs, ipc_limits(self.shm_mb), entered)
         if self.privileged:
-            assert self.mount_ns is not None
+            assert self.namespace is not None
             argv += [
                 self.nsenter,
-                f"--mount=/proc/self/fd/{self.mount_ns}",
+                f"--mount=/proc/self/fd/{self.namespace.mount_ns}",
                 f"--setuid={slot.uid}",
                 f"--setgid={slot.uid}",  # nsenter also drops supplementary groups
                 "--",
@@ -200,7 +250,9 @@ class BwrapExecutor(Executor):
         for mask in layout.masks:
             argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
         if repo is not None:
-            argv += ["--ro-bind", repo, REPO_VIEW]
+            argv += ["--bind" if writable else "--ro-bind", repo, REPO_VIEW]
+        if evidence is not None:
+            argv += ["--ro-bind", evidence, EVIDENCE_VIEW]  # evidence: recorded calls
         argv += [
             "--proc", "/proc",
             # sysctls are looked up in the caller's namespaces, so this shows the sandbox's
@@ -228,17 +280,28 @@ class BwrapExecutor(Executor):
         """`diagnose` keeps bwrap's stderr (for the self-test); untrusted runs discard it."""
         self.prepare()
         slot = self.pool.acquire(timeout=limits.session_timeout)
+        scratch = None
         try:
             cgroup_procs = self.slot_cgroup(slot, limits)
+            if target.repo is not None and self.writable_projects:
+                assert self.namespace is not None
+                scratch = self.namespace.scratch(target.repo, self.tmp_mb * MB)
             seccomp_fd = seccomp.program_fd()
         except BaseException:
+            self.release_scratch(scratch)
             slot.release()
             raise
         info_read, info_write = os.pipe()
-        keep = [info_write, seccomp_fd] + ([self.mount_ns] if self.mount_ns is not None else [])
+        keep = [info_write, seccomp_fd]
+        if self.namespace is not None:
+            keep += self.namespace.fds()
+        repo = scratch if scratch is not None else target.repo
         try:
             proc = subprocess.Popen(
-                self.command(limits, slot, info_write, seccomp_fd, target.repo, cgroup_procs),
+                self.command(
+                    limits, slot, info_write, seccomp_fd, repo, cgroup_procs, scratch is not None,
+                    target.evidence,
+                ),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if diagnose else subprocess.DEVNULL,
@@ -249,20 +312,33 @@ class BwrapExecutor(Executor):
             )
         except BaseException:
             os.close(info_read)
+            self.release_scratch(scratch)
             slot.release()
             raise
         finally:
             os.close(info_write)
             os.close(seccomp_fd)
         return BwrapSession(
-            proc, target, limits, self.repo_view(target), slot=slot, info_fd=info_read
+            proc,
+            target,
+            limits,
+            self.repo_view(target),
+            slot=slot,
+            info_fd=info_read,
+            scratch=None if scratch is None else lambda: self.release_scratch(scratch),
+            evidence_view=self.evidence_view(target),
         )
+
+    def release_scratch(self, scratch: str | None) -> None:
+        if scratch is not None and self.namespace is not None:
+            self.namespace.release(scratch)
 
     def slot_cgroup(self, slot: Slot, limits: Limits) -> str:
         """The cgroup.procs file of the slot's cgroup, limits set for this session; or ""."""
         if self.cgroups is None:
             return ""
-        memory = (limits.memory_mb + self.tmp_mb + self.shm_mb) * MB
+        # Its tmpfs mounts count where it writes them: /tmp, /dev/shm, its project's scratch.
+        memory = (limits.memory_mb + 2 * self.tmp_mb + self.shm_mb) * MB
         try:
             return self.cgroups.prepare(slot.index, memory, limits.processes)
         except OSError as exc:
@@ -281,20 +357,23 @@ class BwrapSession(Session):
         *,
         slot: Slot,
         info_fd: int,
+        scratch: Callable[[], None] | None = None,
+        evidence_view: str | None = None,
     ) -> None:
         self.slot = slot
+        self.scratch = scratch  # drops the project's scratch view, once the sandbox is gone
         self.info_fd: int | None = info_fd
         self.pidfd: int | None = None
         self.pid: int | None = None  # the sandbox's pid 1, as the host sees it
         self.said = ""
         os.set_blocking(info_fd, False)
         try:
-            super().__init__(proc, target, limits, repo_view)
+            super().__init__(proc, target, limits, repo_view, evidence_view)
         except SessionDied as exc:
             said = self.diagnostics()  # when bwrap itself failed, it said why on stderr
             self.close()
             if said:
-                raise SessionDied(f"{exc} (bwrap: {said[-500:]})") from None
+                raise type(exc)(f"{exc} (bwrap: {said[-500:]})") from None
             raise
         except BaseException:
             self.close()
@@ -359,6 +438,9 @@ class BwrapSession(Session):
         if self.proc.stderr is not None and not self.proc.stderr.closed:
             self.said = self.diagnostics()  # keep what bwrap said past the closing
             self.proc.stderr.close()
+        if self.scratch is not None:
+            self.scratch()
+            self.scratch = None
         self.slot.release()
 
     def diagnostics(self) -> str:
@@ -382,6 +464,13 @@ class BwrapSession(Session):
                 return f"the function was killed ({sig.name}): it exceeded a CPU or memory limit"
             return f"the function crashed the interpreter ({sig.name})"
         return super().death_reason()
+
+
+def remove_empty_folder(path: str) -> None:
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass  # not empty, or gone: never removed with what is in it
 
 
 def reap_if_ours(pidfd: int) -> None:

@@ -1,20 +1,20 @@
 """What the sandbox sees: the interpreter, the shared libraries under it, nothing else.
 
-Computed once from the running interpreter. The base prefix (and a venv, if any) appear
-read-only at neutral paths (/opt/python, /opt/venv), so no host path under /root, /home or the
-app's directory shows through, and the app's own packages are hidden if they sit in a
-site-packages we show.
+Computed once per executor from the interpreter the code under test runs with (codebias's
+own, or the project's: analysis/interpreter.py), as that interpreter described itself. Its
+base prefix (and its venv, if any) appear read-only at neutral paths (/opt/python, /opt/venv),
+so no host path under /root, /home or the app's directory shows through, and the app's own
+packages are hidden if they sit in a site-packages we show. Nothing of the environment
+codebias runs from is shown unless it is that interpreter's.
 """
 
 from __future__ import annotations
 
 import os
-import site
-import sys
-import sysconfig
 from dataclasses import dataclass
 
 from analysis.errors import SandboxUnavailable
+from analysis.interpreter import Interpreter
 
 PYTHON_ROOT = "/opt/python"
 VENV_ROOT = "/opt/venv"
@@ -23,6 +23,7 @@ OWN_PACKAGES = ("analysis", "config", "bot")
 
 @dataclass(frozen=True)
 class Layout:
+    interpreter: Interpreter  # the one the sandbox runs, as it described itself on the host
     python: str  # the interpreter, as a path inside the sandbox
     sources: tuple[tuple[str, str], ...]  # (host directory, sandbox path), shown read-only
     system: tuple[tuple[str, str], ...]  # system library directories, same path both sides
@@ -36,16 +37,15 @@ def within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def host_layout() -> Layout:
-    base = os.path.realpath(sys.base_prefix)
-    prefix = os.path.realpath(sys.prefix)
+def host_layout(interpreter: Interpreter) -> Layout:
+    base = interpreter.base_prefix
+    prefix = interpreter.prefix
+    exe = interpreter.real_executable
     sources: list[tuple[str, str]] = [(base, PYTHON_ROOT)]
     if base == "/usr":
         # A distribution's Python: show its binaries and its own library directories, not
         # all of /usr (whose /usr/local may hold anything the machine's admins put there).
-        wanted = [os.path.dirname(os.path.realpath(sys.executable))]
-        wanted.append(os.path.realpath(sysconfig.get_paths()["stdlib"]))
-        wanted += [os.path.realpath(s) for s in site.getsitepackages() if os.path.isdir(s)]
+        wanted = [os.path.dirname(exe), interpreter.stdlib, *interpreter.site_packages]
         sources = [
             (d, PYTHON_ROOT + d[len(base) :]) for d in dict.fromkeys(wanted) if within(d, base)
         ]
@@ -59,21 +59,18 @@ def host_layout() -> Layout:
                 return dest + real[len(src) :]
         return None
 
-    exe = os.path.realpath(sys.executable)
     python = inside(exe) if within(exe, base) else None
     if python is None:
         raise SandboxUnavailable(
             f"the interpreter {exe} does not live under its base prefix {base}"
         )
-    site_paths = tuple(
-        p for p in (inside(s) for s in site.getsitepackages() if os.path.isdir(s)) if p
-    )
-    libdir = str(sysconfig.get_config_var("LIBDIR") or "")
+    site_paths = tuple(p for p in (inside(s) for s in interpreter.site_packages) if p)
+    libdir = interpreter.libdir
     library_path = (inside(libdir) if libdir and os.path.isdir(libdir) else None) or ""
 
     system: list[tuple[str, str]] = []
     symlinks: list[tuple[str, str]] = []
-    multiarch = str(sysconfig.get_config_var("MULTIARCH") or "")
+    multiarch = interpreter.multiarch
     for top in ("/usr/lib", "/lib", "/usr/lib64", "/lib64", "/usr/lib32", "/lib32"):
         if os.path.islink(top):
             symlinks.append((os.readlink(top), top))
@@ -95,6 +92,7 @@ def host_layout() -> Layout:
         if mapped is not None and os.path.isdir(os.path.join(os.path.dirname(here), name)):
             masks.append(mapped)
     return Layout(
+        interpreter=interpreter,
         python=python,
         sources=tuple(sources),
         system=tuple(system),

@@ -21,11 +21,11 @@ import sys
 from pathlib import Path
 
 from analysis.engine import Engine
-from analysis.errors import CodebiasError
+from analysis.errors import CodebiasError, InterpreterError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate, propose_fix
 from analysis.report import Finding, safe_repr
 from analysis.scan_files import select_files
-from bot.commands.scan import choose_config, choose_executor, load_policy
+from bot.commands.scan import choose_config, choose_executor, choose_interpreter, load_policy
 from bot.file_output import write_file
 from bot.llm import LLMConfigError, enable_hint, provider_from_env
 from config.policy import PolicyError
@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         strategy = args.strategy or policy.mitigation.strategy
         get_strategy(strategy)
         provider = provider_from_env(policy, os.environ)
-    except (PolicyError, UnknownStrategy, LLMConfigError) as exc:
+        interpreter = choose_interpreter(args.python)
+    except (PolicyError, UnknownStrategy, LLMConfigError, InterpreterError) as exc:
         return usage(str(exc))
     try:
         source = Path(file).read_text(encoding="utf-8")
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     # Loaded exactly as `scan` loads a file named on its own: as its module in its package
     # (or repository), with the policy's stubs, budgets and sandbox.
     (named,) = select_files([file], policy).files
-    with Engine(policy, executor=choose_executor(args.trust_code)) as engine:
+    executor = choose_executor(args.trust_code, interpreter)
+    with Engine(policy, executor=executor, interpreter=interpreter) as engine:
         propose = propose_fix if enabled else mitigate  # switched off: findings only
         try:
             result = propose(

@@ -26,7 +26,10 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from analysis.errors import InterpreterError
+from analysis.interpreter import Interpreter
 from bot.cache import MemoryResultsCache
+from bot.commands.scan import choose_interpreter
 from bot.github import RepoClient, policy_reader, token_client
 from bot.github_errors import GitHubError, GitHubUnavailable
 from bot.outcome import ReviewOutcome
@@ -85,9 +88,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(EXIT_USAGE, str(exc))
     if args.pr < 1:
         return fail(EXIT_USAGE, "--pr must be a pull request number")
+    try:
+        interpreter = choose_interpreter(args.python)
+    except InterpreterError as exc:
+        return fail(EXIT_USAGE, str(exc))
     client = token_client(ci.token, ci.api_url, ci.owner, ci.repo)
     try:
-        return review(client, args.pr, args.check_name, args.jobs)
+        return review(client, args.pr, args.check_name, args.jobs, interpreter)
     except GitHubError as exc:
         return fail(*github_problem(exc, ci.api_url))
 
@@ -127,7 +134,13 @@ def without_library_tracebacks(record: logging.LogRecord) -> bool:
     return True
 
 
-def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
+def review(
+    client: RepoClient,
+    number: int,
+    check_name: str,
+    jobs: int,
+    interpreter: Interpreter | None = None,
+) -> int:
     pr = client.pull(number)
     head_sha = str(pr["head"]["sha"])
     publisher = Publisher(client, check_name)
@@ -141,7 +154,9 @@ def review(client: RepoClient, number: int, check_name: str, jobs: int) -> int:
         return EXIT_PASSED
     check_id = publisher.start_check(head_sha, f"{client.owner}/{client.name}#{number}@{head_sha}")
     try:
-        with Reviewer(client, policy, MemoryResultsCache(), engine_jobs=jobs) as reviewer:
+        with Reviewer(
+            client, policy, MemoryResultsCache(), engine_jobs=jobs, interpreter=interpreter
+        ) as reviewer:
             outcome = reviewer.review(pr)
             suggest_fixes(reviewer, policy, client, outcome)
         publisher.finish_check(check_id, outcome)

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from analysis.diff import changed_lines
 from analysis.engine import Engine
-from analysis.errors import CodebiasError
+from analysis.errors import CodebiasError, InterpreterError
 from analysis.execution import Executor
+from analysis.interpreter import Interpreter
 from analysis.report import ScanReport, safe_repr
 from bot.file_output import output_problem, write_file
 from config.discovery import discover, shown
@@ -23,6 +24,7 @@ from config.layering import CONFIG_PATH
 from config.policy import Policy, PolicyError, build_policy, read_layer
 
 EXIT_CLEAN, EXIT_BIASED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+PYTHON_VARIABLE = "CODEBIAS_PYTHON"  # the environment's say for --python
 
 
 def load_policy(config: str | None, budget: int | None = None) -> Policy:
@@ -64,12 +66,28 @@ def read_diff(source: str) -> str:
     return text
 
 
-def choose_executor(trust_code: bool) -> Executor | None:
+def choose_interpreter(option: str | None) -> Interpreter | None:
+    """The Python the code under test runs with, named on stderr: `--python`, else
+    $CODEBIAS_PYTHON, else None (codebias's own). InterpreterError says what is wrong."""
+    env = os.environ.get(PYTHON_VARIABLE, "")
+    path, source = (option, "--python ") if option else (env, f"{PYTHON_VARIABLE}=")
+    if not path:
+        return None
+    try:
+        interpreter = Interpreter.probe(path)
+    except InterpreterError as exc:
+        raise InterpreterError(source + exc.executable, exc.reason) from None
+    log(f"python: {path} (Python {interpreter.shown_version}, {source.rstrip(' =')})")
+    return interpreter
+
+
+def choose_executor(trust_code: bool, interpreter: Interpreter | None = None) -> Executor | None:
     """None lets the engine set up the sandbox (and report why, if it cannot)."""
     if trust_code:
         from analysis.sandbox import default_executor
 
-        return default_executor(trust_code=True)  # warns loudly on stderr
+        # warns loudly on stderr
+        return default_executor(trust_code=True, interpreter=interpreter)
     return None
 
 
@@ -128,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
         config = choose_config(args.config, args.no_config, args.paths)
         policy = load_policy(config, args.budget)
         diff_text = read_diff(args.diff) if args.diff else None
-    except (PolicyError, OSError, UnicodeDecodeError) as exc:
+        interpreter = choose_interpreter(args.python)
+    except (PolicyError, InterpreterError, OSError, UnicodeDecodeError) as exc:
         print(f"codebias: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.budget is not None and args.budget < 10:
@@ -141,7 +160,11 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     with progress_bar() as advance:
         engine = Engine(
-            policy, executor=choose_executor(args.trust_code), jobs=jobs, progress=advance
+            policy,
+            executor=choose_executor(args.trust_code, interpreter),
+            jobs=jobs,
+            progress=advance,
+            interpreter=interpreter,
         )
         try:
             report = engine.scan_paths(

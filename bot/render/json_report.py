@@ -2,7 +2,8 @@
 findings under each function's added `accepted` key, with the reason and where it was
 accepted, and a function whose every finding was accepted reads the added status `accepted`
 (as in every other format); accepting lines that can never match under the added top-level
-`warnings`."""
+`warnings`; what each recording run did (analysis/evidence/) under the added top-level
+`evidence`."""
 
 from __future__ import annotations
 
@@ -17,4 +18,6 @@ def render_json(report: ScanReport) -> str:
         shown["status"] = function.shown_status
     if report.warnings:
         data["warnings"] = list(report.warnings)
+    if report.evidence:
+        data["evidence"] = list(report.evidence)
     return json.dumps(data, indent=2, default=safe_repr) + "\n"

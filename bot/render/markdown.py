@@ -56,6 +56,8 @@ def example_table(finding: Finding) -> str:
             rows.append(f"| {code(row.name)} | {code(a)} | {code(b)} |")
     out_a, out_b = (ex.outputs + ["", ""])[:2]
     rows.append(f"| **output** | {code(out_a)} | {code(out_b)} |")
+    if ex.source:  # a call the project's own tests or demos made, recorded
+        rows.insert(0, f"From the call made by {code_span(ex.source)}, one value changed:\n")
     return "\n".join(rows)
 
 

@@ -34,6 +34,8 @@ def message(fn: FunctionReport, finding: Finding) -> str:
         )
     subject = f"`{fn.qualname}` treats people differently by {attribute}"
     ex = finding.example
+    # A call the project's own tests or demos made, recorded (analysis/evidence/).
+    origin = f" (from the call made by {ex.source})" if ex.source else ""
     side = finding.refused_side
     if side is not None and len(ex.values) == 2 and len(ex.outputs) == 2:
         other = 1 - side
@@ -41,12 +43,12 @@ def message(fn: FunctionReport, finding: Finding) -> str:
             f"`{fn.qualname}` refuses people by {attribute}: with "
             f"{json.dumps(ex.inputs, default=safe_repr)}, {finding.parameter} = "
             f"{safe_repr(ex.values[side])} {ex.outputs[side]}, while "
-            f"{safe_repr(ex.values[other])} returns {ex.outputs[other]}."
+            f"{safe_repr(ex.values[other])} returns {ex.outputs[other]}{origin}."
         )
     return (
         f"{subject}: with {json.dumps(ex.inputs, default=safe_repr)}, changing {finding.parameter} "
         f"from {safe_repr(ex.values[0])} to {safe_repr(ex.values[1])} changes the result from "
-        f"{ex.outputs[0]} to {ex.outputs[1]}."
+        f"{ex.outputs[0]} to {ex.outputs[1]}{origin}."
     )
 
 

@@ -71,6 +71,8 @@ def render_text(report: ScanReport, width: int | None = None, color: bool = Fals
             if finding.example is not None:
                 ex = finding.example
                 parameter = shown(finding.parameter)
+                if ex.source:  # a call the project's own tests or demos made, recorded
+                    console.print(f"    from    {shown(ex.source)}")
                 console.print(f"    inputs  {shown(json.dumps(ex.inputs, default=safe_repr))}")
                 for value, output in zip(ex.values[:2], ex.outputs[:2], strict=False):
                     console.print(f"    {parameter} = {shown(safe_repr(value))} -> {shown(output)}")

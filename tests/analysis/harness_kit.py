@@ -1,8 +1,9 @@
 """The harness (analysis/harness.py) driven in this process, so its protocol is unit-tested
 and coverage sees it. In production it runs only inside a child (execution.py); here the
 same `Harness` object gets the same request dicts, and its replies are read back from the
-pipe it writes to. Everything the harness changes in the process (sys.path, the import
-system, the working folder, the alarm, the random state) is put back afterwards.
+pipe it writes to, each checked under the session's key as the parent checks it. Everything
+the harness changes in the process (sys.path, the import system, the working folder, the
+alarm, the random state) is put back afterwards.
 """
 
 from __future__ import annotations
@@ -13,18 +14,23 @@ import random
 import signal
 import sys
 import sysconfig
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from analysis import harness as child
+from analysis.execution import Channel
+from analysis.harness_recorded import RECORDED
+from analysis.harness_recorder import record
 
 
 class InProcessHarness:
     def __init__(self) -> None:
-        self.read_fd, write_fd = os.pipe()
-        self.harness = child.Harness(write_fd)
-        self.reader = os.fdopen(self.read_fd, "r", encoding="utf-8")
+        self.read_fd, self.write_fd = os.pipe()
+        self.channel = Channel()
+        self.harness = child.Harness(self.write_fd, key=self.channel.key)
+        self.reader = os.fdopen(self.read_fd, "rb")
 
     def load(self, source: str, qualname: str = "f", **extra: Any) -> dict[str, Any]:
         msg = {"op": "load", "source": source, "filename": "case.py", "qualname": qualname}
@@ -37,20 +43,36 @@ class InProcessHarness:
         return outcome
 
     def calls(self, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        reply = self.roundtrip({"outcomes": [self.harness.call_one(c) for c in calls]})
-        outcomes: list[dict[str, Any]] = reply["outcomes"]
-        return outcomes
+        return [self.roundtrip(self.harness.call_one(c)) for c in calls]
+
+    def record(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        """The record op (harness_recorder.py): every line it streams, checked and read as
+        it is written (a long recording would fill the pipe otherwise)."""
+        lines: list[dict[str, Any]] = []
+
+        def read() -> None:
+            for line in self.reader:
+                reply = json.loads(self.channel.open(line[:-1]))
+                lines.append(reply)
+                if reply.get("recorded") is True:
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        record(self.harness, {"op": "record", **msg})
+        reader.join(timeout=10)
+        return lines
 
     def roundtrip(self, reply: dict[str, Any]) -> dict[str, Any]:
-        """Through the wire as the parent reads it: one JSON line on the reply pipe."""
+        """Through the wire as the parent reads it: one signed JSON line on the reply pipe."""
         self.harness.send(reply)
         line = self.reader.readline()
-        assert line.endswith("\n")
-        decoded: dict[str, Any] = json.loads(line)
+        assert line.endswith(b"\n")
+        decoded: dict[str, Any] = json.loads(self.channel.open(line[:-1]))
         return decoded
 
     def close(self) -> None:
-        self.harness.reply.close()
+        os.close(self.write_fd)
         self.reader.close()
 
 
@@ -92,3 +114,6 @@ def in_process_harness() -> Iterator[InProcessHarness]:
         stubs.forced, stubs.missing, stubs.allow = saved_stubs
         stubs.touched.clear()
         random.setstate(saved_random)
+        RECORDED.configure(None, None)  # evidence: forget the recorded calls
+        sys.setprofile(None)
+        threading.setprofile(None)

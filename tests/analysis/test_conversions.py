@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.conversions import converts
+from analysis.conversions import named_conversion
 from config.policy import default_policy
 
 
@@ -29,7 +29,7 @@ from config.policy import default_policy
 def test_conversions_are_named_by_the_attribute_and_form_words_only(
     qualname: str, category: str
 ) -> None:
-    assert converts(qualname, category, default_policy())
+    assert named_conversion(qualname, category, default_policy())
 
 
 @pytest.mark.parametrize(
@@ -48,7 +48,7 @@ def test_conversions_are_named_by_the_attribute_and_form_words_only(
     ],
 )
 def test_decisions_are_not_conversions(qualname: str, category: str) -> None:
-    assert not converts(qualname, category, default_policy())
+    assert not named_conversion(qualname, category, default_policy())
 
 
 def test_a_conversion_that_refuses_a_realistic_value_is_still_a_refusal() -> None:
@@ -70,3 +70,60 @@ def test_a_conversion_that_refuses_a_realistic_value_is_still_a_refusal() -> Non
     report = verdict(source, "canonical_sex")
     assert [(f.attribute, f.kind) for f in report.findings] == [("gender", "refuses")]
     assert verdict(source, "normalised_gender").status == "clean"
+
+
+# A category recoded, nothing decided (issue 24, item 6): each function below only gives the
+# attribute another form (every realistic value gets one, so none is refused). Their
+# neighbours of the same shapes decide something.
+RECODES = """
+RACE_CODES = {"White": 1, "Black": 2, "Asian": 6, "Hispanic": 7}
+
+
+def race_code_of(race):
+    return RACE_CODES.get(race, 9)
+
+
+def sex_as_number(sex):
+    return {"male": 1, "female": 2}.get(sex, 3)
+
+
+def encode(sex):
+    s = str(sex).strip().upper()
+    if s in ("M", "MALE"):
+        return 1
+    if s in ("F", "FEMALE"):
+        return 2
+    return 3
+
+
+def to_int(gender):
+    return 1 if gender == "female" else 0
+
+
+def screening_interval(sex):
+    return 2 if sex == "F" else 3
+
+
+def sex_bonus(sex):
+    return {"male": 1, "female": 2}.get(sex, 0)
+
+
+def encode_with_age(sex, age):
+    return 1 if sex == "M" and age > 60 else 2
+"""
+
+
+@pytest.mark.parametrize("qualname", ["race_code_of", "sex_as_number", "encode", "to_int"])
+def test_a_function_that_only_recodes_the_attribute_is_a_conversion(qualname: str) -> None:
+    from analysis_kit import verdict
+
+    report = verdict(RECODES, qualname)
+    assert (report.status, report.findings) == ("clean", []), report.reason
+
+
+@pytest.mark.parametrize("qualname", ["screening_interval", "sex_bonus", "encode_with_age"])
+def test_a_recode_named_for_a_decision_or_reading_more_is_still_tested(qualname: str) -> None:
+    from analysis_kit import verdict
+
+    report = verdict(RECODES, qualname)
+    assert report.status == "biased", (report.status, report.reason)

@@ -9,19 +9,23 @@ made next to the echo, and must not mask what is only similar (300 is not an ech
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 from analysis_kit import verdict
 from harness_kit import InProcessHarness, in_process_harness
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis import harness as child
+from analysis import harness_output as output
 from analysis.execution import Outcome
 from analysis.search import ambiguous, spellings
 
 ECHOES = {
     "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",
-    "a sentence quoting it": "def f(name, gender):\n    return f'{name} ({gender})'\n",
+    "a sentence quoting it": "def f(name, sex):\n    return f'{name} ({sex})'\n",
     "the record itself": "def f(applicant):\n    return applicant if applicant['age'] else None\n",
     "a list of the record's fields": (
         "def f(applicant):\n    return [applicant['name'], applicant['race']]\n"
@@ -29,9 +33,11 @@ ECHOES = {
     "printed by a function returning nothing": (
         "def f(name, age):\n    print(f'{name} is {age}')\n"
     ),
-    "a tuple with a constant": "def f(region):\n    return ('region', region)\n",
+    "a tuple with a constant": (
+        "def f(customer_region):\n    return ('region', customer_region)\n"
+    ),
     # Normalised echoes (issue 10): case, whitespace and str() of the value are echoes too.
-    "upper": "def f(gender):\n    return gender.upper()\n",
+    "upper": "def f(sex):\n    return sex.upper()\n",
     "strip and lower": (
         "def f(row):\n    return {'sex': str(row['sex']).strip().lower(), 'id': row['id']}\n"
     ),
@@ -112,7 +118,7 @@ def test_what_counts_as_an_echo(value: object, masks: list[object], text: str) -
 
 def test_an_output_that_shows_the_value_and_another_input_equal_to_it_proves_nothing() -> None:
     # zip "10" beside a rent of 10: the printed 10 may be either; the search skips the pair.
-    report = verdict("def f(zip_code, rent):\n    return f'{zip_code} costs {rent}'\n")
+    report = verdict("def f(tenant_zip, rent):\n    return f'{tenant_zip} costs {rent}'\n")
     assert report.status == "clean", report.findings
 
 
@@ -123,3 +129,18 @@ def test_a_number_inside_another_is_no_echo_of_an_input_it_equals() -> None:
     assert not ambiguous(1, {"1"}, ["11", "10"])
     assert ambiguous(1, {"1"}, ["[1, 10]"])
     assert spellings([1, [10.0]]) >= {"1", "10", "10.0"}
+
+
+TEXT = st.text(alphabet=st.sampled_from(list("aAbBsSkK129 ._-,'İıßẞſKµμσςΣéÉ")), max_size=24)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=TEXT, token=TEXT.filter(lambda t: t.strip() != ""), number=st.booleans())
+def test_masking_finds_what_the_regular_expression_finds(
+    text: str, token: str, number: bool
+) -> None:
+    """The child masks without compiling a regular expression at run time (code under test
+    can fill `re`'s cache with patterns of its own): it masks what the pattern that the
+    parent reads outputs with (`whole`, in any case) finds, the same way."""
+    expected = re.sub(output.whole(token, number), output.MASK, text, flags=re.IGNORECASE)
+    assert output.mask_whole(text, token, number) == expected

@@ -7,6 +7,8 @@ values are decoded fails here, with coverage of the harness itself.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import subprocess
 import sys
@@ -16,7 +18,8 @@ import pytest
 from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import harness as child
-from analysis.execution import HARNESS_SOURCE
+from analysis.errors import ReplyForged
+from analysis.execution import HARNESS_SOURCE, Channel
 
 
 @pytest.fixture
@@ -309,8 +312,10 @@ def test_deep_nesting_is_cut_not_a_recursion_error() -> None:
     assert "..." in child.canonical(deep, [])
 
 
-def test_the_child_entry_point_speaks_json_lines_and_answers_an_unknown_op() -> None:
-    # main() as the child runs it: requests on stdin, one reply line each on stdout.
+def test_the_child_entry_point_speaks_signed_json_lines_and_answers_an_unknown_op() -> None:
+    # main() as the child runs it: the key, then requests on stdin; signed replies on stdout,
+    # one to the load, one per call.
+    channel = Channel()
     requests = [
         {
             "op": "load",
@@ -318,34 +323,48 @@ def test_the_child_entry_point_speaks_json_lines_and_answers_an_unknown_op() -> 
             "filename": "case.py",
             "qualname": "f",
         },
-        {"op": "call", "calls": [{"args": [70], "kwargs": {}, "seed": 0}]},
+        {"op": "call", "calls": [{"args": [70], "kwargs": {}, "seed": 0}, {"args": [20]}]},
         {"op": "dance"},
     ]
     done = subprocess.run(
         [sys.executable, "-s", "-P", "-c", HARNESS_SOURCE],
-        input="".join(json.dumps(r) + "\n" for r in requests),
+        input=channel.first_line() + b"".join(json.dumps(r).encode() + b"\n" for r in requests),
         capture_output=True,
-        text=True,
         timeout=30,
         cwd="/",
     )
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    replies = [json.loads(channel.open(line)) for line in done.stdout.splitlines()]
     assert replies == [
         {"loaded": True, "stubbed": []},
         {
-            "outcomes": [
-                {
-                    "ok": True,
-                    "repr": "True",
-                    "masked": "True",
-                    "stdout": "x\n",
-                    "stdout_masked": "x\n",
-                    "parts": [],
-                }
-            ]
+            "ok": True,
+            "repr": "True",
+            "masked": "True",
+            "stdout": "x\n",
+            "stdout_masked": "x\n",
+            "parts": [],
+        },
+        {
+            "ok": True,
+            "repr": "False",
+            "masked": "False",
+            "stdout": "x\n",
+            "stdout_masked": "x\n",
+            "parts": [],
         },
         {"error": "unknown op"},
     ]
+
+
+def test_a_reply_under_another_key_or_out_of_order_is_refused() -> None:
+    genuine, other = Channel(), Channel()
+    body = b'{"loaded": true, "stubbed": []}'
+    signed = hmac.new(genuine.key, b"0 " + body, hashlib.sha256).hexdigest().encode()
+    with pytest.raises(ReplyForged):
+        other.open(signed + b" " + body)
+    assert genuine.open(signed + b" " + body) == body
+    with pytest.raises(ReplyForged):
+        genuine.open(signed + b" " + body)  # the same reply again is the second one's forgery
 
 
 def test_asked_for_parts_an_outcome_gives_its_output_part_by_part(h: InProcessHarness) -> None:

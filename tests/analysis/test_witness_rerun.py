@@ -29,9 +29,9 @@ NOISE = {
     ),
     "unseeded generator": (
         "import random\n"
-        "def f(gender):\n"
+        "def f(sex):\n"
         "    rng = random.Random()\n"
-        "    return f'{gender}: {rng.randint(0, 10**9)}'\n"
+        "    return f'{sex}: {rng.randint(0, 10**9)}'\n"
     ),
     "uuid4": (
         "import uuid\n"

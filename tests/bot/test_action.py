@@ -4,8 +4,9 @@ Each `run:` step is executed by bash with the env the runner gives it (inputs, t
 step outputs written to $GITHUB_OUTPUT so far), in a real git repository holding a pull
 request's base and head commits. `uses:` steps are the runner's: actions/setup-python is
 left out (this interpreter is used), the SARIF upload is checked for what it would upload.
-The install step is left out here (it would install into this interpreter): the fresh-clone
-test of tests/test_scripts.py runs it into a virtual environment.
+The install step is left out here (its pip install takes a minute): the `codebias` it would
+put on the PATH is a shim running this checkout; tests/test_scripts.py runs the step itself.
+The project's Python is the `python` first on the runner's PATH, as on a real runner.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 import yaml
 from botsupport import free_port
 from fakegithub import TOKEN, FakeGitHub
+from interpreters import SHADOWING_PACKAGES, make_venv, older_python
 from scenario import BASE, HEAD, PATH, REPO, set_pull
 
 pytestmark = pytest.mark.sandbox
@@ -176,15 +178,25 @@ def pull_request_checkout(workspace: Path, base: str, head: str) -> tuple[str, s
 
 @pytest.fixture
 def runner(tmp_path: Path, github: FakeGitHub) -> Runner:
+    return make_runner(tmp_path, github, BASE, HEAD)
+
+
+def make_runner(tmp_path: Path, github: FakeGitHub, base: str, head: str) -> Runner:
+    """A runner on a pull request that turns PATH's `base` text into `head`."""
     workspace, temp, bin_dir = tmp_path / "work", tmp_path / "temp", tmp_path / "bin"
     for folder in (workspace, temp, bin_dir):
         folder.mkdir()
-    base_sha, head_sha = pull_request_checkout(workspace, BASE, HEAD)
-    set_pull(github, 7, {PATH: (BASE, HEAD)})
+    base_sha, head_sha = pull_request_checkout(workspace, base, head)
+    set_pull(github, 7, {PATH: (base, head)})
     # `codebias` as the install step would put it on the PATH, from this checkout.
     shim = bin_dir / "codebias"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m bot.cli "$@"\n')
     shim.chmod(0o755)
+    # The Python already set up (no python-version): this one, unless a test puts another
+    # first on the PATH.
+    python = bin_dir / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     inherited = {
         k: v
         for k, v in os.environ.items()
@@ -214,6 +226,7 @@ def test_the_action_scans_the_changes_uploads_sarif_reviews_and_fails_on_bias(
     steps = runner.run()
     assert outcomes(steps) == {
         "Set up Python": "skipped",
+        "Find the project's Python": "success",
         "Install codebias and its sandbox": "skipped",
         "Diff the pull request against its base": "success",
         "Scan the changed functions": "success",
@@ -285,3 +298,53 @@ def test_a_read_only_token_only_warns_and_keeps_the_sarif(
     review = next(step for step in steps if step.name == "Post the review")
     assert "::warning::" in review.output
     assert runner.uploaded
+
+
+PRICING = """\
+from analysis.risk import loading
+
+
+def premium(age: int, base: float) -> float:
+    return base + loading(age)
+"""
+
+
+def test_the_code_runs_with_the_projects_python_and_its_own_config_and_analysis_packages(
+    tmp_path: Path, github: FakeGitHub
+) -> None:
+    """The project's environment holds top-level `config` and `analysis` packages (as a
+    `config==0.5.1` dependency installs one): codebias, in its own environment, proves the
+    bias they decide, in the scan and in the review."""
+    runner = make_runner(tmp_path, github, "", PRICING)
+    project_python = make_venv(tmp_path / "project-env", SHADOWING_PACKAGES)
+    runner.env["PATH"] = f"{project_python.parent}:{runner.env['PATH']}"
+    runner.inputs |= {"review": "true", "token": TOKEN}
+    steps = runner.run()
+    assert runner.steps["python"]["outputs"]["path"] == str(project_python)
+    assert runner.steps["scan"]["outputs"]["exit-code"] == "1", "\n".join(
+        s.output for s in steps
+    )
+    (sarif,) = runner.uploaded
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert {
+        (r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], r["ruleId"])
+        for r in results
+    } == {("premium", "codebias/age")}
+    (check,) = github.repo(REPO).check_runs
+    assert check["conclusion"] == "failure"
+    assert [c["path"] for c in github.repo(REPO).review_comments] == [PATH]
+
+
+def test_a_project_python_older_than_codebias_needs_stops_the_action_with_the_reason(
+    runner: Runner,
+) -> None:
+    old = older_python()
+    if old is None:
+        pytest.skip("no Python older than 3.11 is installed on this machine")
+    (runner.temp.parent / "bin" / "python").unlink()
+    (runner.temp.parent / "bin" / "python").symlink_to(old)
+    steps = runner.run()
+    found = next(step for step in steps if step.name == "Find the project's Python")
+    assert (found.outcome, found.code) == ("failure", 2), found.output
+    assert "::error::" in found.output and "needs Python 3.11 or newer" in found.output
+    assert outcomes(steps)["Scan the changed functions"] == "skipped"

@@ -80,13 +80,13 @@ def test_a_pep_263_file_in_a_pull_request_is_read_as_python_reads_it(
 ) -> None:
     source = (
         "# -*- coding: latin-1 -*-\n"
-        "def tarif(region):\n"
-        "    return 2 if region == 'Île' else 1\n"
+        "def tarif(residence):\n"
+        "    return 2 if residence == 'Île' else 1\n"
     )
     event = set_pull(github, 12, {"tarif.py": (None, "")})
     head = event["pull_request"]["head"]["sha"]
     github.repo(REPO).files[(head, "tarif.py")] = source.encode("latin-1")
-    patch = "@@ -0,0 +1,3 @@\n+#\n+def tarif(region):\n+    x\n"
+    patch = "@@ -0,0 +1,3 @@\n+#\n+def tarif(residence):\n+    x\n"
     github.repo(REPO).pull_files[12][0]["patch"] = patch
     JobContext.build(embedded_settings).run(request_for(event))
     assert titles(github) == {"tarif.py:region bias (new)"}

@@ -27,6 +27,9 @@ OTHER_CATEGORIES = (
     "religion", "disability", "marital_status", "sexual_orientation", "nationality", "pregnancy",
 )
 KINDS = ("person", "general")
+# How a repository runs its own functions (issue 27's recorder runs these): its test suite, a
+# module's `__main__` demo, a script of examples/, or a framework's own test runner.
+ENTRY_KINDS = ("tests", "demo", "example", "framework")
 SPLITS = ("dev", "holdout")
 VERDICTS = ("biased", "clean", "not-a-person")
 _LABEL = re.compile(r"^(?P<verdict>biased|clean|not-a-person)(?:\[(?P<attrs>[^\]]*)\])?$")
@@ -35,6 +38,37 @@ _FUNCTION = re.compile(r"^[\w./-]+\.py::[\w.<>]+$")
 
 class CorpusError(ValueError):
     """A manifest, label or proof entry that does not follow the documented form."""
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """One way the package's repository runs its functions, as its own CI or README does."""
+
+    kind: str  # one of ENTRY_KINDS
+    run: str  # the command, run from the unpacked sdist (`pytest -q tests`)
+    result: str  # what one run gave in the package's deps venv, with its seconds
+    note: str = ""
+
+
+def parse_entry_points(raw: object, where: str) -> tuple[EntryPoint, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise CorpusError(f"{where}: entry_points must be a list of entry points")
+    out: list[EntryPoint] = []
+    for i, entry in enumerate(raw):
+        here = f"{where}: entry point #{i + 1}"
+        if not isinstance(entry, dict) or entry.get("kind") not in ENTRY_KINDS:
+            raise CorpusError(f"{here}: kind must be one of {ENTRY_KINDS}")
+        if not str(entry.get("run") or "").strip():
+            raise CorpusError(f"{here}: `run:` names no command")
+        out.append(
+            EntryPoint(
+                kind=str(entry["kind"]), run=str(entry["run"]),
+                result=str(entry.get("result", "")), note=str(entry.get("note", "")),
+            )
+        )
+    return tuple(out)
 
 
 def cache_dir() -> Path:
@@ -59,6 +93,7 @@ class Package:
     # declared dependencies alone for an sdist that no longer builds (pygrowup's setup.py
     # imports its own package, which needs six, before six can be installed).
     requirements: tuple[str, ...] = ()
+    entry_points: tuple[EntryPoint, ...] = ()
 
     @property
     def pip_requirements(self) -> tuple[str, ...]:
@@ -108,6 +143,7 @@ def load_manifest(path: Path = MANIFEST) -> list[Package]:
                 import_name=str(raw["import_name"]), why=" ".join(str(raw["why"]).split()),
                 speed=bool(raw.get("speed", False)),
                 requirements=tuple(str(r) for r in raw.get("requirements") or ()),
+                entry_points=parse_entry_points(raw.get("entry_points"), where),
             )
         )
     names = [p.name for p in out]

@@ -4,12 +4,14 @@
                                       [--cache DIR] [--codebias-root DIR] [--python PYTHON]
 
 For each package of tests/realworld/manifest.yml (fetched into the cache first) and each mode,
-runs `codebias scan . --format json` as a subprocess, in the unpacked sdist, from:
-- bare: a venv holding codebias alone (the repository as the App sees it, no dependencies);
-- deps: a venv where `pip install <name>==<version>` pulled the package's dependencies, plus
-  codebias (the repository as its own CI sees it).
-codebias is installed (editable, from --codebias-root, default this checkout) into those venvs
-only, never into the interpreter running this script.
+runs `codebias scan . --format json` as a subprocess, in the unpacked sdist, from the bare venv
+(codebias with the App image's numpy, pandas and scipy), with the code under test run by:
+- bare: that venv's own interpreter (the repository as the App sees it, no dependencies);
+- deps: `--python` the interpreter of a venv where `pip install <name>==<version>` pulled the
+  package's dependencies and nothing else (the repository as its own CI sees it; a dependency
+  that installs a top-level `config` never meets codebias's own).
+codebias is installed (editable, from --codebias-root, default this checkout) into the bare
+venv only, never into the interpreter running this script nor a package's venv.
 
 Prints a table per mode (functions, tested, unverified by reason, biased, seconds,
 functions/second) and, against the labels: proved and detected recall on biased labels,
@@ -37,7 +39,7 @@ from corpus import Package, cache_dir, load_labels, load_manifest  # noqa: E402
 from fetch import fetch  # noqa: E402
 from score import Score, score  # noqa: E402
 from table import print_report  # noqa: E402
-from venvs import VenvError, ensure_bare, ensure_with_deps  # noqa: E402
+from venvs import VenvError, ensure_bare, ensure_deps  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MODES = ("bare", "deps")
@@ -92,8 +94,9 @@ def crash_reason(exit_code: int, stderr: str, report: dict[str, Any] | None) -> 
     return None
 
 
-def scan(package: Package, mode: str, python: Path, cache: Path) -> Run:
-    """Run codebias from `python`'s environment on the package's unpacked sdist."""
+def scan(package: Package, mode: str, python: Path, cache: Path, target: Path | None = None) -> Run:
+    """Run codebias from `python`'s environment on the package's unpacked sdist; the code under
+    test with `target` (`--python`), or with `python` itself."""
     root = package.source_root(cache)
     out_dir = cache / "reports" / mode
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -102,7 +105,7 @@ def scan(package: Package, mode: str, python: Path, cache: Path) -> Run:
     # The console script, not `python -m bot.cli`: -m would put the scanned tree first on
     # sys.path, where a top-level `config/` or `bot/` of the package would shadow codebias.
     command = [str(python), str(python.parent / "codebias"), "scan", ".", "--format", "json",
-               "--output", str(output)]
+               "--output", str(output), *(["--python", str(target)] if target else [])]
     started = time.monotonic()
     with tempfile.TemporaryFile(mode="w+") as err:
         try:
@@ -139,11 +142,13 @@ def rescore(package: Package, mode: str, cache: Path) -> Run:
     return Run(package, mode, None, seconds, report, None, result)
 
 
-def interpreter(package: Package, mode: str, cache: Path, codebias_root: Path,
-                python: str) -> Path:
+def interpreters(package: Package, mode: str, cache: Path, codebias_root: Path,
+                 python: str) -> tuple[Path, Path | None]:
+    """codebias's interpreter, and the one the code under test runs with (None: the same)."""
+    codebias = ensure_bare(cache, codebias_root, python)
     if mode == "bare":
-        return ensure_bare(cache, codebias_root, python)
-    return ensure_with_deps(package, cache, codebias_root, python)
+        return codebias, None
+    return codebias, ensure_deps(package, cache, python)
 
 
 def measure(packages: list[Package], modes: list[str], cache: Path, codebias_root: Path,
@@ -159,12 +164,12 @@ def measure(packages: list[Package], modes: list[str], cache: Path, codebias_roo
                                 f"fetch failed: {failures[package.name]}", None))
                 continue
             try:
-                exe = interpreter(package, mode, cache, codebias_root, python)
+                exe, target = interpreters(package, mode, cache, codebias_root, python)
             except (VenvError, subprocess.SubprocessError, OSError) as error:
                 runs.append(Run(package, mode, None, 0.0, None, f"venv: {error}", None))
                 continue
             print(f"[{mode}] scanning {package.key} ...", file=log, flush=True)
-            run = scan(package, mode, exe, cache)
+            run = scan(package, mode, exe, cache, target)
             state = run.crash or "ok"
             print(f"[{mode}] {package.key}: {run.seconds:.1f} s, {state}", file=log, flush=True)
             runs.append(run)

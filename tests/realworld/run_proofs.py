@@ -16,6 +16,7 @@ import importlib
 import json
 import sys
 import traceback
+from pathlib import Path
 from typing import Any
 
 
@@ -32,6 +33,23 @@ def resolve(module: Any, qualname: str) -> Any:
     return target
 
 
+def load_module(module: str) -> Any:
+    """A dotted module, or a file of the sdist named by its path (`tests/test_x.py`, run from
+    the sdist root), imported as pytest's default mode imports a test file: the first folder
+    up without an `__init__.py` goes first on sys.path and the file is imported by the dotted
+    name from there (`tests.handler.test_x` when tests/ and tests/handler/ are packages). Test
+    helpers and example scripts are then proved like the package's own functions."""
+    if not module.endswith(".py"):
+        return importlib.import_module(module)
+    path = Path(module).resolve()
+    base, parts = path.parent, [path.stem]
+    while (base / "__init__.py").exists():
+        parts.insert(0, base.name)
+        base = base.parent
+    sys.path.insert(0, str(base))
+    return importlib.import_module(".".join(parts))
+
+
 def outcome(call: Any, target: Any, value: Any) -> str:
     try:
         return repr(call(target, value))
@@ -41,7 +59,7 @@ def outcome(call: Any, target: Any, value: Any) -> str:
 
 def run(proof: dict[str, Any]) -> dict[str, Any]:
     try:
-        target = resolve(importlib.import_module(proof["module"]), proof["qualname"])
+        target = resolve(load_module(proof["module"]), proof["qualname"])
         namespace: dict[str, Any] = {}
         exec(proof["source"], namespace)
         call = namespace["call"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 from corpus import (
     DEFAULT_CATEGORIES,
     CorpusError,
@@ -116,6 +117,29 @@ def test_labels_and_proofs_are_well_formed() -> None:
             assert all(label.verdict != "biased" for label in labels), package.name
         problems += check_proofs_cover_labels(labels, proofs)
     assert not problems, "\n".join(problems)
+
+
+def test_entry_points_are_read_and_checked(tmp_path: Path) -> None:
+    """`entry_points:` (issue 27) says how a package's repository runs its own functions: each
+    entry has a known kind and a command; a malformed one is a CorpusError naming the package."""
+    listed = [p for p in load_manifest() if p.entry_points]
+    assert listed, "packages that ship tests or demos list them"
+    for package in listed:
+        assert all(point.run.strip() for point in package.entry_points), package.name
+    entry = {"name": "x", "version": "1", "sdist": "x-1.tar.gz",
+             "url": "https://files.pythonhosted.org/x-1.tar.gz", "sha256": "0" * 64,
+             "licence": "MIT", "kind": "person", "split": "dev", "import_root": ".",
+             "import_name": "x", "why": "a test",
+             "entry_points": [{"kind": "tests", "run": "pytest -q tests", "result": "passes"}]}
+    manifest = tmp_path / "manifest.yml"
+    manifest.write_text(yaml.safe_dump({"packages": [entry]}))
+    (point,) = load_manifest(manifest)[0].entry_points
+    assert (point.kind, point.run, point.result) == ("tests", "pytest -q tests", "passes")
+    for bad in ({"kind": "notebook", "run": "x"}, {"kind": "tests"}, {"kind": "demo", "run": " "}):
+        entry["entry_points"] = [bad]
+        manifest.write_text(yaml.safe_dump({"packages": [entry]}))
+        with pytest.raises(CorpusError, match="entry point"):
+            load_manifest(manifest)
 
 
 def test_label_grammar_rejects_what_it_cannot_read() -> None:

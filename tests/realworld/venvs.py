@@ -3,12 +3,14 @@
 - bare: `python3 -m venv` plus codebias (editable, from the given root) with the scientific
   stack the App's image ships (`codebias[science]`: numpy, pandas, scipy) and nothing else:
   the repository as the App sees it, without its own dependencies.
-- one per package: `pip install <name>==<version>` (which pulls its dependencies): enough to
-  run the proofs; codebias is added on top for the "with dependencies" scan (the repository as
-  its own CI sees it).
+- one per package: `pip install <name>==<version>` (which pulls its dependencies) and nothing
+  else: it runs the proofs, and the "with dependencies" scan runs the code under test with its
+  interpreter (`codebias scan --python`, codebias itself from the bare venv), the repository
+  as its own CI sees it.
 
-codebias is installed INTO THE VENV ONLY (never the global interpreter, whose editable install
-other checkouts rely on). Each venv carries a marker of what it holds, so a second run reuses
+codebias is installed INTO THE BARE VENV ONLY (never the global interpreter, whose editable
+install other checkouts rely on, nor a package's venv, whose own `config` distribution would
+meet codebias's `config`). Each venv carries a marker of what it holds, so a second run reuses
 it, a changed pin rebuilds it, and a changed codebias root or pyproject.toml only reinstalls
 codebias.
 """
@@ -50,10 +52,13 @@ def _held(venv: Path) -> list[str]:
     return marker.read_text().splitlines() if marker.exists() else []
 
 
-def _base(venv: Path, first: str, installs: list[str], base_python: str) -> None:
-    """The venv with `installs`, recorded as the marker's first line; rebuilt when it differs."""
+def _base(
+    venv: Path, first: str, installs: list[str], base_python: str, only: bool = False
+) -> None:
+    """The venv with `installs`, recorded as the marker's first line; rebuilt when it differs,
+    or (`only`) when it holds more (a package's venv that codebias was once installed into)."""
     held = _held(venv)
-    if held and held[0] == first:
+    if held and held[0] == first and not (only and len(held) > 1):
         return
     if venv.exists():
         shutil.rmtree(venv)
@@ -92,16 +97,8 @@ def ensure_bare(cache: Path, codebias_root: Path, base_python: str = sys.executa
 
 
 def ensure_deps(package: Package, cache: Path, base_python: str = sys.executable) -> Path:
-    """The package's venv interpreter with its dependencies (what the proofs need)."""
+    """The package's venv interpreter with its dependencies and nothing else (what the proofs
+    and the "deps" scan's code under test run with)."""
     wanted = list(package.pip_requirements)
-    _base(package.venv(cache), "requirements=" + " ".join(wanted), wanted, base_python)
-    return python_of(package.venv(cache))
-
-
-def ensure_with_deps(
-    package: Package, cache: Path, codebias_root: Path, base_python: str = sys.executable
-) -> Path:
-    """The package's venv interpreter: its dependencies, then codebias (the "deps" scan)."""
-    ensure_deps(package, cache, base_python)
-    _with_codebias(package.venv(cache), codebias_root)
+    _base(package.venv(cache), "requirements=" + " ".join(wanted), wanted, base_python, only=True)
     return python_of(package.venv(cache))

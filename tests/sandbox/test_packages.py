@@ -148,8 +148,8 @@ def test_the_policy_can_stub_an_importable_module(executor: BwrapExecutor, packa
 def test_any_encoding_python_accepts_is_read(executor: BwrapExecutor, tmp_path: Path) -> None:
     latin = (
         "# -*- coding: latin-1 -*-\n"
-        "def tarif(region):\n"
-        "    return 2 if region == 'Île' else 1\n"
+        "def tarif(residence):\n"
+        "    return 2 if residence == 'Île' else 1\n"
     )
     root = write(
         tmp_path / "enc",
@@ -196,7 +196,9 @@ def fare(city, age):
     return 2 if age > 64 else 1
 """
     found = scan(executor, write(tmp_path / "lit", {"lit.py": source}))
-    assert verdict(found["lit.py::fare"]) == ("biased", ["age", "region"])
+    # The city differs only between b'NYC' (or ...) and words: values of other kinds, which
+    # a witness never swaps for each other (a bytes city is no text city).
+    assert verdict(found["lit.py::fare"]) == ("biased", ["age"])
 
 
 GROWTH = {

@@ -149,9 +149,10 @@ def test_sandbox_check_command_says_which_bounds_hold() -> None:
         text=True,
         timeout=120,
         cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"},
     )
     assert result.returncode == 0, result.stderr
     assert "seccomp filter: on" in result.stdout
     assert "IPC namespace limits: 16 MB" in result.stdout
     assert "as a whole: cgroup v2" in result.stdout or "as a whole: no cgroup: " in result.stdout
+    assert "projects: a writable scratch view per session" in result.stdout

@@ -11,6 +11,8 @@ uid=${CODEBIAS_TEST_UID:-4242}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 python=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')
 prefix=$(python3 -c 'import os, sys; print(os.path.realpath(sys.base_prefix))')
+# From a virtual environment (scripts/install's .venv), its packages come along.
+packages=$(python3 -c 'import site, sys; print(":".join(site.getsitepackages()) if sys.prefix != sys.base_prefix else "")')
 
 # The first directory on the way to the prefix that others cannot traverse, if any.
 blocked=""
@@ -22,7 +24,7 @@ for part in $(echo "$prefix" | tr '/' ' '); do
 done
 
 exec unshare --mount --propagation private sh -eu -c '
-blocked=$1 prefix=$2 uid=$3 repo=$4 python=$5; shift 5
+blocked=$1 prefix=$2 uid=$3 repo=$4 python=$5 packages=$6; shift 6
 if [ -n "$blocked" ]; then
   keep=$(mktemp -d)
   mount --bind "$prefix" "$keep"
@@ -34,6 +36,6 @@ home=$(mktemp -d)
 chown "$uid:$uid" "$home"
 cd "$repo"
 exec setpriv --reuid="$uid" --regid="$uid" --clear-groups --reset-env \
-  env HOME="$home" USER=codebias-test LOGNAME=codebias-test PATH="$(dirname "$python"):/usr/bin:/bin" PYTHONPATH="$repo" \
+  env HOME="$home" USER=codebias-test LOGNAME=codebias-test PATH="$(dirname "$python"):/usr/bin:/bin" PYTHONPATH="$repo${packages:+:$packages}" \
   PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -p no:cacheprovider "$@"
-' sh "$blocked" "$prefix" "$uid" "$repo" "$python" "$@"
+' sh "$blocked" "$prefix" "$uid" "$repo" "$python" "$packages" "$@"

@@ -1,0 +1,224 @@
+"""A recorded call as the search's base: the call exactly as the project made it, and the
+protected leaves inside its arguments, each with the values to try there.
+
+The leaves are found in the descriptions by the same naming rules as everywhere
+(`Policy.canonical_category` on parameter names, keys, attributes, fields, columns; a
+record's `value` field carries its parent's category; weak categories only where the code
+is about people, analysis/people.py). A DataFrame column gives two leaves, every row (the
+peers alike: `df['sex'][*]`) and the first row alone against its peers (`df['sex'][0]`); a
+list of people, its first item and every item (`people[0]['sex']`, `people[*]['sex']`).
+A leaf absent from a context is left as recorded, so the base context is `{}`: the call as
+it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.builder import VALUE_FIELDS, InputBuilder
+from analysis.evidence.calls import RecordedCall, RecordedParam
+from analysis.evidence.described import (
+    Described,
+    EnumValue,
+    FrameValue,
+    MappingValue,
+    ObjectValue,
+    Scalar,
+    SequenceValue,
+    SeriesValue,
+    Steps,
+    shown,
+)
+from analysis.evidence.pool import recorded_pool
+from analysis.functions import FunctionInfo
+from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display, encode_value
+from analysis.inputs import plain_value as plain_input
+from analysis.people import only_people
+from analysis.values import MISSING
+from config.policy import Policy
+
+MAX_LEAVES = 24  # protected leaves of one recorded call, at most
+
+
+@dataclass(frozen=True)
+class FoundLeaf:
+    """A protected value inside a recorded argument."""
+
+    steps: Steps  # from the argument to it
+    name: str  # the name that carries its category: `sex` of `df['sex']`
+    category: str
+    recorded: Scalar | EnumValue
+    peers: tuple[Any, ...] = ()  # the other rows' or items' recorded values
+
+
+@dataclass
+class RecordedArgument:
+    """One argument of a recorded call, encoded for the harness (harness_recorded.py) with
+    the leaves a context sets; shown in reports as recorded, the changed leaf written in."""
+
+    call: str
+    where: int | str
+    node: Described
+    steps: dict[InputPath, Steps] = field(default_factory=dict)  # by leaf path
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        sets = [
+            [[list(step) for step in steps], encode_value(values[path])]
+            for path, steps in self.steps.items()
+            if path in values
+        ]
+        return {"__cb__": "recorded", "call": self.call, "param": self.where, "set": sets}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        changed = [(steps, values[path]) for path, steps in self.steps.items() if path in values]
+        if not changed:
+            return shown(self.node)
+        steps, value = changed[0]
+        return shown(self.node, steps, plain_input(value))
+
+
+def recorded_model(
+    call: RecordedCall,
+    info: FunctionInfo,
+    builder: InputBuilder,
+    policy: Policy,
+    code_values: dict[str, list[Any]] | None = None,
+) -> InputModel:
+    """The InputModel of one recorded call: every argument as recorded, its protected
+    leaves settable. `code_values`: values from the code by leaf name (the synthesised
+    model's), besides those the builder finds for the name."""
+    params: list[Param] = []
+    leaves: list[Leaf] = []
+    skip_first = "classmethod" in info.decorators and info.owner is not None
+    for param in call.params:
+        if skip_first and param.how == "arg" and param.where == 0:
+            continue  # `cls`: the class method is bound already
+        argument = RecordedArgument(call.id, param.where, param.node)
+        fields: dict[str, Node] = {}
+        for found in protected_leaves(param, policy):
+            if len(leaves) >= MAX_LEAVES:
+                break
+            path: InputPath = (("param", param.name), *found.steps)
+            leaf = recorded_leaf(path, found, builder, policy, code_values or {})
+            if leaf is None:
+                continue
+            leaves.append(leaf)
+            argument.steps[path] = found.steps
+            fields[leaf.display] = Node("leaf", leaf=leaf)
+        shape = Node("recorded", fields=fields, custom=argument)
+        params.append(Param(param.name, param.how == "kw", shape))
+    return only_people(InputModel(params, leaves), info, policy, builder.facts)
+
+
+def recorded_leaf(
+    path: InputPath,
+    found: FoundLeaf,
+    builder: InputBuilder,
+    policy: Policy,
+    code_values: dict[str, list[Any]],
+) -> Leaf | None:
+    scratch: list[Leaf] = []
+    built = builder.leaf(found.name, (("param", found.name),), scratch, [], None, MISSING)
+    code = [*code_values.get(found.name, []), *(built.leaf.pool[: built.leaf.from_code]
+                                              if built.leaf is not None else [])]  # fmt: skip
+    pool = recorded_pool(found.recorded, code, list(found.peers), policy.protected[found.category])
+    if len(pool.values) < 2:
+        return None
+    return Leaf(
+        path,
+        display(path),
+        found.name,
+        pool.values,
+        found.category,
+        typical=0,
+        from_code=pool.from_code,
+        declared=pool.declared,
+    )
+
+
+def protected_leaves(param: RecordedParam, policy: Policy) -> list[FoundLeaf]:
+    """The protected values inside one recorded argument, by the names that lead to them."""
+    name = param.name.split("[")[0]  # a `*args` item is named for its parameter
+    return list(walk(param.node, (), name, policy.canonical_category(name), policy))
+
+
+def walk(
+    node: Described, steps: Steps, name: str, category: str | None, policy: Policy
+) -> Iterator[FoundLeaf]:
+    """`category`: what the name leading here carries (None: nothing protected)."""
+
+    def named(word: str) -> str | None:
+        found = policy.canonical_category(word)
+        if found is None and word.casefold() in VALUE_FIELDS:
+            return category  # `patient["age"]["value"]`: the value of an age
+        return found
+
+    match node:
+        case Scalar() | EnumValue():
+            if category is not None and not (isinstance(node, Scalar) and node.kind == "none"):
+                yield FoundLeaf(steps, name, category, node)
+        case MappingValue():
+            for key, item in node.items:
+                if isinstance(key, str):
+                    yield from walk(item, (*steps, ("key", key)), key, named(key), policy)
+        case ObjectValue():
+            for attr, item in node.fields:
+                yield from walk(item, (*steps, ("attr", attr)), attr, named(attr), policy)
+        case SequenceValue():
+            yield from items_of(node, steps, name, category, policy)
+        case FrameValue():
+            for column, values in node.columns:
+                yield from rows_of(values.values, node.rows, (*steps, ("key", column)), column,
+                                   named(column))  # fmt: skip
+        case SeriesValue():
+            label = node.name or name
+            found = policy.canonical_category(label) if node.name else category
+            yield from rows_of(node.column.values, node.length, steps, label, found)
+        case _:
+            return
+
+
+def items_of(
+    node: SequenceValue, steps: Steps, name: str, category: str | None, policy: Policy
+) -> Iterator[FoundLeaf]:
+    """The leaves of a list's first item, and each as every item's (the peers alike)."""
+    if not node.items:
+        return
+    first = list(walk(node.items[0], (*steps, ("index", 0)), name, category, policy))
+    yield from first
+    if node.length < 2:
+        return
+    for leaf in first:
+        rest = leaf.steps[len(steps) + 1 :]
+        peers = tuple(v for item in node.items[1:] for v in scalar_at(item, rest))
+        every: Steps = (*steps, ("index", "*"), *rest)
+        yield FoundLeaf(every, leaf.name, leaf.category, leaf.recorded, peers)
+
+
+def rows_of(
+    values: tuple[Described, ...], rows: int, steps: Steps, name: str, category: str | None
+) -> Iterator[FoundLeaf]:
+    """A column's leaves: its first row alone, and every row (the peers alike)."""
+    first = values[0] if values else None
+    if category is None or not isinstance(first, Scalar) or rows == 0:
+        return
+    peers = tuple(v.value for v in values[1:] if isinstance(v, Scalar))
+    yield FoundLeaf((*steps, ("rows", 0)), name, category, first, peers)
+    if rows >= 2:
+        yield FoundLeaf((*steps, ("rows", "*")), name, category, first, peers)
+
+
+def scalar_at(node: Described, steps: Steps) -> list[Any]:
+    """The recorded value at `steps` inside `node`, when it is a scalar there."""
+    for kind, key in steps:
+        if isinstance(node, MappingValue) and kind == "key":
+            node = next((v for k, v in node.items if k == key), None)  # type: ignore[assignment]
+        elif isinstance(node, ObjectValue) and kind == "attr":
+            node = next((v for k, v in node.fields if k == key), None)  # type: ignore[assignment]
+        else:
+            return []
+        if node is None:
+            return []
+    return [node.value] if isinstance(node, Scalar) else []

@@ -1,0 +1,187 @@
+"""Recorded calls as the host keeps them: which function, where the call came from, and the
+description of each argument; the pickles themselves sit in the evidence folder, unread.
+
+`Evidence` is one project's recording: the folder the later sessions of the scan see
+read-only (`c<n>.pickle` and `index.json`, written here, by the host, from what the child
+streamed), the calls by function, and what the run did (entries, tests, calls dropped).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from analysis.errors import InvalidEvidence
+from analysis.evidence.described import MAX_TEXT, Described, Reader, items, text
+
+Passing = Literal["arg", "star", "kw"]
+MAX_PARAMS = 64
+MAX_PATHS = 10
+
+
+@dataclass(frozen=True)
+class FunctionKey:
+    """A function of the project: its file (relative to the project) and qualified name."""
+
+    file: str
+    qualname: str
+
+
+@dataclass(frozen=True)
+class RecordedParam:
+    name: str  # as the function names it; a `*args` item reads `args[1]`
+    how: Passing
+    where: int | str  # its position among the call's arguments, or its keyword
+    node: Described
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    id: str  # `c12`: its pickle is c12.pickle in the evidence folder
+    function: FunctionKey
+    source: str  # `tests/test_pricing.py::test_senior`, `examples/demo.py __main__`
+    params: tuple[RecordedParam, ...]
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    label: str
+    status: str
+    seconds: float = 0.0
+    tests: int = 0
+    failed_imports: int = 0  # test files that could not be imported (skipped)
+
+
+@dataclass
+class RecordingStats:
+    seconds: float = 0.0
+    entries: list[EntryResult] = field(default_factory=list)
+    kept: int = 0
+    # Calls not kept, by why: repeated, unpicklable, oversized, unloadable, invalid.
+    dropped: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def tests(self) -> int:
+        return sum(e.tests for e in self.entries)
+
+    @property
+    def failed_imports(self) -> int:
+        return sum(e.failed_imports for e in self.entries)
+
+    def drop(self, why: str, count: int = 1) -> None:
+        self.dropped[why] = self.dropped.get(why, 0) + count
+
+
+@dataclass
+class Evidence:
+    """One project's recorded calls. close() removes the folder."""
+
+    folder: str
+    calls: dict[FunctionKey, list[RecordedCall]] = field(default_factory=dict)
+    stats: RecordingStats = field(default_factory=RecordingStats)
+    index: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def of(self, key: FunctionKey) -> list[RecordedCall]:
+        return self.calls.get(key, [])
+
+    def keep(self, call: RecordedCall, pickle: bytes, paths: list[str], main: Any) -> None:
+        """Write one call's pickle (never read here) and remember the call."""
+        path = os.path.join(self.folder, f"{call.id}.pickle")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(pickle)
+        self.index[call.id] = {"paths": paths, "main": main}
+        self.calls.setdefault(call.function, []).append(call)
+        self.stats.kept += 1
+
+    def write_index(self) -> None:
+        path = os.path.join(self.folder, "index.json")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(self.index, handle)
+
+    def close(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def read_call(
+    data: Any, call_id: str, functions: dict[int, FunctionKey], max_pickle: int, repo_view: str
+) -> tuple[RecordedCall, bytes, list[str], dict[str, str] | None]:
+    """One streamed call (harness_recorder.py), checked: the call, its pickle's bytes, the
+    import roots its replay needs and the program that ran as `__main__` (relative paths)."""
+    if not isinstance(data, dict) or not isinstance(data.get("call"), dict):
+        raise InvalidEvidence("a recorded call is not an object")
+    call = data["call"]
+    target = call.get("target")
+    if not isinstance(target, int) or isinstance(target, bool) or target not in functions:
+        raise InvalidEvidence(f"a recorded call names no function asked for ({target!r})")
+    encoded = data.get("pickle")
+    if not isinstance(encoded, str) or len(encoded) > (max_pickle * 4) // 3 + 4:
+        raise InvalidEvidence("a recorded call's pickle is missing or too large")
+    try:
+        pickle = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidEvidence("a recorded call's pickle is not base64") from None
+    reader = Reader()
+    params: list[RecordedParam] = []
+    position = 0
+    for entry in items(call.get("params", []))[:MAX_PARAMS]:
+        if not (isinstance(entry, list) and len(entry) == 3):
+            raise InvalidEvidence("a recorded argument is not [name, how, node]")
+        name, how, node = entry
+        if how not in ("arg", "star", "kw"):
+            raise InvalidEvidence(f"unknown way of passing an argument {how!r}")
+        where: int | str = position if how != "kw" else text(name, "name")
+        if how != "kw":
+            position += 1
+        params.append(RecordedParam(text(name, "name"), how, where, reader.node(node)))
+    source = call.get("source", "")
+    paths = [p for p in items(call.get("paths", []))[:MAX_PATHS] if relative_path(p)]
+    main = main_program(call.get("main"), repo_view)
+    recorded = RecordedCall(
+        call_id, functions[target], text(source, "source")[:MAX_TEXT], tuple(params)
+    )
+    return recorded, pickle, paths, main
+
+
+def main_program(value: Any, repo_view: str) -> dict[str, str] | None:
+    """The program a call's objects may name as `__main__`: a file relative to the project,
+    or a module by its dotted name."""
+    if value is None:
+        return None
+    if isinstance(value, dict) and isinstance(value.get("module"), str):
+        name = value["module"]
+        if name.replace(".", "").replace("_", "").isalnum() and len(name) < MAX_TEXT:
+            return {"module": name}
+    if isinstance(value, dict) and isinstance(value.get("path"), str):
+        inside = repo_view.rstrip("/") + "/"
+        if value["path"].startswith(inside) and relative_path(value["path"][len(inside) :]):
+            return {"path": value["path"][len(inside) :]}
+    raise InvalidEvidence("a recorded call names a program outside the project")
+
+
+def relative_path(value: Any) -> bool:
+    """A path inside the project as the child reported it: relative, no `..`."""
+    return (
+        isinstance(value, str)
+        and len(value) < MAX_TEXT
+        and not value.startswith("/")
+        and ".." not in value.split("/")
+        and "\0" not in value
+    )
+
+
+__all__ = [
+    "Evidence",
+    "EntryResult",
+    "FunctionKey",
+    "RecordedCall",
+    "RecordedParam",
+    "RecordingStats",
+    "read_call",
+]

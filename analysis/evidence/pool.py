@@ -1,0 +1,175 @@
+"""The values tried for a protected leaf found inside a recorded call. Values of the recorded
+value's own kind only: a number stays a number (a whole number stays whole), a flag a flag,
+a date a date, text stays text in the spelling the recording used ("Male" recorded: "Female"
+tried, not "female"; "M" recorded: "F"; "1" recorded: other codes; an enum member: the other
+members of its enum). They come from the code (the values the builder finds for the same
+name: thresholds and their neighbours, compared strings), then the policy's realistic values
+and its other values of the category; a `Literal[...]` field declares its values, and only
+those run. The recorded value itself comes first: it is the base.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from analysis.evidence.described import EnumValue, Scalar
+from analysis.pools import dedupe
+from analysis.values import DateValue, EnumMember, is_number
+from config.policy import Category
+
+MAX_RECORDED_POOL = 16
+# A birth date moved by so many years, either way: ages across the adult range.
+YEARS_APART = (5, 10, 20, 30, 40, 50)
+
+
+@dataclass(frozen=True)
+class RecordedPool:
+    values: list[Any]  # the recorded value first
+    from_code: int  # how many values after the first come from the code
+    declared: tuple[Any, ...] = ()
+
+
+def recorded_pool(
+    recorded: Scalar | EnumValue, code: list[Any], peers: list[Any], spec: Category
+) -> RecordedPool:
+    """The values to try where `recorded` was, from `code` (the builder's values from the
+    code for the same name), `peers` (what the other rows of its column, the other items of
+    its list, were recorded with: the codes a data set uses) and the category's `spec`."""
+    if isinstance(recorded, EnumValue):
+        # Members of the recorded value's own enum, built as such in the sandbox: an output
+        # that stores the member echoes it, and is masked as one.
+        members = dedupe([recorded.member, *recorded.members])[:MAX_RECORDED_POOL]
+        return RecordedPool([EnumMember(recorded.type_name, m) for m in members], 0)
+    code = [*code, *peers]
+    policy_values = [*spec.realistic, *spec.values]
+    if recorded.kind in ("int", "float"):
+        return numbers(recorded, code, policy_values, spec)
+    if recorded.kind == "bool":
+        return RecordedPool([recorded.value, not recorded.value], 0)
+    if recorded.kind in ("date", "datetime"):
+        return dates(recorded, code)
+    if recorded.kind == "str":
+        return texts(recorded, code, policy_values)
+    # Recorded as None: nothing says its kind; the code's values and the policy's.
+    return RecordedPool(dedupe([None, *code, *spec.realistic])[:MAX_RECORDED_POOL], len(code))
+
+
+def numbers(recorded: Scalar, code: list[Any], policy: list[Any], spec: Category) -> RecordedPool:
+    whole = recorded.kind == "int"
+
+    def fit(values: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for value in values:
+            if not is_number(value):
+                continue
+            if spec.minimum is not None and value < spec.minimum:
+                continue
+            if spec.maximum is not None and value > spec.maximum:
+                continue
+            if whole:
+                if float(value).is_integer():
+                    out.append(int(value))
+            else:
+                out.append(float(value))
+        return out
+
+    from_code = fit(code)
+    values = dedupe([recorded.value, *from_code, *spread(fit(policy))])
+    return RecordedPool(values[:MAX_RECORDED_POOL], len(dedupe(from_code)))
+
+
+def spread(numbers: list[Any], count: int = 6) -> list[Any]:
+    """A few of the policy's numbers across their range, the least and the greatest first:
+    one recorded call runs every value once, so a handful spanning the range does."""
+    ordered = sorted(set(numbers))
+    if len(ordered) <= count:
+        return ordered
+    picked = [ordered[0], ordered[-1]]
+    step = (len(ordered) - 1) / (count - 1)
+    picked += [ordered[round(i * step)] for i in range(1, count - 1)]
+    return picked
+
+
+def dates(recorded: Scalar, code: list[Any]) -> RecordedPool:
+    try:
+        day = datetime.date.fromisoformat(str(recorded.value)[:10])
+    except ValueError:
+        return RecordedPool([DateValue(str(recorded.value)[:10])], 0)
+    from_code = [v for v in code if isinstance(v, DateValue)]
+    moved = []
+    for years in YEARS_APART:
+        for sign in (-1, 1):
+            try:
+                other = day.replace(year=day.year + sign * years)
+            except ValueError:  # 29 February
+                other = day.replace(year=day.year + sign * years, day=28)
+            if datetime.date(1900, 1, 1) <= other <= datetime.date.today():
+                moved.append(DateValue(other.isoformat()))
+    values = dedupe([DateValue(day.isoformat()), *from_code, *moved])
+    return RecordedPool(values[:MAX_RECORDED_POOL], len(from_code))
+
+
+def texts(recorded: Scalar, code: list[Any], policy: list[Any]) -> RecordedPool:
+    value = str(recorded.value)
+    if recorded.choices:
+        declared = tuple(c for c in recorded.choices if isinstance(c, str))
+        return RecordedPool(dedupe([value, *declared])[:MAX_RECORDED_POOL], 0, declared)
+    style = spelling(value)
+    from_code = [v for v in code if isinstance(v, str) and spelling(v).kind == style.kind]
+    restyled = [style.apply(v) for v in [*from_code, *policy] if isinstance(v, str)]
+    fitting = [v for v in restyled if spelling(v).kind == style.kind]
+    values = dedupe_spelling([value, *from_code, *fitting])
+    return RecordedPool(values[:MAX_RECORDED_POOL], len(dedupe_spelling(from_code)))
+
+
+@dataclass(frozen=True)
+class Spelling:
+    kind: str  # "digits" (a code such as "1"), "letter" ("M"), "words"
+    case: str  # "upper", "lower", "title", "capitalized", "mixed"
+
+    def apply(self, text: str) -> str:
+        if self.case == "upper":
+            return text.upper()
+        if self.case == "lower":
+            return text.lower()
+        if self.case == "title":
+            return text.title()
+        if self.case == "capitalized":
+            # "non-binary" as "Non-binary"; "Native American" stays as it is written
+            return text if text[:1].isupper() else text[:1].upper() + text[1:]
+        return text
+
+
+def spelling(text: str) -> Spelling:
+    stripped = text.strip()
+    if stripped.isdigit():
+        kind = "digits"
+    elif len(stripped) == 1 and stripped.isalpha():
+        kind = "letter"
+    else:
+        kind = "words"
+    if stripped.isupper():
+        case = "upper"
+    elif stripped.islower():
+        case = "lower"
+    elif " " in stripped and stripped.istitle():
+        case = "title"
+    elif stripped[:1].isupper() and stripped[1:] == stripped[1:].lower():
+        case = "capitalized"
+    else:
+        case = "mixed"
+    return Spelling(kind, case)
+
+
+def dedupe_spelling(values: list[str]) -> list[str]:
+    """Each value once, whatever its case: "Female" and "female" are one person."""
+    seen: set[str] = set()
+    out = []
+    for value in values:
+        key = value.strip().casefold()
+        if key and key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out

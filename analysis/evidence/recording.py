@@ -1,0 +1,294 @@
+"""The recording run, host side: once per project per scan, before the functions it records
+for are tested.
+
+The project's own entry points (entrypoints.py) run in one sandbox session under the
+recorder (harness_recorder.py), in the sandbox's writable scratch view of the project, thrown
+away with the session. The child streams each recorded call as it happens; each is read as
+untrusted input (calls.read_call: bounded, checked), and its pickle is written, never read,
+into a fresh evidence folder of the host's own making, with names the host chooses. Later
+sessions of the scan see that folder read-only. When the child dies (a test that kills its
+interpreter, a hang past the time), the calls streamed so far are kept and a new session
+runs the entries not yet reached, while time is left.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
+from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, read_call
+from analysis.evidence.entrypoints import EntryPoint
+from analysis.execution import Executor, Limits, Session, Target
+from analysis.project import Project
+from analysis.sandbox.snapshot import copy_base, snapshot
+from config.policy import Policy
+
+log = logging.getLogger(__name__)
+
+MAX_PICKLE_BYTES = 2 << 20  # one recorded call's arguments, pickled
+MAX_RESUMES = 5  # test runs resumed past a test that killed its session, per recording
+# An entry followed by others gets this share of the time left, so that one that hangs
+# leaves time to the rest; past it (and a grace for the child to stop it itself) the
+# session is killed, as it is past a test's own time.
+ENTRY_SHARE = 0.75
+GRACE = 5.0
+MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
+SECONDS_PER_TEST = 10.0
+MB = 1 << 20
+COUNTS = ("repeated", "unpicklable", "oversized", "unloadable")
+
+
+@dataclass(frozen=True)
+class RecordingTarget:
+    """A function to record: its key, and how the child knows its code object (the code's
+    name and first line: the `def`'s, or its first decorator's)."""
+
+    key: FunctionKey
+    name: str
+    lines: tuple[int, ...]
+
+
+class Recording:
+    """One project's recording run (see the module doc)."""
+
+    def __init__(self, executor: Executor, project: Project, policy: Policy) -> None:
+        self.executor = executor
+        self.project = project
+        self.policy = policy
+        self.settings = policy.evidence
+        self.written = 0
+        self.call_ids = 0
+
+    def run(
+        self, targets: list[RecordingTarget], entries: list[EntryPoint], shared: str
+    ) -> Evidence:
+        """`shared`: the folder sessions are given as the project (Engine.shared)."""
+        started = time.monotonic()
+        evidence = Evidence(evidence_folder())
+        deadline = started + self.settings.seconds
+        functions = {i: t.key for i, t in enumerate(targets)}
+        try:
+            with self.writable(shared) as copy:
+                pending = list(entries)
+                resumes = 0
+                while pending and time.monotonic() < deadline:
+                    done, resume = self.session(
+                        copy, targets, pending, functions, evidence, deadline
+                    )
+                    pending = pending[done:]
+                    if resume is not None and resumes < MAX_RESUMES:
+                        pending.insert(0, resume)
+                        resumes += 1
+                for entry in pending:
+                    evidence.stats.entries.append(EntryResult(entry.label, "not run: no time left"))
+        finally:
+            evidence.write_index()
+            evidence.stats.seconds = time.monotonic() - started
+        return evidence
+
+    @contextmanager
+    def writable(self, shared: str) -> Iterator[str]:
+        """The project the recording session may write to: the shared snapshot, where the
+        sandbox gives each session a scratch view of its own (thrown away with it); else a
+        copy of ours (rlimits only: its tests would write into the checkout)."""
+        if self.executor.private_writes:
+            yield shared
+            return
+        with snapshot(Path(shared), os.geteuid() == 0) as (copy, _):
+            yield copy
+
+    def session(
+        self,
+        copy: str,
+        targets: list[RecordingTarget],
+        entries: list[EntryPoint],
+        functions: dict[int, FunctionKey],
+        evidence: Evidence,
+        deadline: float,
+    ) -> tuple[int, EntryPoint | None]:
+        """Run `entries` in one session; how many of them it got through (at least one: an
+        entry that killed its session is not run again), and, when a test killed it, the
+        test run to resume without the tests already started."""
+        remaining = deadline - time.monotonic()
+        target = Target(
+            "",
+            "",
+            "",  # no function: the recorder only sets the project up
+            repo=copy,
+            paths=self.project.roots,
+            stub=self.policy.python.stub,
+            stub_missing=False,  # a test that cannot import is skipped, not run on stubs
+        )
+        limits = recording_limits(remaining)
+        watch = Watch(deadline, len(entries))
+        reported = 0
+        started: list[str] = []  # tests of the current entry, in the order they started
+        try:
+            with opened(self.executor, target, limits) as session:
+                if session.load_error:
+                    raise SessionDied(f"the project could not be set up: {session.load_error}")
+                view = self.executor.repo_view(target) or copy
+                message = {
+                    "op": "record",
+                    "targets": [
+                        {
+                            "id": i,
+                            "file": f"{view}/{t.key.file}",
+                            "name": t.name,
+                            "lines": list(t.lines),
+                        }
+                        for i, t in enumerate(targets)
+                    ],  # fmt: skip
+                    "entries": [e.wire(view) for e in entries],
+                    "calls_per_function": self.settings.calls_per_function,
+                    "seconds": remaining,
+                    "entry_share": ENTRY_SHARE,
+                    "seconds_per_test": SECONDS_PER_TEST,
+                    "max_pickle_bytes": MAX_PICKLE_BYTES,
+                    "repo": view,
+                }
+                watch.entry(0)
+                reply = session.request(message, extra_seconds=watch.until() - time.monotonic())
+                while True:
+                    if "call" in reply:
+                        self.keep(reply, functions, evidence, view)
+                    elif "test" in reply:
+                        started.append(str(reply["test"])[:500])
+                        watch.test()
+                    elif "entry" in reply:
+                        reported = max(reported, self.entry(reply, entries, evidence))
+                        started = []
+                        watch.entry(reported)
+                    elif reply.get("recorded") is True:
+                        self.counts(reply.get("counts"), evidence)
+                        return len(entries), None
+                    reply = session.read_reply(watch.until())
+        except (SessionDied, ExecutionError, OSError) as exc:
+            if reported >= len(entries):
+                return reported, None
+            entry = entries[reported]
+            killer = f" in {started[-1]}" if started else ""
+            evidence.stats.entries.append(EntryResult(entry.label, f"stopped{killer}: {exc}"[:300]))
+            log.info("recording: %s stopped the session%s: %s", entry.label, killer, exc)
+            if entry.kind == "pytest" and started:
+                skip = [arg for test in started for arg in ("--deselect", test)]
+                return reported + 1, replace(entry, args=(*entry.args, *skip))
+            return reported + 1, None
+        return len(entries), None
+
+    def keep(
+        self,
+        reply: dict[str, Any],
+        functions: dict[int, FunctionKey],
+        evidence: Evidence,
+        view: str,
+    ) -> None:
+        if self.written >= MAX_EVIDENCE_BYTES:
+            evidence.stats.drop("over the recording's size limit")
+            return
+        self.call_ids += 1
+        try:
+            call, data, paths, main = read_call(
+                reply, f"c{self.call_ids}", functions, MAX_PICKLE_BYTES, view
+            )
+        except InvalidEvidence as exc:
+            evidence.stats.drop("invalid")
+            log.info("recording: a call was dropped: %s", exc)
+            return
+        evidence.keep(call, data, paths, main)
+        self.written += len(data)
+
+    def entry(self, reply: dict[str, Any], entries: list[EntryPoint], evidence: Evidence) -> int:
+        """Record one entry's outcome; how many entries are reported so far."""
+        index = reply.get("entry")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(entries):
+            return 0
+        evidence.stats.entries.append(
+            EntryResult(
+                entries[index].label,
+                str(reply.get("status", ""))[:300],
+                number(reply.get("seconds"), float),
+                int(number(reply.get("tests"), int)),
+                int(number(reply.get("failed_imports"), int)),
+            )
+        )
+        return index + 1
+
+    def counts(self, counts: Any, evidence: Evidence) -> None:
+        if not isinstance(counts, dict):
+            return
+        for why in COUNTS:
+            count = number(counts.get(why), int)
+            if count:
+                evidence.stats.drop(why, int(count))
+
+
+class Watch:
+    """The host's clock over one session's entries and tests: when the current entry's or
+    test's time is up (as the child's clock has it, harness_recorder.Timer) and the child
+    has not moved on within a grace, the session is killed."""
+
+    def __init__(self, deadline: float, entries: int) -> None:
+        self.deadline = deadline
+        self.entries = entries
+        self.entry_end = deadline
+        self.test_end: float | None = None
+
+    def entry(self, index: int) -> None:
+        now = time.monotonic()
+        left = self.deadline - now
+        self.entry_end = now + (left * ENTRY_SHARE if index < self.entries - 1 else left)
+        self.test_end = None
+
+    def test(self) -> None:
+        self.test_end = time.monotonic() + SECONDS_PER_TEST
+
+    def until(self) -> float:
+        ends = [self.deadline, self.entry_end]
+        if self.test_end is not None:
+            ends.append(self.test_end)
+        return min(ends) + GRACE
+
+
+@contextmanager
+def opened(executor: Executor, target: Target, limits: Limits) -> Iterator[Session]:
+    session = executor.open(target, limits)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+def recording_limits(seconds: float) -> Limits:
+    """The recording session's limits: its whole time, room for a test suite's imports."""
+    return Limits(
+        load_timeout=30.0,
+        session_timeout=seconds + 10.0,
+        memory_mb=2048,
+        cpu_seconds=int(seconds) + 10,
+        open_files=256,
+        file_size_mb=64,
+        max_reply_bytes=(MAX_PICKLE_BYTES * 4) // 3 + MB,
+    )
+
+
+def evidence_folder() -> str:
+    """A fresh folder for the pickles, where the sandboxes' uids can read it (where the
+    project snapshots go: away from the /tmp the staging namespace covers, as root)."""
+    folder = tempfile.mkdtemp(prefix="codebias-evidence-", dir=copy_base(os.geteuid() == 0))
+    os.chmod(folder, 0o755)
+    return folder
+
+
+def number(value: Any, kind: type[int] | type[float]) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return kind(value)
+    return 0

@@ -1,0 +1,148 @@
+"""Recorded calls as the first bases of the search: one protected leaf flipped inside a call
+the project's own tests or demos made, everything else as they made it.
+
+Each recorded call becomes an InputModel (bases.py) whose only context is the call as
+recorded (`{}`); the existing Search runs every value of each leaf there, so its rules hold
+unchanged: a difference is re-run before it counts, echoes of the value are masked, a call
+that raises is a witness only as a refusal of a realistic value. An attribute proved by one
+recorded call is not tried in the next. What the synthesised search then tries is what no
+recorded call proved.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+from analysis.builder import InputBuilder
+from analysis.errors import ReplyForged, SessionDied
+from analysis.evidence.bases import recorded_model
+from analysis.evidence.calls import RecordedCall
+from analysis.execution import Session
+from analysis.functions import FunctionInfo
+from analysis.inputs import InputModel, Leaf, plain_value
+from analysis.report import Example, Finding
+from analysis.search import Search, SearchResult, Witness
+from analysis.static import first_reach
+from config.policy import Policy
+
+# Calls spent on the recorded calls of one function, at most: they are the bases most worth
+# trying, not a second search (each runs every value of each leaf once, in one context).
+RECORDED_EXECUTIONS = 600
+# And their time, as a share of the function's `seconds_per_function`, which the search over
+# made-up inputs then gets whole, as it would without them.
+RECORDED_TIME = 0.5
+
+
+@dataclass
+class Replayed:
+    findings: list[Finding] = field(default_factory=list)
+    result: SearchResult = field(default_factory=SearchResult)  # calls made, errors seen
+    attributes: set[str] = field(default_factory=set)  # categories found in the calls
+    proved: set[str] = field(default_factory=set)  # categories with a witness
+    died: str | None = None  # the session died: why
+
+
+def recorded_bases(
+    info: FunctionInfo,
+    calls: list[RecordedCall],
+    builder: InputBuilder,
+    model: InputModel,
+    policy: Policy,
+) -> list[tuple[RecordedCall, InputModel]]:
+    """The recorded calls of `info` with a protected value inside, each as its InputModel
+    (`model`: the synthesised one, whose values from the code the leaves of the same name
+    also try). Read from the descriptions alone: no session is needed to know."""
+    code_values = {
+        leaf.name: leaf.pool[: leaf.from_code] for leaf in model.leaves if leaf.from_code
+    }
+    bases = [(call, recorded_model(call, info, builder, policy, code_values)) for call in calls]
+    return [(call, base) for call, base in bases if base.protected]
+
+
+def replay(
+    info: FunctionInfo,
+    bases: list[tuple[RecordedCall, InputModel]],
+    session: Session,
+    policy: Policy,
+    max_executions: int,
+    deadline: float,
+    refusals_only: set[str],
+) -> Replayed:
+    """Search each recorded call of `info` in turn."""
+    out = Replayed()
+    for call, recorded in bases:
+        found = {leaf.category for leaf in recorded.protected if leaf.category}
+        out.attributes |= found
+        targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
+        room = max_executions - out.result.executions
+        if not targets or room <= 0 or time.monotonic() > deadline:
+            continue
+        search = Search(
+            recorded,
+            session,
+            targets,
+            room,
+            deadline,
+            stream=iter([{}]),  # the call as recorded is the only base
+            policy=policy,
+            refusals_only=refusals_only,
+        )
+        try:
+            result = search.run()
+        except ReplyForged:
+            raise  # the harness's replies cannot be trusted: judged as main judges it
+        except SessionDied as exc:
+            result, out.died = search.result, str(exc)
+        merge(out.result, result)
+        # One person changed against peers as recorded reads better than all of them at once.
+        witnesses = sorted(result.witnesses.values(), key=lambda w: every(w.leaf))
+        for witness in witnesses:
+            if witness.leaf.category in out.proved:
+                continue
+            out.findings.append(finding(info, recorded, call, witness))
+            out.proved.add(witness.leaf.category or "")
+        if out.died:
+            break
+    return out
+
+
+def finding(info: FunctionInfo, model: InputModel, call: RecordedCall, witness: Witness) -> Finding:
+    """The witness as a finding: the recorded inputs, shortened, with the first value."""
+    leaf = witness.leaf
+    assert leaf.category is not None
+    inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
+    reach = first_reach(info.node, as_read(leaf))
+    return Finding(
+        attribute=leaf.category,
+        parameter=leaf.display,
+        example=Example(
+            inputs,
+            [plain_value(v) for v in witness.values],
+            list(witness.outputs),
+            source=call.source or None,
+        ),
+        line=reach.line if reach else info.line,
+        kind=witness.kind,
+    )
+
+
+def every(leaf: Leaf) -> bool:
+    """Whether the leaf sets every row or item (`df['sex'][*]`) rather than one."""
+    return any(value == "*" for _, value in leaf.path)
+
+
+def as_read(leaf: Leaf) -> Leaf:
+    """The leaf as the code reads it: `df['sex']`, for the rows of the column set."""
+    path = tuple(step for step in leaf.path if step[0] != "rows")
+    return replace(leaf, path=path)
+
+
+def merge(into: SearchResult, result: SearchResult) -> None:
+    into.executions += result.executions
+    into.ok_calls += result.ok_calls
+    into.errors.update(result.errors)
+    for kind, message in result.error_messages.items():
+        into.error_messages.setdefault(kind, message)
+    into.needs.update(result.needs)
+    into.noisy |= result.noisy

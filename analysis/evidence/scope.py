@@ -1,0 +1,94 @@
+"""Which functions a recording run records: those the search needs the project's own calls
+for. A function with protected inputs (its calls build the person as the project does);
+one whose inputs the builder cannot see into (a record read by keys held elsewhere, a
+parameter of no known kind) where a person may sit inside: the function names a person
+(`credit_scores(people)`, a `people.markers` word) or its module speaks of a protected
+category somewhere. Never a test, never a function without parameters; a general library's
+functions of unknown inputs are not worth running its test suite for.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from analysis.evidence.calls import FunctionKey
+from analysis.evidence.recording import RecordingTarget
+from analysis.functions import FunctionInfo
+from analysis.hints import ModuleFacts
+from analysis.inputs import InputModel, Param
+from analysis.missing_fields import has_opaque_record
+from analysis.people import function_names, names
+from config.policy import Policy, name_tokens
+
+# Annotations that say a parameter holds a plain value: no person inside.
+PLAIN_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None"})
+
+
+def wanted(info: FunctionInfo, model: InputModel, facts: ModuleFacts, policy: Policy) -> bool:
+    """Whether calls of `info` (whose synthesised model is `model`) are worth recording."""
+    if not model.params:
+        return False
+    if model.protected:
+        return True
+    annotations = {arg.arg: arg.annotation for arg in all_arguments(info.node)}
+    unknown = has_opaque_record(model) or any(
+        opaque(param, annotations.get(param.name)) for param in model.params
+    )
+    return unknown and about_people(info, model, facts, policy)
+
+
+def about_people(info: FunctionInfo, model: InputModel, facts: ModuleFacts, policy: Policy) -> bool:
+    """The function names a person, or its module names a protected category anywhere (an
+    identifier, an attribute, a string)."""
+    markers = [name_tokens(m) for m in policy.people.markers]
+    if names(function_names(info, model), markers):
+        return True
+    key = ("evidence: the module speaks of people",)
+    if key not in facts.memo:
+        facts.memo[key] = any(
+            policy.canonical_category(word) is not None for word in words(facts.tree)
+        )
+    return bool(facts.memo[key])
+
+
+def words(tree: ast.Module) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 40
+        ):
+            found.add(node.value)
+    return found
+
+
+def opaque(param: Param, annotation: ast.expr | None) -> bool:
+    """A parameter the builder cannot see into: a bare leaf whose pool owes nothing to the
+    code, not annotated as a plain value; or an instance (a method's `self`) whose fields
+    the builder found nothing protected in, though it may hold the person in an object of
+    its own (`self.settings.age`)."""
+    if param.shape.kind == "new":
+        return True
+    leaf = param.shape.leaf
+    if param.shape.kind != "leaf" or leaf is None or leaf.from_code:
+        return False
+    if isinstance(annotation, ast.Name) and annotation.id in PLAIN_ANNOTATIONS:
+        return False
+    return not (isinstance(annotation, ast.Constant) and annotation.value is None)
+
+
+def all_arguments(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    args = fn.args
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
+
+
+def recording_target(file: str, info: FunctionInfo) -> RecordingTarget:
+    """How the child knows the function: its code's name and first line."""
+    lines = tuple(sorted({info.first_line, info.line}))
+    return RecordingTarget(FunctionKey(file, info.qualname), info.name, lines)

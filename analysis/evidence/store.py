@@ -1,0 +1,181 @@
+"""The recordings of one scan, by project: made in a thread of their own while the functions
+that need none are tested, read by the sessions of the functions recorded (which wait for
+them), removed when the engine closes."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analysis.builder import InputBuilder
+from analysis.errors import ExecutionError
+from analysis.evidence.calls import Evidence, FunctionKey, RecordedCall
+from analysis.evidence.entrypoints import entry_points
+from analysis.evidence.recording import Recording
+from analysis.evidence.scope import recording_target, wanted
+from analysis.execution import Executor
+from analysis.functions import FunctionInfo
+from analysis.hints import ModuleFacts
+from analysis.project import ModuleLocation, Project
+from config.policy import Policy
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A function of a project's module the scan will test."""
+
+    project: Project
+    location: ModuleLocation
+    info: FunctionInfo
+    facts: ModuleFacts
+
+
+class EvidenceStore:
+    """One engine's recordings (thread-safe to read once recorded)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.recordings: dict[Path, Evidence] = {}
+        self.warnings: list[str] = []
+        self.summaries: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.waiting: set[tuple[Path, str, str]] = set()
+
+    def start(
+        self,
+        candidates: list[Candidate],
+        executor: Callable[[], Executor],
+        shared: Callable[[Project], str],
+    ) -> None:
+        """Choose the functions worth recording and what to run, now; record in a thread of
+        its own, while the functions that need no recording are tested (`pending`, `wait`)."""
+        if not self.policy.evidence.enabled:
+            return
+        plans = self.plan(candidates)
+        if not plans:
+            return
+        self.waiting = {
+            (c.project.root, c.location.file, c.info.qualname) for plan in plans for c in plan[1]
+        }
+        self.thread = threading.Thread(
+            target=self.record, args=(plans, executor, shared), name="codebias-recording"
+        )
+        self.thread.start()
+
+    def plan(self, candidates: list[Candidate]) -> list[tuple[Project, list[Candidate], list[Any]]]:
+        """Per project not yet recorded: the functions to record and the entry points to run."""
+        by_project: dict[Path, list[Candidate]] = {}
+        for candidate in candidates:
+            if candidate.project.root in self.recordings:
+                continue
+            model = InputBuilder(candidate.facts, self.policy).build(candidate.info)
+            if wanted(candidate.info, model, candidate.facts, self.policy):
+                by_project.setdefault(candidate.project.root, []).append(candidate)
+        plans = []
+        for group in by_project.values():
+            project = group[0].project
+            found = entry_points(
+                project, {c.location.name for c in group}, self.policy.evidence.run
+            )
+            self.warnings += found.warnings
+            if found.entries:
+                plans.append((project, group, found.entries))
+        return plans
+
+    def record(
+        self,
+        plans: list[tuple[Project, list[Candidate], list[Any]]],
+        executor: Callable[[], Executor],
+        shared: Callable[[Project], str],
+    ) -> None:
+        for project, group, entries in plans:
+            targets = [recording_target(c.location.file, c.info) for c in group]
+            try:
+                evidence = Recording(executor(), project, self.policy).run(
+                    targets, entries, shared(project)
+                )
+            except (OSError, ExecutionError) as exc:
+                self.warnings.append(f"recording the project's own calls failed: {exc}")
+                continue
+            except Exception as exc:  # noqa: BLE001 - a recording's internal error loses no verdict
+                log.exception("internal error recording %s", project.root)
+                self.warnings.append(f"recording failed: internal error in codebias: {exc}")
+                continue
+            with self.lock:
+                self.recordings[project.root] = evidence
+            self.report(project, evidence)
+
+    def pending(
+        self, project: Project | None, location: ModuleLocation | None, info: FunctionInfo
+    ) -> bool:
+        """Whether this function's calls are being recorded (test it after the others)."""
+        if project is None or location is None:
+            return False
+        return (project.root, location.file, info.qualname) in self.waiting
+
+    def wait(self) -> None:
+        """Until the recordings are done."""
+        if self.thread is not None:
+            self.thread.join()
+
+    def report(self, project: Project, evidence: Evidence) -> None:
+        stats = evidence.stats
+        self.summaries.append(
+            {
+                "project": project.root.name,
+                "seconds": round(stats.seconds, 3),
+                "calls": stats.kept,
+                "functions": len(evidence.calls),
+                "tests": stats.tests,
+                "failed_imports": stats.failed_imports,
+                "dropped": dict(stats.dropped),
+                "entries": [
+                    {
+                        "label": e.label,
+                        "status": e.status,
+                        "seconds": round(e.seconds, 3),
+                        "tests": e.tests,
+                        "failed_imports": e.failed_imports,
+                    }
+                    for e in stats.entries
+                ],  # fmt: skip
+            }
+        )
+        if stats.failed_imports:
+            self.warnings.append(
+                f"recording: {stats.failed_imports} test file(s) could not be imported here "
+                "and were skipped"
+            )
+        log.info(
+            "recording %s: %d call(s) of %d function(s) in %.1fs (%d tests)",
+            project.root.name, stats.kept, len(evidence.calls), stats.seconds, stats.tests,
+        )  # fmt: skip
+
+    def calls(self, project: Project | None, location: ModuleLocation | None,
+              info: FunctionInfo) -> list[RecordedCall]:  # fmt: skip
+        """The recorded calls of one function (none outside a project)."""
+        if project is None or location is None:
+            return []
+        evidence = self.recordings.get(project.root)
+        if evidence is None:
+            return []
+        return evidence.of(FunctionKey(location.file, info.qualname))
+
+    def folder(self, project: Project) -> str | None:
+        """The folder of the project's recorded calls, shown to the sessions that use them."""
+        evidence = self.recordings.get(project.root)
+        return evidence.folder if evidence is not None else None
+
+    def close(self) -> None:
+        self.wait()
+        with self.lock:
+            for evidence in self.recordings.values():
+                evidence.close()
+            self.recordings.clear()

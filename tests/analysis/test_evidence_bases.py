@@ -1,0 +1,141 @@
+"""A recorded call as the search's base (analysis/evidence/bases.py, pool.py): the protected
+leaves found inside the recorded arguments by the usual naming rules, and the values tried
+at each, of the recorded value's own kind and spelling."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from analysis.builder import InputBuilder
+from analysis.evidence.bases import recorded_model
+from analysis.evidence.calls import FunctionKey, RecordedCall, RecordedParam
+from analysis.evidence.described import Reader
+from analysis.functions import find_function
+from analysis.hints import ModuleFacts
+from analysis.inputs import InputModel, Leaf
+from analysis.values import DateValue, EnumMember
+from config.policy import default_policy
+
+
+def scalar(value: Any, kind: str | None = None, **extra: Any) -> dict[str, Any]:
+    kind = kind or {bool: "bool", int: "int", float: "float", str: "str"}[type(value)]
+    return {"t": "scalar", "kind": kind, "v": value, **extra}
+
+
+def model(source: str, *params: tuple[str, str, dict[str, Any]], qualname: str = "f") -> InputModel:
+    tree = ast.parse(source)
+    info = find_function(tree, qualname)
+    assert info is not None
+    reader = Reader()
+    position = 0
+    recorded = []
+    for name, how, node in params:
+        where: int | str = name if how == "kw" else position
+        position += how != "kw"
+        recorded.append(RecordedParam(name, how, where, reader.node(node)))  # type: ignore[arg-type]
+    call = RecordedCall("c1", FunctionKey("case.py", qualname), "tests/t.py::test", tuple(recorded))
+    policy = default_policy()
+    return recorded_model(call, info, InputBuilder(ModuleFacts(tree), policy), policy)
+
+
+def leaves(m: InputModel) -> dict[str, Leaf]:
+    return {leaf.display: leaf for leaf in m.protected}
+
+
+FRAME = {
+    "t": "frame", "type": "DataFrame", "rows": 3,
+    "columns": [
+        ["sex", {"dtype": "object", "values": [scalar("M"), scalar("F"), scalar("M")]}],
+        ["AGEP", {"dtype": "int64", "values": [scalar(34), scalar(70), scalar(12)]}],
+        ["income", {"dtype": "int64", "values": [scalar(10)]}],
+    ],
+}  # fmt: skip
+
+
+def test_a_frame_s_protected_columns_give_the_first_row_and_every_row() -> None:
+    found = leaves(model("def f(df):\n    return df\n", ("df", "arg", FRAME)))
+    assert sorted(found) == ["df['AGEP'][*]", "df['AGEP'][0]", "df['sex'][*]", "df['sex'][0]"]
+    assert found["df['sex'][0]"].path == (("param", "df"), ("key", "sex"), ("rows", 0))
+    assert found["df['sex'][0]"].pool == ["M", "F"]  # the data set's own codes, one letter
+    ages = found["df['AGEP'][0]"].pool
+    assert ages[0] == 34 and all(isinstance(a, int) for a in ages)
+    assert 70 in ages and min(ages) <= 18 and max(ages) >= 90  # the peers', and the range
+
+
+def test_records_objects_and_lists_of_people_by_their_keys_and_fields() -> None:
+    person = {"t": "map", "type": "dict", "len": 3, "items": [
+        ["name", scalar("Ann")], ["gender", scalar("Male")],
+        ["profile", {"t": "object", "type": "Profile", "how": "dataclass",
+                     "fields": [["date_of_birth", scalar("1980-05-01", "date")]]}],
+    ]}  # fmt: skip
+    people = {"t": "seq", "type": "list", "items": [person, person], "len": 2}
+    found = leaves(model("def f(applicants):\n    return 1\n", ("applicants", "arg", people)))
+    assert sorted(found) == [
+        "applicants[*]['gender']",
+        "applicants[*]['profile'].date_of_birth",
+        "applicants[0]['gender']",
+        "applicants[0]['profile'].date_of_birth",
+    ]
+    # Text stays text in the spelling recorded: "Male" is tried as "Female", not "female".
+    assert found["applicants[0]['gender']"].pool[:3] == ["Male", "Female", "Non-binary"]
+    dates = found["applicants[0]['profile'].date_of_birth"].pool
+    assert dates[0] == DateValue("1980-05-01") and DateValue("1950-05-01") in dates
+
+
+def test_a_value_field_carries_its_parent_s_category() -> None:
+    measured = {"t": "map", "type": "dict", "len": 2,
+                "items": [["value", scalar(17)], ["unit", scalar("years")]]}  # fmt: skip
+    patient = {"t": "map", "type": "dict", "len": 1, "items": [["age", measured]]}
+    found = leaves(model("def f(patient):\n    return 1\n", ("patient", "arg", patient)))
+    assert list(found) == ["patient['age']['value']"]
+
+
+def test_a_declared_literal_enum_and_flag_keep_to_their_own_values() -> None:
+    applicant = {"t": "object", "type": "A", "how": "pydantic", "fields": [
+        ["sex", scalar("M", choices=["M", "F", "X"])],
+        ["race", {"t": "enum", "type": "Race", "member": "WHITE", "members": ["WHITE", "BLACK"]}],
+        ["is_female", scalar(False)],
+    ]}  # fmt: skip
+    found = leaves(model("def f(a):\n    return 1\n", ("a", "arg", applicant)))
+    assert found["a.sex"].pool == ["M", "F", "X"] and found["a.sex"].declared == ("M", "F", "X")
+    assert found["a.race"].pool == [EnumMember("Race", "WHITE"), EnumMember("Race", "BLACK")]
+    assert found["a.is_female"].pool == [False, True]
+
+
+def test_values_from_the_code_come_first_and_keep_their_spelling() -> None:
+    source = "def f(p):\n    if p['sex'] == 'FEMALE':\n        return 1\n    return p['age'] > 64\n"
+    person = {"t": "map", "type": "dict", "len": 2,
+              "items": [["sex", scalar("MALE")], ["age", scalar(30)]]}  # fmt: skip
+    found = leaves(model(source, ("p", "arg", person)))
+    assert found["p['sex']"].pool[:2] == ["MALE", "FEMALE"]
+    assert found["p['age']"].pool[:4] == [30, 63, 64, 65]
+
+
+def test_weak_categories_count_only_where_the_code_is_about_people() -> None:
+    request = {"t": "map", "type": "dict", "len": 1, "items": [["region", scalar("us-east-1")]]}
+    source = "def upload_file(bucket, headers):\n    return 1\n"
+    found = leaves(model(source, ("bucket", "arg", scalar("b")), ("headers", "arg", request),
+                         qualname="upload_file"))  # fmt: skip
+    assert found == {}
+
+
+def test_a_class_method_s_cls_is_not_passed_again() -> None:
+    source = "class Q:\n    @classmethod\n    def f(cls, age):\n        return age\n"
+    m = model(source, ("cls", "arg", {"t": "opaque", "type": "type"}), ("age", "arg", scalar(40)),
+              qualname="Q.f")  # fmt: skip
+    assert [p.name for p in m.params] == ["age"]
+    args, kwargs = m.assemble({})
+    assert args == [{"__cb__": "recorded", "call": "c1", "param": 1, "set": []}]
+
+
+def test_a_context_sets_only_the_leaves_it_names_and_shows_the_changed_value() -> None:
+    source = "def f(df, rate=1):\n    return df\n"
+    m = model(source, ("df", "arg", FRAME), ("rate", "kw", scalar(2)))
+    leaf = leaves(m)["df['sex'][0]"]
+    args, kwargs = m.assemble({leaf.path: "F"})
+    assert args == [{"__cb__": "recorded", "call": "c1", "param": 0,
+                     "set": [[[["key", "sex"], ["rows", 0]], "F"]]}]  # fmt: skip
+    assert kwargs == {"rate": {"__cb__": "recorded", "call": "c1", "param": "rate", "set": []}}
+    shown = m.plain({leaf.path: "F"})
+    assert shown["df"]["sex"] == ["F", "F", "M"] and shown["rate"] == 2

@@ -1,0 +1,227 @@
+"""The recording run through the real sandbox (analysis/evidence/recording.py): the project's
+tests run in a writable scratch that nothing outside sees, the host keeps only what it
+validated, and a hostile test suite (writes outside, floods its output, forks, sleeps
+forever, plants links, forges replies, kills its interpreter) is bounded and loses nothing
+else."""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+import time
+from pathlib import Path
+
+from sandbox_helpers import SANDBOX
+
+from analysis.evidence.calls import Evidence, FunctionKey
+from analysis.evidence.entrypoints import EntryPoint
+from analysis.evidence.recording import Recording, RecordingTarget
+from analysis.project import Project
+from analysis.sandbox import BwrapExecutor
+from config.policy import build_policy
+
+pytestmark = SANDBOX
+
+PRICING = """\
+def quote(applicant, base=100.0):
+    return base * (1.1 if applicant["sex"] == "female" else 1.0)
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> Project:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    (root / ".git").mkdir(exist_ok=True)
+    return Project.discover(root)
+
+
+def record(
+    executor: BwrapExecutor, project: Project, entries: list[EntryPoint], seconds: float = 60
+) -> Evidence:
+    policy = build_policy([{"evidence": {"seconds": seconds}}])
+    target = RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,))
+    with executor.share(str(project.root)) as shared:
+        return Recording(executor, project, policy).run([target], entries, shared.path)
+
+
+def pytest_run(*files: str) -> EntryPoint:
+    return EntryPoint("pytest", "pytest", args=files)
+
+
+def test_a_test_s_calls_are_recorded_into_a_folder_only_the_host_wrote(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "tests/test_pricing.py": """\
+            from pathlib import Path
+            from pkg.pricing import quote
+            def test_quote():
+                Path("written_by_the_test.txt").write_text("x")  # the scratch takes it
+                assert quote({"sex": "male", "age": 70}) == 100.0
+                assert quote({"sex": "female", "age": 30}) > 100.0
+        """,
+    })  # fmt: skip
+    evidence = record(executor, project, [pytest_run("tests/test_pricing.py")])
+    try:
+        (key,) = evidence.calls
+        assert [c.source for c in evidence.of(key)] == ["tests/test_pricing.py::test_quote"] * 2
+        assert evidence.stats.tests == 1 and evidence.stats.kept == 2
+        names = sorted(os.listdir(evidence.folder))
+        assert names == ["c1.pickle", "c2.pickle", "index.json"]
+        for name in names:
+            info = os.lstat(os.path.join(evidence.folder, name))
+            assert stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+        assert not (project.root / "written_by_the_test.txt").exists()
+    finally:
+        evidence.close()
+    assert not os.path.exists(evidence.folder)
+
+
+HOSTILE = {
+    "pkg/__init__.py": "",
+    "pkg/pricing.py": PRICING,
+    "tests/test_hostile.py": """\
+        import os, sys, time
+        from pkg.pricing import quote
+
+        def test_a_writes_outside():
+            for path in ("/tmp/codebias-recorded-escape", "/etc/escape", "/evidence/x",
+                         "/repo-source/escape"):
+                try:
+                    open(path, "w").write("x")
+                except OSError:
+                    pass
+            os.symlink("/etc/passwd", "link_in_scratch")
+            quote({"sex": "male"})
+
+        def test_b_floods_its_output():
+            for _ in range(2000):
+                print("x" * 10_000)
+                sys.stderr.write("y" * 10_000)
+            quote({"sex": "female"})
+
+        def test_c_forks():
+            for _ in range(200):
+                try:
+                    if os.fork() == 0:
+                        while True:
+                            time.sleep(1)
+                except OSError:
+                    break
+
+        def test_d_forges_replies():
+            for fd in range(3, 40):
+                try:
+                    os.write(fd, b'{"call": {"target": 0, "params": []}, "pickle": "!!"}\\n')
+                except OSError:
+                    pass
+            quote({"sex": "non-binary"})
+
+        def test_e_sleeps_forever():
+            while True:
+                try:
+                    time.sleep(60)
+                except BaseException:
+                    pass
+    """,
+    "tests/test_zz_after.py": """\
+        from pkg.pricing import quote
+        def test_after():
+            quote({"sex": "male", "after": True})
+    """,
+}
+
+
+def test_a_hostile_suite_is_bounded_and_loses_nothing_else(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", HOSTILE)
+    started = time.monotonic()
+    runs = [pytest_run("tests/test_hostile.py"), pytest_run("tests/test_zz_after.py")]
+    evidence = record(executor, project, runs, seconds=45)
+    try:
+        assert time.monotonic() - started < 45 + 25  # the recording's time, and slack
+        sources = {c.source for calls in evidence.calls.values() for c in calls}
+        # Each test ran to its end or was killed; the one after it still ran.
+        assert "tests/test_zz_after.py::test_after" in sources
+        assert "tests/test_hostile.py::test_a_writes_outside" in sources
+        assert sorted(os.listdir(evidence.folder)) == sorted(
+            [f"{c.id}.pickle" for calls in evidence.calls.values() for c in calls] + ["index.json"]
+        )
+        assert not os.path.exists("/tmp/codebias-recorded-escape")
+        assert not (project.root / "link_in_scratch").exists()
+    finally:
+        evidence.close()
+
+
+def test_a_test_that_kills_its_interpreter_is_skipped_and_the_rest_of_the_run_resumes(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "tests/test_kill.py": """\
+            import os
+            from pkg.pricing import quote
+            def test_a_first():
+                quote({"sex": "male"})
+            def test_b_kills():
+                os._exit(3)
+            def test_c_after():
+                quote({"sex": "female"})
+        """,
+    })  # fmt: skip
+    evidence = record(executor, project, [pytest_run("tests/test_kill.py")])
+    try:
+        sources = [c.source for calls in evidence.calls.values() for c in calls]
+        assert sources == ["tests/test_kill.py::test_a_first", "tests/test_kill.py::test_c_after"]
+        statuses = [e.status for e in evidence.stats.entries]
+        assert statuses[0].startswith("stopped in tests/test_kill.py::test_b_kills")
+    finally:
+        evidence.close()
+
+
+def test_tests_that_cannot_import_here_are_counted_and_skipped(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "tests/test_needs_sdk.py": "import vendor_sdk_absent\n",
+        "tests/test_fine.py": "from pkg.pricing import quote\n"
+                              "def test_fine():\n    quote({'sex': 'male'})\n",
+    })  # fmt: skip
+    evidence = record(executor, project, [pytest_run("tests")])
+    try:
+        assert evidence.stats.failed_imports == 1
+        assert evidence.stats.kept == 1
+    finally:
+        evidence.close()
+
+
+def test_the_recording_stops_at_its_time_and_a_hanging_entry_leaves_time_to_the_next(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "slow.py": "import time\nwhile True:\n    time.sleep(1)\n",
+        "after.py": "from pkg.pricing import quote\nquote({'sex': 'male'})\n",
+    })  # fmt: skip
+    started = time.monotonic()
+    entries = [
+        EntryPoint("script", "slow.py __main__", path="slow.py"),
+        EntryPoint("script", "after.py __main__", path="after.py"),
+    ]
+    evidence = record(executor, project, entries, seconds=8)
+    try:
+        assert time.monotonic() - started < 8 + 20
+        statuses = [(e.label, e.status) for e in evidence.stats.entries]
+        assert statuses == [
+            ("slow.py __main__", "stopped: it ran past its time"),
+            ("after.py __main__", "ok"),
+        ]
+        assert evidence.stats.kept == 1
+    finally:
+        evidence.close()

@@ -1,0 +1,140 @@
+"""`codebias scan` with inputs from the repository's own runs, end to end (analysis/evidence/):
+a function takes a DataFrame its own test builds from a CSV, whose columns only the data
+names; the test's call is recorded, one person's sex flipped in it, and the finding says
+which test made the call, in every format."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from bot.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORT_SCHEMA = json.loads((ROOT / "schemas/report.schema.json").read_text())
+SARIF_SCHEMA = json.loads((ROOT / "schemas/sarif-2.1.0.json").read_text())
+SOURCE = "tests/test_scoring.py::test_scores_people"
+
+REPOSITORY = {
+    # The weights, column by column, live in data: no name of the code says what the
+    # frame holds, so no input made up from the code can reach the column that decides.
+    "scoring/__init__.py": "",
+    "scoring/weights.json": '{"income": 0.001, "sex_female": -15.0, "years_employed": 2.0}\n',
+    "scoring/model.py": """\
+        import json
+        from pathlib import Path
+
+        WEIGHTS = json.loads((Path(__file__).parent / "weights.json").read_text())
+
+
+        def credit_scores(people):
+            \"\"\"One score per row of `people`, a table of applicants.\"\"\"
+            return [
+                round(sum(row[column] * weight for column, weight in WEIGHTS.items()), 1)
+                for _, row in people.iterrows()
+            ]
+    """,
+    "tests/data/applicants.csv": (
+        "name,income,sex_female,years_employed\n"
+        "Ann,52000,1,4\nBob,48000,0,9\nCyd,61000,1,2\n"
+    ),
+    "tests/test_scoring.py": """\
+        from pathlib import Path
+
+        import pandas as pd
+
+        from scoring.model import credit_scores
+
+
+        def test_scores_people():
+            people = pd.read_csv(Path(__file__).parent / "data" / "applicants.csv")
+            assert len(credit_scores(people)) == 3
+    """,
+}
+
+
+def repository(root: Path) -> Path:
+    for name, text in REPOSITORY.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    (root / ".git").mkdir()
+    return root
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("pandas")
+    return repository(tmp_path_factory.mktemp("evidence") / "repo")
+
+
+def scan(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> tuple[int, str]:
+    code = main(["scan", str(repo / "scoring"), *args])
+    return code, capsys.readouterr().out
+
+
+def test_bias_inside_a_frame_the_tests_build_is_proved_from_the_recorded_call(
+    capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    code, out = scan(capsys, repo, "--format", "json")
+    report = json.loads(out)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert code == 1
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "credit_scores"]
+    assert fn["status"] == "biased"
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == "gender"
+    assert finding["parameter"] == "people['sex_female'][0]"  # one applicant, against the others
+    example = finding["example"]
+    assert example["source"] == SOURCE
+    assert example["values"] == [0, 1]
+    # The recorded table, shortened, its first row showing the first value tried.
+    assert example["inputs"]["people"]["sex_female"] == [0, 0, 1]
+    assert example["inputs"]["people"]["DataFrame"] == "3 rows"
+    assert example["outputs"][0] != example["outputs"][1]
+    (recording,) = report["evidence"]
+    assert recording["calls"] == 1 and recording["tests"] == 1
+
+
+def test_without_the_recording_the_same_bias_is_not_proved(
+    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "off.yml"
+    config.write_text("evidence: {enabled: false}\n")
+    code, out = scan(capsys, repo, "--format", "json", "--config", str(config))
+    (fn,) = [f for f in json.loads(out)["functions"] if f["qualname"] == "credit_scores"]
+    assert fn["status"] != "biased"
+
+
+def test_the_recorded_call_s_source_is_shown_in_sarif_markdown_and_text(
+    capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    _, sarif = scan(capsys, repo, "--format", "sarif")
+    data = json.loads(sarif)
+    jsonschema.validate(data, SARIF_SCHEMA)
+    (result,) = data["runs"][0]["results"]
+    assert f"from the call made by {SOURCE}" in result["message"]["text"]
+    _, markdown = scan(capsys, repo, "--format", "markdown")
+    assert f"From the call made by `{SOURCE}`" in markdown
+    _, text = scan(capsys, repo)
+    assert f"from    {SOURCE}" in text
+
+
+def test_a_repository_whose_tests_cannot_import_here_still_scans(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "tests" / "test_vendor.py").write_text(
+        "import vendor_sdk_not_installed\nfrom scoring.model import credit_scores\n"
+    )
+    code, out = scan(capsys, root, "--format", "json")
+    report = json.loads(out)
+    (recording,) = report["evidence"]
+    assert recording["failed_imports"] == 1
+    assert any("could not be imported" in w for w in report["warnings"])
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "credit_scores"]
+    assert fn["status"] == "biased"  # the other test's call still proves it
