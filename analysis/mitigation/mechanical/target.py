@@ -13,7 +13,7 @@ from analysis.functions import FunctionInfo, FunctionNode, find_function
 from analysis.inputs import InputPath, Leaf
 from analysis.mitigation.mechanical.edits import Edit, Source
 from analysis.mitigation.mechanical.values import Scope, Undetermined, literal
-from analysis.static import Tainter, leaf_matches
+from analysis.taint import Tainter, leaf_matches
 
 # Calls that give back their argument as it was, only written otherwise: `str(sex).lower()`.
 NORMALISERS = frozenset({"str", "int", "float", "round"})
