@@ -68,8 +68,6 @@ from config.policy import Policy
 
 log = logging.getLogger(__name__)
 
-ENGINE_VERSION = "1"
-
 
 @dataclass
 class Module:

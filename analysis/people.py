@@ -16,7 +16,7 @@ person context, decided for each input by the first rule that applies:
    (`greet(sex, age)`): a person;
 3. its function names infrastructure (`redirect(location)`, `set_headers`, `ttl=600`), or the
    input is annotated as a duration (`age: timedelta`): not a person;
-4. a word of `people.unless_infrastructure` (`age`): a person, with nothing against it;
+4. a word of `people.unless_infrastructure` (`age`, `gender`): a person, with nothing against it;
 5. an input of another protected category beside it (`premium(age, region)`, `row["age"]`
    with `row["region"]`), something only people have (a `people.fields` word: `income`,
    `smoker`) in its function's names, a comparison with a person's value of its category

@@ -8,6 +8,10 @@ Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (scripts/test selects "ci"):
   back on any machine with the same code and Hypothesis), and `print_blob`, so the report
   carries the `@reproduce_failure` line to replay it. Hypothesis does not allow an example
   database with derandomize (its examples never vary, so there is nothing to remember).
+
+Tiers: tests marked `slow` (the whole real-world corpus, the 200-review fleet burst, the
+Quick start from fresh venvs) are measurements that take minutes each. They are left out
+unless `--full` is given (`bash scripts/test --full`) or a `-m` expression chooses what runs.
 """
 
 from __future__ import annotations
@@ -36,3 +40,28 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 @pytest.fixture(scope="session")
 def project_root() -> Path:
     return ROOT
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="also run the slow tier (tests marked slow); `bash scripts/test --full`",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--full"):
+        return "tier: full (slow tests included)"
+    if config.getoption("markexpr"):
+        return "tier: chosen by -m"
+    return "tier: fast (tests marked slow are deselected; --full runs them)"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--full") or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]

@@ -60,6 +60,16 @@ _SCANS: dict[Path, dict[str, FunctionReport] | None] = {}
 _ENGINE: list[Engine] = []
 
 
+def on_its_split_s_worker(labels: list[Label], ids: list[str] | None = None) -> list[Any]:
+    """The labels as parameters, each grouped with its split (xdist_group, `--dist loadgroup`):
+    a split's files are then scanned once, on one worker, for its functions, its replays and
+    its floors, instead of once on every worker that meets one of them."""
+    return [
+        pytest.param(x, marks=pytest.mark.xdist_group(f"corpus-{x.split}"), id=name)
+        for x, name in zip(labels, ids or [f"{x.file}::{x.qualname}" for x in labels], strict=True)
+    ]
+
+
 def report_for(label: Label) -> FunctionReport:
     if label.path not in _SCANS:
         if not _ENGINE:
@@ -91,19 +101,19 @@ def check(label: Label) -> None:
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize("label", TRAIN, ids=[f"{x.file}::{x.qualname}" for x in TRAIN])
+@pytest.mark.parametrize("label", on_its_split_s_worker(TRAIN))
 def test_train_function_verdict_matches_its_label(label: Label) -> None:
     check(label)
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize("label", VALIDATION, ids=[f"{x.file}::{x.qualname}" for x in VALIDATION])
+@pytest.mark.parametrize("label", on_its_split_s_worker(VALIDATION))
 def test_validation_function_verdict_matches_its_label(label: Label) -> None:
     check_held_aside(label)
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize("label", HOLDOUT, ids=[f"{x.file}::{x.qualname}" for x in HOLDOUT])
+@pytest.mark.parametrize("label", on_its_split_s_worker(HOLDOUT))
 def test_holdout_function_verdict_matches_its_label(label: Label) -> None:
     # Written blind, after validation had been looked at: the honest measure.
     check_held_aside(label)
@@ -111,7 +121,7 @@ def test_holdout_function_verdict_matches_its_label(label: Label) -> None:
 
 @pytest.mark.sandbox
 @pytest.mark.parametrize(
-    "label", SHAPES + SHAPES_HOLDOUT, ids=[x.id for x in SHAPES + SHAPES_HOLDOUT]
+    "label", on_its_split_s_worker(SHAPES + SHAPES_HOLDOUT, [x.id for x in SHAPES + SHAPES_HOLDOUT])
 )
 def test_shapes_function_verdict_matches_its_label(label: Label) -> None:
     # Issue 10's shapes (collections, accessors, typed values, callees, refusal, clocks,
@@ -149,7 +159,9 @@ def split_tally(split: str) -> Tally:
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize(
+    "split", [pytest.param(x, marks=pytest.mark.xdist_group(f"corpus-{x}")) for x in SPLITS]
+)
 def test_split_figures_stay_at_or_above_their_floors(split: str) -> None:
     assert split in FLOORS, (
         f"split {split!r} has no floor: run `python tests/corpus/measure.py --split {split}` "
@@ -406,31 +418,27 @@ REPLAY_SHAPES = replayable(SHAPES + SHAPES_HOLDOUT)
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize(
-    "label", REPLAY_TRAIN, ids=[f"{x.file}::{x.qualname}" for x in REPLAY_TRAIN]
-)
+@pytest.mark.parametrize("label", on_its_split_s_worker(REPLAY_TRAIN))
 def test_train_counterexample_reproduces_outside_the_engine(label: Label) -> None:
     replay(label)
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize(
-    "label", REPLAY_VALIDATION, ids=[f"{x.file}::{x.qualname}" for x in REPLAY_VALIDATION]
-)
+@pytest.mark.parametrize("label", on_its_split_s_worker(REPLAY_VALIDATION))
 def test_validation_counterexample_reproduces_outside_the_engine(label: Label) -> None:
     replay(label)
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize(
-    "label", REPLAY_HOLDOUT, ids=[f"{x.file}::{x.qualname}" for x in REPLAY_HOLDOUT]
-)
+@pytest.mark.parametrize("label", on_its_split_s_worker(REPLAY_HOLDOUT))
 def test_holdout_counterexample_reproduces_outside_the_engine(label: Label) -> None:
     replay(label)
 
 
 @pytest.mark.sandbox
-@pytest.mark.parametrize("label", REPLAY_SHAPES, ids=[x.id for x in REPLAY_SHAPES])
+@pytest.mark.parametrize(
+    "label", on_its_split_s_worker(REPLAY_SHAPES, [x.id for x in REPLAY_SHAPES])
+)
 def test_shapes_counterexample_reproduces_outside_the_engine(label: Label) -> None:
     replay(label)
 

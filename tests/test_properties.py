@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from analysis import Engine, FunctionReport
-from config.policy import default_policy
+from config.policy import default_policy, name_tokens
 
 CATEGORIES = ("age", "gender", "race", "region", "education", "occupation")
 
@@ -276,7 +276,14 @@ def test_generated_function_is_biased_for_exactly_its_driving_attributes(case: C
         refusing = {u.category for u in case.drivers if u.construct == "refuse"}
         assert {f.attribute for f in report.findings if f.kind == "refuses"} == refusing
     else:
-        assert report.status == "clean"
+        # Decoys of weak words alone (`scored(base, region)`) describe no person: skipped, or
+        # tested and clean where the code compares them with a person's value.
+        policy = default_policy()
+        weak_only = all(
+            any(policy.strength((token,)) == "weak" for token in name_tokens(u.name))
+            for u in case.decoys
+        )
+        assert report.status in ({"clean", "skipped"} if weak_only else {"clean"})
         assert report.findings == []
 
 

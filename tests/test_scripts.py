@@ -194,6 +194,54 @@ def test_the_pre_commit_hook_runs_scan_on_the_files_it_is_given(
     assert "shortlist" in capsys.readouterr().out
 
 
+# -- scripts/test: the tiers and the workers ----------------------------------------------
+
+
+def collected(*args: str) -> set[str]:
+    """The test ids pytest would run here with `args` (collection only, in a child)."""
+    done = sh(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        ROOT,
+        clean_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return {line for line in done.stdout.splitlines() if "::" in line}
+
+
+def test_the_fast_tier_leaves_out_the_slow_tests_and_full_runs_them() -> None:
+    files = ["tests/test_scripts.py", "tests/bot/test_fleet.py", "tests/realworld/test_proofs.py"]
+    fast, full = collected(*files), collected("--full", *files)
+    slow = full - fast
+    assert fast < full
+    assert "tests/bot/test_fleet.py::test_a_burst_of_reviews_is_done_exactly_once[200]" in slow
+    assert "tests/bot/test_fleet.py::test_a_burst_of_reviews_is_done_exactly_once[40]" in fast
+    assert any("test_quick_start_from_a_fresh_clone" in t for t in slow)
+    assert "tests/realworld/test_proofs.py::test_proofs_still_differ[cvd-risk]" in slow
+    assert "tests/realworld/test_proofs.py::test_proofs_still_differ[pygrowup]" in fast
+    script = (ROOT / "scripts/test").read_text(encoding="utf-8")
+    assert "--full" in script and "--dist loadgroup" in script
+
+
+@pytest.mark.sandbox
+def test_a_group_of_tests_runs_on_one_worker() -> None:
+    # The sandbox suite is one group (tests/sandbox/conftest.py): its survivor checks would
+    # take another worker's sandboxes for its own. A pytest or pytest-xdist that stops
+    # honouring xdist_group (pytest-xdist#1386) fails here, not as flaky sandbox tests.
+    done = sh(
+        [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p",
+         "no:cacheprovider", "tests/sandbox/test_sandbox_layout.py"],
+        ROOT,
+        clean_env(),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    ran = re.findall(r"^\[(gw\d+)\] .*PASSED (\S+)", done.stdout, re.M)
+    assert len(ran) >= 10, done.stdout[-3000:]
+    assert {worker for worker, _ in ran} == {ran[0][0]}, ran
+    assert all(test.endswith("@sandbox-suite") for _, test in ran), ran
+
+
 def test_the_pre_commit_hook_takes_the_projects_python_as_the_readme_shows(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

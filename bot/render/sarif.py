@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from analysis.engine import ENGINE_VERSION
 from analysis.report import Finding, FunctionReport, ScanReport, safe_repr
+from analysis.version import ENGINE_VERSION
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

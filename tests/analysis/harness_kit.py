@@ -8,6 +8,7 @@ alarm, the random state) is put back afterwards.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -23,6 +24,17 @@ from analysis import harness as child
 from analysis.execution import Channel
 from analysis.harness_recorded import RECORDED
 from analysis.harness_recorder import record
+
+# The harness imports numpy and pandas on first use (a series or frame argument), inside the
+# call and its time limit. In a test process that import must have happened before: the
+# alarm of a call on a loaded machine would otherwise stop it half way, and the installed
+# modules kept afterwards (below) would hold that half-made numpy for every later test of
+# the process (a worker of pytest-xdist runs hundreds).
+for _name in ("numpy", "pandas"):
+    try:
+        importlib.import_module(_name)
+    except ImportError:
+        pass  # absent here: the tests take the stand-in's side
 
 
 class InProcessHarness:

@@ -159,6 +159,28 @@ def test_bias_at_a_value_only_the_code_knows_is_found(source: str, attribute: st
     assert [f.attribute for f in report.findings] == [attribute]
 
 
+@pytest.mark.parametrize(
+    ("source", "witness"),
+    [
+        ("def f(age):\n    return 'senior' if age >= 65 else 'adult'\n", (64, 65)),
+        ("def f(age):\n    return age > 65\n", (65, 66)),
+        ("def f(applicant):\n    return applicant['age'] < 40\n", (39, 40)),
+        ("def f(age_months):\n    return 1.5 if age_months <= 36 else 1.0\n", (36, 37)),
+    ],
+    ids=[">= 65", "> 65", "< 40 in a record", "<= 36 months"],
+)
+def test_the_witness_of_a_threshold_is_the_threshold_and_its_neighbour(
+    source: str, witness: tuple[int, int]
+) -> None:
+    # The clearest counterexample a reader can check: the last value served one way and
+    # the first served the other. The policy's ages alone (62, 65, 67...) would give a
+    # witness too, only a wider one; this one needs the threshold's neighbours in the pool.
+    report = verdict(source)
+    (finding,) = report.findings
+    assert finding.example is not None
+    assert tuple(sorted(finding.example.values)) == witness, finding.example.values
+
+
 def test_text_turned_into_a_decimal_gets_numbers() -> None:
     source = (
         "from decimal import Decimal\n"

@@ -10,6 +10,9 @@ source only: without the re-run, its first two calls would read as a witness.
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 from analysis_kit import engine, leaf, model_of, search, verdict
 
@@ -98,11 +101,23 @@ def test_a_confirmed_witness_gives_the_same_two_outputs_when_run_again() -> None
     assert tuple(again) == witness.outputs
 
 
-def test_a_witness_costs_its_confirmation_runs() -> None:
-    # Two confirmation runs of both sides: at least four calls beyond the ones that found it.
-    source = "def f(age):\n    return age >= 65\n"
+def test_a_witness_costs_its_confirmation_runs(tmp_path: Path) -> None:
+    # Two confirmation runs of both sides: each side of the witness is called twice more
+    # than any value that is no side of it. The function logs its calls (the children of
+    # these tests are plain processes) so the calls are counted, not inferred.
+    calls = tmp_path / "calls"
+    source = (
+        "def f(age):\n"
+        f"    with open({str(calls)!r}, 'a') as log:\n"
+        "        log.write(f'{age!r}\\n')\n"
+        "    return age >= 65\n"
+    )
     result = search(source)
-    assert "age" in result.witnesses
+    witness = result.witnesses["age"]
+    counted = Counter(calls.read_text().split())
+    sides = [counted[repr(value)] for value in witness.values]
+    others = [n for value, n in counted.items() if value not in map(repr, witness.values)]
+    assert others and all(n >= max(others) + 2 for n in sides), (witness.values, counted)
     found_in = len(leaf(model_of(source), "age").pool)
     assert result.executions >= found_in + 4
 

@@ -19,7 +19,7 @@ from fleetgithub import Fault, FleetGitHub
 from scenario import BASE, HEAD, PATH, REPO, set_pull
 
 from bot.events import ReviewRequest, route
-from bot.github_errors import GitHubUnavailable
+from bot.github_errors import GitHubError, GitHubUnavailable
 from bot.jobs import JobContext
 from bot.logs import BoundFields, JsonFormatter
 from bot.metrics import MemoryStore, Metrics
@@ -122,6 +122,27 @@ def test_secondary_rate_limit_waits_for_retry_after_then_succeeds(
     retry = next(r for r in logs() if "retry in" in r["message"])
     assert retry["retry_in"] >= 2 and retry["repository"] == REPO
     assert "secondary rate limit" in retry["message"] and "/check-runs" in retry["message"]
+
+
+def test_no_check_run_means_no_review(
+    github: FleetGitHub, embedded_settings: Settings, logs: Logs
+) -> None:
+    # A 403 without Retry-After (the App lacks `checks: write`) is no rate limit: the job
+    # fails at once, and a review is never posted without the check run that carries it.
+    event = set_pull(github, 7, {PATH: (BASE, HEAD)})
+    github.fail(
+        Fault(
+            "POST", r"/check-runs$", 403, message="Resource not accessible by integration",
+            times=100,
+        )
+    )
+    with pytest.raises(GitHubError) as info:
+        JobContext.build(embedded_settings).run(request_for(event))
+    assert info.value.status == 403 and not isinstance(info.value, GitHubUnavailable)
+    assert "/check-runs" in str(info.value)
+    assert [p.status for p in github.calls("POST", r"/check-runs$")] == [403]
+    repo = github.repo(REPO)
+    assert repo.check_runs == [] and repo.reviews == [] and repo.review_comments == []
 
 
 def test_rate_limit_remaining_is_a_metric(github: FleetGitHub, embedded_settings: Settings) -> None:

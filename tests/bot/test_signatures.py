@@ -29,6 +29,8 @@ from bot.webhooks import MemoryDeduper, sign, signature_valid
 DOC_SECRET = "It's a Secret to Everybody"
 DOC_PAYLOAD = b"Hello, World!"
 DOC_HEADER = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"
+# The same payload signed as GitHub's legacy `X-Hub-Signature` header is (HMAC-SHA1).
+LEGACY_HEADER = "sha1=" + hmac.new(DOC_SECRET.encode(), DOC_PAYLOAD, hashlib.sha1).hexdigest()
 
 
 def test_production_sign_gives_the_documented_header() -> None:
@@ -57,6 +59,8 @@ def test_the_documented_header_is_valid_for_the_documented_payload() -> None:
         ("another secret", github_signature("It's a secret to everybody", DOC_PAYLOAD)),
         ("no prefix", DOC_HEADER.removeprefix("sha256=")),
         ("sha1 prefix", "sha1=" + DOC_HEADER.removeprefix("sha256=")),
+        # What GitHub's legacy X-Hub-Signature carries: a valid HMAC, of the weaker hash.
+        ("sha1 prefix and an HMAC-SHA1 digest", LEGACY_HEADER),
     ],
 )
 def test_near_misses_of_the_documented_header_are_rejected(label: str, header: str) -> None:
@@ -88,3 +92,25 @@ def test_the_service_lets_the_documented_delivery_past_the_signature_check(
         "/webhook", content=DOC_PAYLOAD, headers={**headers, "X-Hub-Signature-256": sha1}
     )
     assert refused.status_code == 401
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-Hub-Signature-256": LEGACY_HEADER},
+        {"X-Hub-Signature": LEGACY_HEADER},
+        {"X-Hub-Signature": DOC_HEADER},
+    ],
+    ids=["sha1 in the sha256 header", "legacy header alone", "sha256 in the legacy header"],
+)
+def test_the_service_refuses_a_delivery_signed_only_with_hmac_sha1(
+    documented_secret_client: TestClient, headers: dict[str, str]
+) -> None:
+    # GitHub still sends X-Hub-Signature (HMAC-SHA1) beside X-Hub-Signature-256; only the
+    # latter is checked, so a body whose only valid signature is SHA-1 never gets through.
+    answer = documented_secret_client.post(
+        "/webhook",
+        content=DOC_PAYLOAD,
+        headers={"X-GitHub-Event": "ping", "X-GitHub-Delivery": "legacy", **headers},
+    )
+    assert answer.status_code == 401, answer.text

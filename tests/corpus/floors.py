@@ -29,16 +29,14 @@ FLOORS = {
     "validation": Floor(
         exact=59, precision=1.0, recall=0.952, static_precision=1.0, static_recall=1.0
     ),
-    # 81 functions, 43 tp, 0 fp, 4 fn; static 0.800/1.000 (hemoglobin_flag found since
-    # thresholds chosen by a branch, `low = 12.0 if sex == FEMALE else 13.5`, are tried)
+    # 81 functions, 43 tp, 0 fp, 4 fn; static 0.800/1.000
     "holdout": Floor(
         exact=75, precision=1.0, recall=0.914, static_precision=0.8, static_recall=1.0
     ),
-    # 96 functions, 60 tp, 0 fp, 1 fn; static 1.000/1.000 (clinical_records.py and
-    # required_keys.py added 2026-12-01)
+    # 96 functions, 60 tp, 0 fp, 1 fn; static 1.000/1.000
     "shapes": Floor(exact=94, precision=1.0, recall=0.983, static_precision=1.0, static_recall=1.0),
-    # 42 functions, 23 tp, 1 fp, 5 fn; static 1.000/1.000 (peers alike find last_offer's
-    # rule over a cohort of one sex, 2026-12-02; not tuned on: the split's misses are not read)
+    # 42 functions, 23 tp, 1 fp, 5 fn; static 1.000/1.000 (not tuned on: the split's misses
+    # are not read)
     "shapes_holdout": Floor(
         exact=36, precision=0.957, recall=0.821, static_precision=1.0, static_recall=1.0
     ),

@@ -27,6 +27,7 @@ OTHER_CATEGORIES = (
     "religion", "disability", "marital_status", "sexual_orientation", "nationality", "pregnancy",
 )
 KINDS = ("person", "general")
+MODES = ("bare", "deps")  # without and with the package's own dependencies (measure.py)
 # How a repository runs its own functions (issue 27's recorder runs these): its test suite, a
 # module's `__main__` demo, a script of examples/, or a framework's own test runner.
 ENTRY_KINDS = ("tests", "demo", "example", "framework")
@@ -93,6 +94,8 @@ class Package:
     # declared dependencies alone for an sdist that no longer builds (pygrowup's setup.py
     # imports its own package, which needs six, before six can be installed).
     requirements: tuple[str, ...] = ()
+    # The modes (bare, deps) in which the fast tier scans it: the smoke subset.
+    smoke: tuple[str, ...] = ()
     entry_points: tuple[EntryPoint, ...] = ()
 
     @property
@@ -135,6 +138,11 @@ def load_manifest(path: Path = MANIFEST) -> list[Package]:
             raise CorpusError(f"{where}: a person package needs split dev|holdout")
         if not re.fullmatch(r"[0-9a-f]{64}", str(raw["sha256"])):
             raise CorpusError(f"{where}: sha256 is not 64 hex digits")
+        smoke = tuple(str(m) for m in raw.get("smoke") or ())
+        if set(smoke) - set(MODES):
+            raise CorpusError(f"{where}: smoke {list(smoke)} is not a subset of {MODES}")
+        if smoke and split == "holdout":
+            raise CorpusError(f"{where}: a holdout package cannot be in the smoke subset")
         out.append(
             Package(
                 name=str(raw["name"]), version=str(raw["version"]), sdist=str(raw["sdist"]),
@@ -143,6 +151,7 @@ def load_manifest(path: Path = MANIFEST) -> list[Package]:
                 import_name=str(raw["import_name"]), why=" ".join(str(raw["why"]).split()),
                 speed=bool(raw.get("speed", False)),
                 requirements=tuple(str(r) for r in raw.get("requirements") or ()),
+                smoke=smoke,
                 entry_points=parse_entry_points(raw.get("entry_points"), where),
             )
         )

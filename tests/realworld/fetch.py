@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import Package, cache_dir, load_manifest  # noqa: E402
+from sdist_archive import UnsafeArchive, extract  # noqa: E402
 
 MARKER = ".codebias-sha256"
 
@@ -58,9 +59,7 @@ def unpack(package: Package, archive: Path, cache: Path) -> Path:
         return root
     root.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=root.parent) as scratch:
-        with tarfile.open(archive) as tar:
-            # The "data" filter refuses absolute paths, links out of the tree and devices.
-            tar.extractall(scratch, filter="data")
+        extract(archive, Path(scratch))
         tops = list(Path(scratch).iterdir())
         if len(tops) != 1 or not tops[0].is_dir():
             raise RuntimeError(f"{package.sdist}: expected one top directory, got {len(tops)}")
@@ -77,7 +76,7 @@ def fetch(packages: list[Package], cache: Path) -> dict[str, str]:
     for package in packages:
         try:
             unpack(package, download(package, cache), cache)
-        except (OSError, RuntimeError, tarfile.TarError) as error:
+        except (OSError, RuntimeError, tarfile.TarError, UnsafeArchive) as error:
             failures[package.name] = f"{type(error).__name__}: {error}"
     return failures
 

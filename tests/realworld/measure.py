@@ -1,7 +1,8 @@
 """Measure codebias on the real-world corpus: per package, without and with its dependencies.
 
-    python tests/realworld/measure.py [--modes bare,deps] [--only NAME ...] [--json FILE]
-                                      [--cache DIR] [--codebias-root DIR] [--python PYTHON]
+    python tests/realworld/measure.py [--modes bare,deps] [--only NAME ... | --smoke]
+                                      [--json FILE] [--cache DIR] [--codebias-root DIR]
+                                      [--python PYTHON]
 
 For each package of tests/realworld/manifest.yml (fetched into the cache first) and each mode,
 runs `codebias scan . --format json` as a subprocess, in the unpacked sdist, from the bare venv
@@ -17,7 +18,9 @@ Prints a table per mode (functions, tested, unverified by reason, biased, second
 functions/second) and, against the labels: proved and detected recall on biased labels,
 precision, false alarms and crashes (exit 3, a traceback, an exit code other than 0/1, or
 exit 1 without a biased function). A package whose scan crashes is recorded and the run goes
-on. The default modes come from $CODEBIAS_REALWORLD_MODES (default "bare,deps").
+on. The default modes come from $CODEBIAS_REALWORLD_MODES (default "bare,deps"). `--smoke`
+measures, in each mode, the packages the manifest puts in that mode's smoke subset (what the
+fast tier of the test suite scans and holds to its floors).
 """
 
 from __future__ import annotations
@@ -35,14 +38,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import Package, cache_dir, load_labels, load_manifest  # noqa: E402
+from corpus import MODES, Package, cache_dir, load_labels, load_manifest  # noqa: E402
 from fetch import fetch  # noqa: E402
 from score import Score, score  # noqa: E402
 from table import print_report  # noqa: E402
 from venvs import VenvError, ensure_bare, ensure_deps  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-MODES = ("bare", "deps")
 SCAN_TIMEOUT = 1800.0
 
 
@@ -184,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--modes", default=",".join(default_modes()))
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--smoke", action="store_true",
+                        help="each mode's smoke subset (the manifest's `smoke:`), as the fast "
+                             "tier of the test suite scans it")
     parser.add_argument("--json", type=Path, default=None, help="write every run as JSON")
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--codebias-root", type=Path, default=ROOT)
@@ -197,9 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     modes = [m for m in args.modes.split(",") if m]
     if not modes or set(modes) - set(MODES):
         parser.error(f"--modes takes a comma-separated subset of {MODES}")
+    if args.smoke and args.only:
+        parser.error("--smoke and --only choose packages each; give one")
     packages = [p for p in load_manifest() if not args.only or p.name in args.only]
-    runs = measure(packages, modes, args.cache or cache_dir(), args.codebias_root, args.python,
-                   reuse=args.reuse)
+    runs: list[Run] = []
+    for mode in modes:
+        chosen = [p for p in packages if mode in p.smoke] if args.smoke else packages
+        runs += measure(chosen, [mode], args.cache or cache_dir(), args.codebias_root,
+                        args.python, reuse=args.reuse)
     print_report(runs, verbose=args.verbose)
     if args.json:
         args.json.write_text(json.dumps([r.as_dict() for r in runs], indent=1) + "\n")

@@ -16,12 +16,21 @@ from corpus import Package, load_manifest, load_proofs
 from prove import observe
 from venvs import VenvError, ensure_deps
 
-pytestmark = pytest.mark.realworld
+# One worker builds and uses the venvs (test_realworld.py's scans share them): two workers
+# building one venv at once would break it.
+pytestmark = [pytest.mark.realworld, pytest.mark.xdist_group("realworld-venvs")]
 
 WITH_PROOFS = [p for p in load_manifest() if load_proofs(p.name)]
 
 
-@pytest.mark.parametrize("package", WITH_PROOFS, ids=[p.name for p in WITH_PROOFS])
+@pytest.mark.parametrize(
+    "package",
+    # The fast tier proves the packages whose venvs its smoke scan with dependencies builds
+    # anyway; the other venvs (about 15 minutes to build when the cache is cold) and their
+    # proofs belong to the slow tier.
+    [pytest.param(p, marks=() if "deps" in p.smoke else pytest.mark.slow) for p in WITH_PROOFS],
+    ids=[p.name for p in WITH_PROOFS],
+)
 def test_proofs_still_differ(package: Package, corpus_cache: Path) -> None:
     if os.environ.get("CODEBIAS_REALWORLD_PROOFS") == "0":
         pytest.skip("CODEBIAS_REALWORLD_PROOFS=0")

@@ -1,10 +1,11 @@
 """The real-world corpus: its files are well-formed, and codebias scans it without a crash.
 
-The measurement (marked `realworld`) fetches the pinned sdists from PyPI into the cache and runs
-`codebias scan` on each package from a venv holding codebias alone ("bare": as the App sees a
-repository). The "with dependencies" mode builds one venv per package (several minutes the
-first time) and runs only when CODEBIAS_REALWORLD_MODES includes "deps". The floors below are
-the baseline figures: raise them as the engine improves (issues 9 and 10 set the targets).
+The measurements (marked `realworld`) fetch the pinned sdists from PyPI into the cache and run
+`codebias scan` on packages from a venv holding codebias alone ("bare": as the App sees a
+repository) or one with the package's own dependencies ("deps"). The fast tier scans a smoke
+subset in both modes, held to its own floors; the slow tier (`--full`) scans the whole corpus,
+in the modes CODEBIAS_REALWORLD_MODES names (default bare). The floors are measured figures:
+raise them as the engine improves (issues 9 and 10 set the targets).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import pytest
 import yaml
 from corpus import (
     DEFAULT_CATEGORIES,
+    MODES,
     CorpusError,
+    Package,
     check_proofs_cover_labels,
     load_labels,
     load_manifest,
@@ -56,33 +59,12 @@ class Floors:
     precision: float  # biased findings labelled biased for that attribute / all biased findings
 
 
-# Baseline, engine at 07164ff (see tests/realworld/README.md). Targets of issues 9 and 10:
-# bare proved >= 0.60, detected >= 0.90; deps proved >= 0.90; precision >= 0.95.
+# The whole corpus (724 labelled biased pairs), measured at b25590c (tests/realworld/README.md):
+# bare 618/724 proved, 689/724 detected, 618/622 precise; deps 652/724, 689/724, 652/662.
+# Floors sit six pairs below (detected: eight): real packages run under per-function time
+# limits on a shared machine. Targets of issues 9 and 10: bare proved >= 0.60, detected >= 0.90;
+# deps proved >= 0.90; precision >= 0.95.
 FLOORS = {
-    # Measured 2026-12-01 (tests/realworld/README.md, "Now") with the new holdout in the
-    # corpus (148 pairs, 64 of them holdout): bare 62/148 proved, 122/148 detected, 62/62
-    # precise; deps 87/148, 125/148, 87/87. Floors sit two pairs below: real packages run
-    # under per-function time limits on a shared machine. Re-measured the same day with
-    # five new dev packages (259 pairs; README "Now: after issue 10's third session"):
-    # bare 140/259 proved, 209/259 detected, 140/140 precise; deps 167/259, 215/259, 167/174.
-    # With four more dev packages (369 pairs; README "Now: after issue 10's fourth session"):
-    # bare 206/369 proved, 311/369 detected, 206/206 precise; deps 254/369, 313/369, 254/260.
-    # With three more dev packages (406 pairs; README "Now: after issue 10's fifth session"):
-    # bare 253/406 proved, 364/406 detected, 253/253 precise; deps 307/406, 363/406, 307/313.
-    # Floors sit four pairs below (detected: six), for a function near its time limit.
-    # After issue 10's sixth session (407 pairs, README "Now: after issue 10's sixth
-    # session"): bare 262/407 proved, 373/407 detected, 262/262 precise; deps 317/407,
-    # 372/407, 317/323.
-    # After issue 10's seventh session (724 pairs: cvd-risk's 286 and the new holdout's 34
-    # joined; the bare view has numpy, pandas and scipy, as the App's image): bare 535/724
-    # proved, 644/724 detected, 535/539 precise; deps 569/724, 644/724, 569/579. Floors six
-    # pairs below (detected: eight).
-    # After issue 10's eighth session (724 pairs, five sacoma-lib ages and four cvd-risk pairs
-    # relabelled): bare 584/724 proved, 685/724 detected, 584/588 precise; deps 618/724,
-    # 685/724, 618/628. Floors six pairs below (detected: eight).
-    # After issue 10's ninth session (724 pairs, no relabel): bare 618/724 proved, 689/724
-    # detected, 618/622 precise; deps 652/724, 689/724, 652/662. Floors six pairs below
-    # (detected: eight).
     "bare": Floors(proved=0.845, detected=0.940, precision=0.95),
     "deps": Floors(proved=0.892, detected=0.940, precision=0.95),
 }
@@ -101,6 +83,9 @@ def test_manifest_is_well_formed() -> None:
     assert len(person) >= 3 and len(general) >= 3
     assert {p.split for p in person} == {"dev", "holdout"}
     assert any(p.speed for p in general), "one general library is the speed target"
+    smoke = {mode: [p for p in packages if mode in p.smoke] for mode in MODES}
+    assert all(smoke.values()), "the fast tier scans a smoke subset in each mode"
+    assert {p.kind for p in smoke["bare"]} == {"person", "general"}
     for package in packages:
         assert package.url.startswith("https://files.pythonhosted.org/"), package.name
         assert package.url.endswith(package.sdist), package.name
@@ -214,20 +199,52 @@ def _modes() -> list[str]:
     return [m for m in os.environ.get("CODEBIAS_REALWORLD_MODES", "bare").split(",") if m]
 
 
-@pytest.mark.realworld
-@pytest.mark.sandbox
-@pytest.mark.parametrize("mode", _modes())
-def test_scans_the_corpus_without_a_crash(mode: str, corpus_cache: Path) -> None:
-    runs = measure(load_manifest(), [mode], corpus_cache, ROOT, os.environ.get(
+def _scan_and_hold(packages: list[Package], mode: str, floors: Floors, cache: Path) -> None:
+    runs = measure(packages, [mode], cache, ROOT, os.environ.get(
         "CODEBIAS_REALWORLD_PYTHON", "python3"))
     crashes = [f"{r.package.key}: {r.crash}" for r in runs if r.crash]
     assert not crashes, "\n".join(crashes)
-    floors = FLOORS[mode]
     person = totals([r for r in runs if r.package.kind == "person"])
     every = totals(runs)
+    figures = f"{person.proved}/{person.pairs} proved, {person.detected} detected"
     assert person.pairs > 0
-    assert person.proved / person.pairs >= floors.proved
-    assert person.detected / person.pairs >= floors.detected
+    assert person.proved / person.pairs >= floors.proved, figures
+    assert person.detected / person.pairs >= floors.detected, figures
     if every.precision is not None:
-        assert every.precision >= floors.precision
+        assert every.precision >= floors.precision, every
     assert every.general_biased <= GENERAL_BIASED_CEILING[mode]
+
+
+@pytest.mark.slow
+@pytest.mark.realworld
+@pytest.mark.sandbox
+@pytest.mark.xdist_group("realworld-venvs")
+@pytest.mark.parametrize("mode", _modes())
+def test_scans_the_corpus_without_a_crash(mode: str, corpus_cache: Path) -> None:
+    _scan_and_hold(load_manifest(), mode, FLOORS[mode], corpus_cache)
+
+
+# The fast tier's smoke subset (the manifest's `smoke:`): dev packages, never the holdout, that
+# together hold the shapes people come in (an accessor, DataFrames and Series masks,
+# `(value, unit)` dicts through relative imports, Enum members, birth years and state names,
+# refusals, classes reading `self.sex`, an IntEnum dataclass beside a wire encoder that packs
+# age and sex) and one general library of not-a-person traps (werkzeug: the `Age` header,
+# `max_age`); with dependencies, the two whose dependencies the bare view stubs (pygrowup's
+# six, sacoma-lib's ezpacket). `python tests/realworld/measure.py --smoke` measures it; at
+# e241b66 (2 cores, loaded): bare 138/158 proved, 156/158 detected, no false alarm, werkzeug
+# 0 biased; deps 23/27 proved, 27/27 detected, 23/29 precise (sacoma-lib's wire encoder,
+# which packs age and sex into a byte, labelled clean). Floors sit two to four pairs below.
+SMOKE_FLOORS = {
+    "bare": Floors(proved=0.85, detected=0.97, precision=0.95),
+    "deps": Floors(proved=0.77, detected=0.92, precision=0.75),
+}
+
+
+@pytest.mark.realworld
+@pytest.mark.sandbox
+@pytest.mark.xdist_group("realworld-venvs")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_smoke_subset_of_the_corpus_holds_its_floors(mode: str, corpus_cache: Path) -> None:
+    packages = [p for p in load_manifest() if mode in p.smoke]
+    assert packages, f"the manifest puts no package in the {mode} smoke subset"
+    _scan_and_hold(packages, mode, SMOKE_FLOORS[mode], corpus_cache)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import tempfile
 import time
 
 import pytest
@@ -13,11 +15,41 @@ from analysis.sandbox import BwrapExecutor
 from analysis.sandbox.bwrap import PRELUDE_MARKER
 
 BWRAP = shutil.which("bwrap")
-# Not the default 60000, so that a worker on this machine is not mistaken for ours; another
-# base (CODEBIAS_TEST_UID_BASE) keeps test runs that share a machine apart from each other.
-UID_BASE = int(os.environ.get("CODEBIAS_TEST_UID_BASE", "61000"))
 SLOTS = 16
-DAEMON_MARKER = "codebias-daemon-marker"
+# Test uids start above the engine's default 60000, so that a worker on this machine is not
+# mistaken for ours, and come in ranges of two pools of SLOTS (test_sandbox_concurrency.py
+# uses the second).
+FIRST_UID = 61000
+RANGES = 64
+_HELD_RANGE: list[int] = []
+
+
+def claim_uid_base() -> int:
+    """A uid range no other test process on this machine holds (another checkout's run, another
+    xdist worker), held by an flock for the life of this process; CODEBIAS_TEST_UID_BASE
+    chooses one by hand. Survivor checks count every live process on the range, so two runs
+    on one range would take each other's sandboxes for survivors."""
+    chosen = os.environ.get("CODEBIAS_TEST_UID_BASE")
+    if chosen:
+        return int(chosen)
+    folder = os.path.join(tempfile.gettempdir(), f"codebias-test-uids-{os.geteuid()}")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    for k in range(RANGES):
+        base = FIRST_UID + 2 * SLOTS * k
+        fd = os.open(os.path.join(folder, f"{base}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        _HELD_RANGE.append(fd)
+        return base
+    raise RuntimeError(f"all {RANGES} test uid ranges under {folder} are held")
+
+
+UID_BASE = claim_uid_base()
+# A daemon that outlives its sandbox carries this in its command line; per range, like the uids.
+DAEMON_MARKER = f"codebias-daemon-marker-{UID_BASE}"
 
 SANDBOX = [
     pytest.mark.sandbox,

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from sandbox_helpers import SANDBOX, assert_no_survivors, open_session
+from sandbox_helpers import SANDBOX, SLOTS, UID_BASE, assert_no_survivors, open_session
 
 from analysis.errors import SessionDied
 from analysis.execution import Call, Limits, Session
@@ -131,7 +131,7 @@ def test_abusive_sandbox_does_not_starve_or_fail_the_others(executor: BwrapExecu
 def test_sessions_wait_for_a_free_slot_when_all_are_taken(
     tmp_path: Any, slots: int
 ) -> None:
-    small = BwrapExecutor(uid_base=61000 + 16, slots=slots, slot_dir=str(tmp_path / "slots"))
+    small = BwrapExecutor(uid_base=UID_BASE + SLOTS, slots=slots, slot_dir=str(tmp_path / "slots"))
     held = [open_session(small, INTROSPECT, "f") for _ in range(slots)]
     try:
         with ThreadPoolExecutor(1) as pool:

@@ -10,7 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import SANDBOX, SLOTS, UID_BASE, assert_no_survivors, survivors
+from sandbox_helpers import (
+    DAEMON_MARKER,
+    SANDBOX,
+    SLOTS,
+    UID_BASE,
+    assert_no_survivors,
+    survivors,
+)
 
 from analysis.execution import Limits
 from analysis.sandbox import BwrapExecutor
@@ -88,14 +95,18 @@ def f(marker):
     return 'spawned'
 '''
 session = executor.open(Target(source, 'pr.py', 'f'), Limits(session_timeout=600))
-print(session.run([Call(("codebias-daemon-marker",))])[0].value, flush=True)
+print(session.run([Call(({marker!r},))])[0].value, flush=True)
 time.sleep(600)
 """
 
 
 def test_sandbox_dies_with_a_worker_killed_outright(tmp_path: Path) -> None:
     code = WORKER.format(
-        repo=str(REPO), uid_base=UID_BASE, slots=SLOTS, slot_dir=str(tmp_path / "slots")
+        repo=str(REPO),
+        uid_base=UID_BASE,
+        slots=SLOTS,
+        slot_dir=str(tmp_path / "slots"),
+        marker=DAEMON_MARKER,
     )
     worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     try:

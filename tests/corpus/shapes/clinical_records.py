@@ -1,4 +1,4 @@
-"""Clinical calculators as real packages write them (issue 9/10, added 2026-12-01, before the
+"""Clinical calculators as real packages write them (issues 9 and 10, written before the
 engine supported these shapes): measurements held as (amount, unit) tuples in a patient dict,
 unpacked in helpers; decorators without functools.wraps that rename the parameter; TypedDicts
 with phrase keys; numpy vectors of patients defaulting to NaN. Traps: the first letter of a

@@ -1,5 +1,5 @@
-"""Records read by keys the function does not spell where it reads them (added 2026-12-01,
-before the engine supported the shape): keys listed in a module constant and looped over,
+"""Records read by keys the function does not spell where it reads them (written before the
+engine supported the shape): keys listed in a module constant and looped over,
 taken from it by position, built with an f-string, or passed in by name. Only calls tell what
 such a record must hold; `KeyError: 'Sex category'` says it."""
 
