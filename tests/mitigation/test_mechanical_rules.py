@@ -186,13 +186,13 @@ def costs(age, bmi):
         ("pin-reference",),
     ),
     (
-        "a decided operand of a returned condition goes",
+        "a decided operand of a returned condition goes",  # a resident: a person's neighbourhood
         """\
-def watch(neighborhood, reports):
+def watch_resident(neighborhood, reports):
     return reports > 3 or neighborhood == "Eastside"
 """,
         """\
-def watch(neighborhood, reports):
+def watch_resident(neighborhood, reports):
     return reports > 3
 """,
         {"region"},
