@@ -43,6 +43,7 @@ from analysis.execution import Call, Executor, Limits, Target
 from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
 from analysis.hints import ModuleFacts
 from analysis.imports import ImportedNames
+from analysis.inputs import InputModel
 from analysis.interpreter import Interpreter, current_interpreter
 from analysis.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.people import only_people
@@ -52,6 +53,7 @@ from analysis.scan_budget import Deadline, ScanBudget
 from analysis.scan_files import select_files
 from analysis.search import Search, contexts
 from analysis.source import ParsedModule, parse_module, read_source, recover_module
+from analysis.stability import varying_paths
 from analysis.static import acting_with, condition_scopes, never_read
 from analysis.taint import tainters
 from analysis.verdict import (
@@ -259,17 +261,14 @@ class Engine:
 
         Measured for each protected group in turn (one protected value, every other input
         varied), keeping the best: removing a bias must change the outputs of the group it
-        favoured or hurt, but should leave at least one group's outcomes as they were.
+        favoured or hurt, but should leave at least one group's outcomes as they were. Parts
+        of an output that vary between two runs of the original (a clock, an id) are not
+        compared, as the search leaves them out (analysis.stability).
         """
-        where = place or Placement(None, None)
-        module = self.load_module(source, path, where.project, where.location)
-        if module is None or not module.runnable:
+        found = self.function_inputs(source, path, qualname, place)
+        if found is None:
             return None
-        info = find_function(module.parsed.tree, qualname)
-        if info is None:
-            return None
-        builder = InputBuilder(module.facts, self.policy)
-        model = builder.build(info)
+        module, info, model = found
         base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
         typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
         groups = [dict(typical)] + [
@@ -282,7 +281,7 @@ class Engine:
         for group in groups:
             for i, ctx in enumerate(base):
                 args, kwargs = model.assemble({**ctx, **group})
-                calls.append(Call(tuple(args), kwargs, seed=i))
+                calls.append(Call(tuple(args), kwargs, seed=i, parts=True))
         outcomes = []
         for text in (source, patched_source):
             executor = self.executor()
@@ -291,17 +290,34 @@ class Engine:
                     return 0.0 if text is patched_source else None
                 try:
                     outcomes.append(session.run(calls))
+                    if text is source:
+                        again = session.run(calls)
                 except CallsProveNothing:  # no output to compare: as if it never returned
                     return 0.0 if text is patched_source else None
+        unstable = [varying_paths(runs) for runs in zip(outcomes[0], again, strict=True)]
         shares = []
         for g in range(len(groups)):
-            chunk = slice(g * len(base), (g + 1) * len(base))
-            pairs = [
-                (a, b) for a, b in zip(outcomes[0][chunk], outcomes[1][chunk], strict=True) if a.ok
-            ]
-            if pairs:
-                shares.append(sum(1 for a, b in pairs if b.ok and a.same(b)) / len(pairs))
+            chunk = range(g * len(base), (g + 1) * len(base))
+            pairs = [(outcomes[0][i], outcomes[1][i], unstable[i]) for i in chunk]
+            kept = [b.ok and a.same_except(b, varying) for a, b, varying in pairs if a.ok]
+            if kept:
+                shares.append(sum(kept) / len(kept))
         return round(max(shares), 4) if shares else None
+
+    def function_inputs(
+        self, source: str, path: str, qualname: str, place: Placement | None = None
+    ) -> tuple[Module, FunctionInfo, InputModel] | None:
+        """A runnable function's module and inputs, as `agreement` tries them (the base
+        value of each protected input is its policy's reference group); None when the
+        module does not run whole or has no such function."""
+        where = place or Placement(None, None)
+        module = self.load_module(source, path, where.project, where.location)
+        if module is None or not module.runnable:
+            return None
+        info = find_function(module.parsed.tree, qualname)
+        if info is None:
+            return None
+        return module, info, InputBuilder(module.facts, self.policy).build(info)
 
     @property
     def sandbox_problem(self) -> str | None:

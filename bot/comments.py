@@ -108,9 +108,10 @@ def function_comment(result: FunctionResult, fingerprint: str, head_sha: str) ->
             if agreement is not None
             else ""
         )
+        made_by = f", made by {result.suggestion.made_by}" if result.suggestion.made_by else ""
         parts += [
             f"A version that passed the same tests with no bias found{share} "
-            "(verified in the sandbox):",
+            f"(verified in the sandbox{made_by}):",
             "",
             fenced(result.suggestion.source, "suggestion"),
             "",

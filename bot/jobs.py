@@ -226,22 +226,21 @@ class Job:
                 check_id = publisher.start_check(head_sha, external)
         except GitHubNotFound as exc:
             return self._abandon_or_raise(client, head_sha, exc)
+        reviewer = Reviewer(
+            client, policy, self.context.cache, self.context.engine_jobs, self.deadline.testing
+        )
         try:
             with self._step("test_functions"):
-                reviewer = Reviewer(
-                    client,
-                    policy,
-                    self.context.cache,
-                    self.context.engine_jobs,
-                    deadline=self.deadline.testing,
-                )
                 outcome = reviewer.review(pr)
             self._count(outcome)
             with self._step("suggest_fixes"):
+                # Before the reviewer closes: fixes run where the review ran each function.
                 self._suggest(reviewer, policy, client, outcome)
+            reviewer.close()
             with self._step("finish_check"):
                 publisher.finish_check(check_id, outcome)
         except Exception as exc:
+            reviewer.close()
             gone = self._gone(client, head_sha) if isinstance(exc, GitHubNotFound) else None
             # Never leave the check spinning: close it, then fail the job (it is retried, and
             # a retry opens a fresh check run) unless the pull request itself went away.
@@ -369,10 +368,10 @@ class Job:
             return f"{who} {request.reason}"
         if client.permission(request.commenter or "") not in WRITE_ACCESS:
             return f"{who} `/codebias {request.command}` needs write access to this repository."
-        if request.command == "fix" and self._provider(load_or_default(client, request)) is None:
+        if request.command == "fix" and not load_or_default(client, request).mitigation.enabled:
             return (
-                f"{who} no language model is configured for this App, so no fix can be proposed "
-                "(see OPENAI_API_KEY / ANTHROPIC_API_KEY in the deployment notes)."
+                f"{who} fixes are switched off by this repository's policy "
+                "(`mitigation.enabled: false` in `.codebias.yml`)."
             )
         return None
 
@@ -386,13 +385,12 @@ class Job:
     def _suggest(
         self, reviewer: Reviewer, policy: Policy, client: RepoClient, outcome: Any
     ) -> None:
-        provider = self._provider(policy)
-        if provider is None:
+        if not policy.mitigation.enabled:
             return
         if self.deadline.testing_over():
             outcome.warnings.append(f"no fixes suggested: {self.deadline.testing.why}")
             return
-        from bot.suggest import suggest
+        from bot.suggest import suggest_fixes
 
         target = self.request.target if self.request.command == "fix" else None
         chosen = [
@@ -403,24 +401,11 @@ class Job:
         ]
         if self.request.command != "fix":
             chosen = chosen[:MAX_AUTOMATIC_FIXES]
-        for result in chosen:
-            source = client.file_text(result.report.path, outcome.head_sha)
-            if source is not None:
-                # An explicit `/codebias fix` asks afresh; automatic ones reuse earlier answers.
-                cache = None if self.request.command == "fix" else self.context.cache
-                suggest(
-                    reviewer.engine,
-                    policy,
-                    provider,
-                    source,
-                    result,
-                    cache,
-                    secrets_in(self.context.env),
-                    reviewer.fix_scope(result.report.path),
-                )
-                if result.suggestion is None and result.fix_patch is None and result.fix_note:
-                    # The finding is posted either way; say why it comes without a fix.
-                    log.warning("no fix for %s: %s", result.key, result.fix_note)
+        # An explicit `/codebias fix` asks afresh; automatic ones reuse earlier answers.
+        cache = None if self.request.command == "fix" else self.context.cache
+        provider = self._provider(policy)  # None: the mechanical rules alone
+        secrets = secrets_in(self.context.env)
+        suggest_fixes(reviewer, client, outcome, chosen, provider, cache, secrets)
 
 
 def _seconds_since(stamp: str) -> float | None:

@@ -19,6 +19,7 @@ class Suggestion:
     source: str
     agreement: float | None
     note: str | None = None
+    made_by: str | None = None  # "the mechanical rule collapse-branch (...)", "the language model"
 
 
 @dataclass

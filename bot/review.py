@@ -3,6 +3,9 @@ at the head, and for biased ones the verdict at the base (new in this PR, or pre
 
 Accepted findings (`# codebias: ignore[attr] reason`, the policy's `allow:`) are moved to
 `FunctionReport.accepted` by the engine itself; they are listed, never counted.
+
+The checkout the changed modules ran in stays until the reviewer is closed, so that fixes
+suggested afterwards load, run and re-test each function as the review did (`placement`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.functions import FunctionInfo, list_functions
 from analysis.interpreter import Interpreter
+from analysis.project import Placement
 from analysis.report import safe_repr
 from analysis.scan_budget import Deadline
 from bot.cache import ResultsCache, cache_key
@@ -53,6 +57,8 @@ class Reviewer:
     engine: Engine = field(init=False)
     # path -> the files its module was run with (for the fix cache: `fix_scope`)
     imports: dict[str, str] = field(init=False, default_factory=dict)
+    checkout: Checkout | None = field(init=False, default=None)
+    _open: ExitStack = field(init=False, default_factory=ExitStack)
 
     def __post_init__(self) -> None:
         # The App runs code for anyone who installs it: a repository's policy may lower the
@@ -89,18 +95,38 @@ class Reviewer:
         if not changed:
             return outcome
         heads = {change.path: head for change, head, _ in changed}
-        with self._checkout(outcome, heads) as checkout:
-            try:
-                for change, head, base in changed:
-                    outcome.results.extend(self._test(change, head, base, checkout))
-            finally:
-                self.engine.close()
+        # Kept open until close(): suggestions run the functions where the review did.
+        self.checkout = checkout = self._open.enter_context(self._checkout(outcome, heads))
+        for change, head, base in changed:
+            outcome.results.extend(self._test(change, head, base, checkout))
         # Accepting lines that can never match, and what the budget cut, as `scan` says them.
         outcome.warnings = [
             *self.engine.acceptance.warnings(complete=False),
             *self.engine.budget_warnings,
         ]
         return outcome
+
+    def placement(self, path: str) -> Placement:
+        """Where the module at `path` ran in this review: as its module in the checkout, or
+        on its own when there is none."""
+        if self.checkout is None:
+            return Placement(None, None)
+        project = self.checkout.project
+        return Placement(project, project.locate(project.root / path))
+
+    def close(self) -> None:
+        """Remove the checkout and the engine's copies of it."""
+        try:
+            self.engine.close()
+        finally:
+            self.checkout = None
+            self._open.close()
+
+    def __enter__(self) -> Reviewer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @contextmanager
     def _checkout(self, outcome: ReviewOutcome, heads: dict[str, str]) -> Iterator[Checkout | None]:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from analysis.errors import ExecutionError, SandboxUnavailable
-from analysis.mitigation.answer import AnswerRejected, extract_function
+from analysis.functions import FunctionInfo
+from analysis.mitigation.answer import AnswerRejected, Candidate, extract_function
 from analysis.mitigation.prompts import (
     feedback_message,
     get_strategy,
@@ -82,6 +83,16 @@ class FixResult:
     span: tuple[int, int] | None = None
     replacement: str | None = None
     added_imports: list[str] = field(default_factory=list)
+    # The mechanical rules that made the fix (`collapse-branch`, ...), when no model did.
+    rule: str | None = None
+
+    @property
+    def changed_lines(self) -> int:
+        """Lines the patch removes and adds: how big the change is to review."""
+        lines = (self.patch or "").splitlines()
+        return sum(
+            1 for line in lines if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))
+        )
 
     @property
     def suggestion(self) -> str | None:
@@ -99,6 +110,7 @@ class FixResult:
             "function": function,
             "status": self.status,
             "strategy": self.strategy,
+            "rule": self.rule,
             "attempts": self.attempts,
         }
         if self.status == "fixed" and self.patch is not None:
@@ -138,34 +150,17 @@ def mitigate(
     """
     plan = get_strategy(strategy)
     original = report if report is not None else engine.scan_function(source, path, qualname, place)
-    result = FixResult(status="error", strategy=strategy, report=original)
-    # Static findings of a function that could not run count too: they are what needs fixing.
-    result.before = original.flagged_attributes
-    result.after = list(result.before)
-
-    if original.status == "clean":
-        result.status = "clean"
-        result.note = "no bias found: nothing to fix"
-        return result
-    if original.status == "skipped":  # no protected input (or a test): nothing to fix either
-        result.status = "clean"
-        result.note = f"{original.reason or 'no protected input'}: nothing to fix"
-        return result
-    if not original.is_biased:
-        why = original.reason or "no reason given"
-        result.note = (
-            f"the function could not be tested ({original.status}: {why}), "
-            "so no fix could be verified"
-        )
+    result = start(original, strategy)
+    if result.status != "not_fixed":
         return result
     if provider is None:
-        result.status = "not_fixed"
         result.note = "no LLM provider configured"
         return result
 
     tree = ast.parse(source)
     info = find_function(tree, qualname)
     if info is None:
+        result.status = "error"
         result.note = f"no function {qualname} in {path}"
         return result
 
@@ -252,15 +247,7 @@ def mitigate(
             continue
 
         attempt.outcome = "accepted"
-        result.status = "fixed"
-        result.after = []
-        result.new_module_source = patched
-        result.new_function_source = candidate.function_source
-        result.patch = unified_patch(source, patched, path)
-        result.agreement = agreement
-        result.span = (info.first_line, info.end_line)
-        result.replacement = replacement_text(source, info, candidate)
-        result.added_imports = list(candidate.imports)
+        accept(result, source, path, info, candidate, agreement)
         result.note = _agreement_note(agreement)
         return result
 
@@ -270,6 +257,50 @@ def mitigate(
     if not plan.feedback:
         result.note += f"; {strategy} does not feed test results back, feedback-cot does"
     return result
+
+
+def start(original: FunctionReport, strategy: str) -> FixResult:
+    """The result before any fix is tried: `not_fixed` when the function is biased (there is
+    something to fix and a fix can be verified), else what there is to say about it."""
+    result = FixResult(status="not_fixed", strategy=strategy, report=original)
+    # Static findings of a function that could not run count too: they are what needs fixing.
+    result.before = original.flagged_attributes
+    result.after = list(result.before)
+    if original.status == "clean":
+        result.status = "clean"
+        result.note = "no bias found: nothing to fix"
+    elif original.status == "skipped":  # no protected input (or a test): nothing to fix either
+        result.status = "clean"
+        result.note = f"{original.reason or 'no protected input'}: nothing to fix"
+    elif not original.is_biased:
+        why = original.reason or "no reason given"
+        result.status = "error"
+        result.note = (
+            f"the function could not be tested ({original.status}: {why}), "
+            "so no fix could be verified"
+        )
+    return result
+
+
+def accept(
+    result: FixResult,
+    source: str,
+    path: str,
+    info: FunctionInfo,
+    candidate: Candidate,
+    agreement: float | None,
+) -> None:
+    """Record a verified version of the function `info` of `source` as the fix."""
+    patched = splice(source, info, candidate)
+    result.status = "fixed"
+    result.after = []
+    result.new_module_source = patched
+    result.new_function_source = candidate.function_source
+    result.patch = unified_patch(source, patched, path)
+    result.agreement = agreement
+    result.span = (info.first_line, info.end_line)
+    result.replacement = replacement_text(source, info, candidate)
+    result.added_imports = list(candidate.imports)
 
 
 def self_agrees(

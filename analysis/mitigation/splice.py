@@ -72,7 +72,7 @@ def _indent_code(code: str, indent: str) -> str:
     change)."""
     if not indent:
         return code if code.endswith("\n") else code + "\n"
-    inside = _string_continuation_lines(code)
+    inside = string_continuation_lines(code)
     out = []
     for number, line in enumerate(code.splitlines(), start=1):
         if number in inside or not line.strip():
@@ -82,7 +82,8 @@ def _indent_code(code: str, indent: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _string_continuation_lines(code: str) -> set[int]:
+def string_continuation_lines(code: str) -> set[int]:
+    """Lines that continue a multi-line string (their text is the string's, not layout)."""
     lines: set[int] = set()
     try:
         for tok in tokenize.generate_tokens(io.StringIO(code).readline):

@@ -1,10 +1,15 @@
 """`codebias fix FILE::QUALNAME`: a bias-free version of one function, verified before shown.
 
+The mechanical rules propose one without a model; with a model configured it is asked too,
+and the smaller verified fix is shown, saying which made it (analysis.mitigation.propose_fix).
+The App's `/codebias fix` takes the same path (bot.suggest).
+
 Exit codes: 0 fixed (with --apply: and written), or nothing to fix; 1 not fixed: bias remains
-after every attempt, or no language model is configured (the findings and a note saying how
-to configure one are printed); 2 usage or configuration error; 3 no fix for a reason outside
-the function's bias: the provider failed (unreachable, or errors after its retries), the
-function cannot be run so no fix can be verified, or --apply could not write the file.
+after every attempt, or no rule applies and no language model is configured (the findings and
+a note saying how to configure one are printed); 2 usage or configuration error; 3 no fix for
+a reason outside the function's bias: the provider failed (unreachable, or errors after its
+retries) and no rule fixed it, the function cannot be run so no fix can be verified, or
+--apply could not write the file.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pathlib import Path
 
 from analysis.engine import Engine
 from analysis.errors import CodebiasError, InterpreterError
-from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate
+from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate, propose_fix
 from analysis.report import Finding, safe_repr
 from analysis.scan_files import select_files
 from bot.commands.scan import choose_config, choose_executor, choose_interpreter, load_policy
@@ -50,18 +55,26 @@ def run(args: argparse.Namespace) -> int:
         return usage(f"{file}: not UTF-8 text: {exc.reason}")
 
     shown = display_path(file)
-    if provider is None:
-        log(f"no language model is configured, so no fix will be proposed: {enable_hint(policy)}")
-        log(f"testing {shown}::{qualname} for its findings only")
+    enabled = policy.mitigation.enabled
+    if not enabled:
+        log(f"{enable_hint(policy)}; testing {shown}::{qualname} for its findings only")
+    elif provider is None:
+        log(
+            "no language model is configured, so fixes come from the mechanical rules only: "
+            + enable_hint(policy)
+        )
+        log(f"testing {shown}::{qualname}")
     else:
-        log(f"testing {shown}::{qualname}; fixes from {provider.name} ({provider.model})")
+        model = f"{provider.name} ({provider.model})"
+        log(f"testing {shown}::{qualname}; fixes from the mechanical rules and {model}")
     # Loaded exactly as `scan` loads a file named on its own: as its module in its package
     # (or repository), with the policy's stubs, budgets and sandbox.
     (named,) = select_files([file], policy).files
     executor = choose_executor(args.trust_code, interpreter)
     with Engine(policy, executor=executor, interpreter=interpreter) as engine:
+        propose = propose_fix if enabled else mitigate  # switched off: findings only
         try:
-            result = mitigate(
+            result = propose(
                 engine,
                 source,
                 shown,
@@ -74,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         except CodebiasError as exc:  # no such function, no parsable Python, no sandbox
             return usage(str(exc))
     if provider is None and result.status == "not_fixed":
-        result.note = enable_hint(policy, os.environ)
+        hint = enable_hint(policy, os.environ)
+        result.note = join_notes(result.note, hint) if enabled else hint
 
     applied: bool | None = None
     if args.apply:
@@ -131,10 +145,11 @@ def render_text(function: str, result: FixResult, applied: bool | None) -> str:
             f"; unchanged output on {result.agreement:.0%} of tested inputs"
             if result.agreement is not None else ""
         )
-        lines.append(
-            f"fixed after {attempts} ({result.strategy}): re-tested in the sandbox, no bias left"
-            f"{agreement}{cost}"
-        )
+        made = f"after {attempts} ({result.strategy})"
+        if result.rule is not None:
+            made = f"by the mechanical rule {result.rule}"
+            cost = cost if result.attempts else ""
+        lines.append(f"fixed {made}: re-tested in the sandbox, no bias left{agreement}{cost}")
         if applied:
             lines.append("applied to the file")
         lines.append("")

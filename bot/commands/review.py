@@ -5,8 +5,9 @@ installed, so every function can run). With `GITHUB_TOKEN`, `GITHUB_REPOSITORY` 
 and `GITHUB_API_URL` (GitHub Actions sets the last two), it does what the App's review job
 does, with the App's own parts: the policy from the default branch layered over the
 organisation's `.github` (config.layering), the changed functions tested at head and base
-(bot.review.Reviewer), a verified fix as a suggestion when a language model is configured
-(bot.suggest), then one check run and one review, updated on later runs (bot.publish).
+(bot.review.Reviewer), a verified fix as a suggestion (bot.suggest: the mechanical rules',
+or a configured language model's when smaller), then one check run and one review, updated
+on later runs (bot.publish).
 
 Exit codes: 0 the check passed (success, or neutral: findings the policy does not fail on);
 1 bias the policy fails on; 2 usage or configuration (a missing variable, an invalid
@@ -153,11 +154,11 @@ def review(
         return EXIT_PASSED
     check_id = publisher.start_check(head_sha, f"{client.owner}/{client.name}#{number}@{head_sha}")
     try:
-        reviewer = Reviewer(
+        with Reviewer(
             client, policy, MemoryResultsCache(), engine_jobs=jobs, interpreter=interpreter
-        )
-        outcome = reviewer.review(pr)
-        suggest_fixes(reviewer, policy, client, outcome)
+        ) as reviewer:
+            outcome = reviewer.review(pr)
+            suggest_fixes(reviewer, policy, client, outcome)
         publisher.finish_check(check_id, outcome)
     except Exception as exc:
         # Never leave the check spinning: close it, then let the error be reported.
@@ -181,17 +182,16 @@ def review(
 def suggest_fixes(
     reviewer: Reviewer, policy: Policy, client: RepoClient, outcome: ReviewOutcome
 ) -> None:
-    """Verified fixes as suggestions, as the App makes them, when a model is configured."""
+    """Verified fixes as suggestions, as the App makes them: the mechanical rules', and a
+    model's when one is configured (the smaller verified one)."""
+    from bot import suggest
     from bot.llm import provider_from_env
-    from bot.suggest import suggest
 
-    provider = provider_from_env(policy, os.environ)
-    if provider is None:
+    if not policy.mitigation.enabled:
         return
-    for result in outcome.biased[:MAX_SUGGESTIONS]:
-        source = client.file_text(result.report.path, outcome.head_sha)
-        if source is not None:
-            suggest(reviewer.engine, policy, provider, source, result, None, secrets_in(os.environ))
+    provider = provider_from_env(policy, os.environ)
+    chosen = outcome.biased[:MAX_SUGGESTIONS]
+    suggest.suggest_fixes(reviewer, client, outcome, chosen, provider, None, secrets_in(os.environ))
 
 
 def fail(code: int, message: str) -> int:

@@ -1,4 +1,9 @@
-"""Verified fixes from an (OpenAI-compatible) LLM become review suggestions."""
+"""Verified fixes from an (OpenAI-compatible) LLM become review suggestions.
+
+The mechanical rules are tried too (tests/bot/test_mechanical_suggestions.py) and the smaller
+verified fix is posted: the model's answers here are smaller than the rules' fix (which gives
+everyone the bonus), so they are the ones posted.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +25,8 @@ from bot.suggest import as_suggestion
 
 pytestmark = pytest.mark.sandbox
 
-# Everyone gets the bonus now (the fix still reads gender; a fix that stops reading it is
-# accepted too, see tests/mitigation/test_fix_loop.py).
+# Nobody gets the gender bonus now: two lines fewer, a smaller change than the rules' fix
+# (three lines: everyone gets it), so the model's is the one posted.
 FIXED = """Here is a fair version:
 
 ```python
@@ -29,22 +34,22 @@ def salary_offer(candidate):
     base = 50000
     if candidate["experience"] > 5:
         base += 10000
-    if candidate["gender"] == "female":
-        base += 5000
-    else:
-        base += 5000
     return base
 ```
 """
 ONLY_SALARY = HEAD.split("\n\n\n")[0] + "\n"
-# A fair version whose docstring holds a line of four backticks, then what would render as a
-# second, untested suggestion if that line closed the comment's fence.
-FENCE_BREAKER = FIXED.replace(
-    "def salary_offer(candidate):\n",
-    'def salary_offer(candidate):\n    """Offer.\n````\n```suggestion evil\n'
+# A docstring holding a line of four backticks, then what would render as a second, untested
+# suggestion if that line closed the comment's fence.
+BACKTICKS = (
+    '    """Offer.\n````\n```suggestion evil\n'
     "def salary_offer(candidate):\n    return 0\n````\n"
-    '    """\n',
-    1,
+    '    """\n'
+)
+WITH_BACKTICKS = ONLY_SALARY.replace(
+    "def salary_offer(candidate):\n", "def salary_offer(candidate):\n" + BACKTICKS, 1
+)
+FENCE_BREAKER = FIXED.replace(
+    "def salary_offer(candidate):\n", "def salary_offer(candidate):\n" + BACKTICKS, 1
 )
 
 
@@ -137,7 +142,7 @@ def test_a_suggestion_holds_exactly_the_tested_function_whatever_backticks_it_ho
     of four closed it and the verified comment carried a second suggestion, never tested."""
     server = FakeLLM([FENCE_BREAKER])
     try:
-        review(github, context_with(embedded_settings, server), {PATH: (None, ONLY_SALARY)})
+        review(github, context_with(embedded_settings, server), {PATH: (None, WITH_BACKTICKS)})
     finally:
         server.stop()
     (comment,) = github.repo(REPO).review_comments
@@ -189,6 +194,14 @@ def test_a_forged_fix_command_naming_a_maintainer_runs_nothing(
 
 
 KEY = "sk-live-0123456789abcdef"
+# The gender is read by a helper the pull request leaves alone: no mechanical rule rewrites
+# a helper other callers share, so only the model could fix salary_offer here.
+THROUGH_A_HELPER = (
+    'def _is_man(candidate):\n    return candidate["gender"] == "male"\n\n\n' + BASE
+)
+HELPER_HEAD = THROUGH_A_HELPER.replace(
+    "    return base\n", "    if _is_man(candidate):\n        base += 5000\n    return base\n"
+)
 
 
 @pytest.mark.parametrize("failure", ["unreachable", "error-body"])
@@ -217,7 +230,7 @@ def test_a_failing_model_is_posted_as_a_generic_sentence_and_logged_redacted(
     context = JobContext.build(dataclasses.replace(embedded_settings, llm_env=llm_env))
     try:
         with caplog.at_level("WARNING"):
-            review(github, context, {PATH: (None, ONLY_SALARY)})
+            review(github, context, {PATH: (THROUGH_A_HELPER, HELPER_HEAD)})
     finally:
         server.stop()
     (comment,) = github.repo(REPO).review_comments

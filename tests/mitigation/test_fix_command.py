@@ -1,4 +1,9 @@
-"""`codebias fix` as a user runs it: real CLI, real engine and sandbox, scripted LLM servers."""
+"""`codebias fix` as a user runs it: real CLI, real engine and sandbox, scripted LLM servers.
+
+`loans.py::approve` is fixed by the mechanical rules (a branch on age); `screening.py::screen`
+decides through a helper that reads the age from the whole record, which no rule rewrites
+(the fix must be the function alone): only a model fixes it.
+"""
 
 from __future__ import annotations
 
@@ -18,10 +23,23 @@ SOURCE = """def approve(age: int, income: float) -> bool:
         return False
     return income > 30000
 """
-GOOD = "```python\ndef approve(age: int, income: float) -> bool:\n    return income > 30000\n```"
-STILL_BIASED = (
-    "```python\ndef approve(age: int, income: float) -> bool:\n"
-    "    return income > 30000 and age < 80\n```"
+HELPER = """def _too_old(applicant: dict) -> bool:
+    return applicant["age"] > 60
+
+
+def screen(applicant: dict) -> bool:
+    if _too_old(applicant):
+        return False
+    return applicant["income"] > 30000
+"""
+HELPER_GOOD = (
+    "```python\ndef screen(applicant: dict) -> bool:\n"
+    "    return applicant[\"income\"] > 30000\n```"
+)
+HELPER_STILL_BIASED = (
+    "```python\ndef screen(applicant: dict) -> bool:\n"
+    "    if applicant[\"age\"] > 80:\n        return False\n"
+    "    return applicant[\"income\"] > 30000\n```"
 )
 LLM_VARIABLES = (
     "OPENAI_API_KEY",
@@ -47,6 +65,7 @@ SECTION_6_KEYS = [
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "loans.py").write_text(SOURCE)
+    (tmp_path / "screening.py").write_text(HELPER)
     monkeypatch.chdir(tmp_path)
     for name in LLM_VARIABLES:
         monkeypatch.delenv(name, raising=False)
@@ -58,8 +77,10 @@ def use(server: Any, server_env: Any, monkeypatch: pytest.MonkeyPatch, **extra: 
         monkeypatch.setenv(key, value)
 
 
-def fix_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["fix", "loans.py::approve", "--format", "json", *argv])
+def fix_json(
+    capsys: pytest.CaptureFixture[str], *argv: str, target: str = "screening.py::screen"
+) -> tuple[int, dict[str, Any]]:
+    code = main(["fix", target, "--format", "json", *argv])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -95,37 +116,40 @@ def test_json_output_of_a_verified_fix(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     use(llm_server, server_env, monkeypatch)
-    llm_server.answer(GOOD, prompt_tokens=812, completion_tokens=240)
+    llm_server.answer(HELPER_GOOD, prompt_tokens=812, completion_tokens=240)
     code, out = fix_json(capsys)
     assert code == 0
     assert [k for k in out if k in SECTION_6_KEYS or k == "patch"] == [
         "function", "status", "strategy", "attempts", "patch", "before", "after", "agreement",
         "tokens",
     ]  # fmt: skip
-    assert out["function"] == "loans.py::approve"
+    assert out["function"] == "screening.py::screen"
     assert out["status"] == "fixed" and out["strategy"] == "feedback-cot"
+    assert out["rule"] is None  # the model made it
     assert out["attempts"] == 1
-    assert out["patch"].startswith("--- a/loans.py\n+++ b/loans.py\n@@ ")
+    assert out["patch"].startswith("--- a/screening.py\n+++ b/screening.py\n@@ ")
     assert (out["before"], out["after"]) == (["age"], [])
     assert isinstance(out["agreement"], float) and 0 <= out["agreement"] <= 1
     assert out["tokens"] == {"prompt": 812, "completion": 240}
-    assert (workdir / "loans.py").read_text() == SOURCE  # no --apply: the file is untouched
+    assert (workdir / "screening.py").read_text() == HELPER  # no --apply: the file is untouched
 
 
 @pytest.mark.parametrize(
     ("target", "answer", "fixed"),
     [
         (
-            "loans.py::approve",
-            GOOD,
-            "def approve(age: int, income: float) -> bool:\n    return income > 30000\n",
+            "screening.py::screen",
+            HELPER_GOOD,
+            HELPER.split("def screen")[0]
+            + "def screen(applicant: dict) -> bool:\n    return applicant[\"income\"] > 30000\n",
         ),
-        # Re-tested as scan runs it: as pkg.premiums, whose relative import then works.
+        # Re-tested as scan runs it: as pkg.premiums, whose relative import then works. The
+        # rules' fix (the branch goes) is smaller than the model's, so it is the one applied.
         (
             "pkg/premiums.py::premium",
             PACKAGE_FIX,
             "from .rates import SENIOR_AGE\n\n\n"
-            "def premium(age: int, base: float) -> float:\n    return base * 1.25\n",
+            "def premium(age: int, base: float) -> float:\n    return base\n",
         ),
     ],
     ids=["a_loose_module", "a_package_module"],
@@ -158,14 +182,15 @@ def test_apply_leaves_the_file_alone_without_a_verified_fix(
 ) -> None:
     use(openai_server, server_env, monkeypatch)
     for _ in range(2):
-        openai_server.answer(STILL_BIASED)
+        openai_server.answer(HELPER_STILL_BIASED)
     (workdir / ".codebias.yml").write_text("mitigation: {max_rounds: 2}\n")
     code, out = fix_json(capsys, "--apply", "--config", ".codebias.yml")
     assert code == 1
     assert out["status"] == "not_fixed" and out["applied"] is False
     assert "patch" not in out
     assert out["attempts"] == 2 and out["after"] == ["age"]
-    assert (workdir / "loans.py").read_text() == SOURCE
+    assert "no mechanical rule applies" in out["note"]
+    assert (workdir / "screening.py").read_text() == HELPER
 
 
 def test_text_output_shows_findings_and_the_patch(
@@ -176,24 +201,48 @@ def test_text_output_shows_findings_and_the_patch(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     use(anthropic_server, server_env, monkeypatch)
-    anthropic_server.answer(GOOD)
-    code = main(["fix", "loans.py::approve", "--strategy", "feedback-zero-shot"])
+    anthropic_server.answer(HELPER_GOOD)
+    code = main(["fix", "screening.py::screen", "--strategy", "feedback-zero-shot"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "loans.py::approve: biased for age" in out
+    assert "screening.py::screen: biased for age" in out
     assert "fixed after 1 attempt (feedback-zero-shot)" in out
-    assert "--- a/loans.py\n+++ b/loans.py\n" in out
+    assert "--- a/screening.py\n+++ b/screening.py\n" in out
 
 
-def test_without_a_provider_findings_are_printed_with_a_note_and_exit_1(
+def test_without_a_provider_the_mechanical_rules_fix_and_say_which(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = fix_json(capsys, target="loans.py::approve")
+    assert code == 0 and out["status"] == "fixed"
+    assert (out["strategy"], out["rule"], out["attempts"]) == ("mechanical", "collapse-branch", 0)
+    assert out["tokens"] == {"prompt": 0, "completion": 0} and out["agreement"] == 1.0
+    assert "-    if age > 60:\n-        return False\n" in out["patch"]
+    assert "collapse-branch" in out["note"] and "reference group" in out["note"]
+    assert main(["fix", "loans.py::approve"]) == 0
+    text = capsys.readouterr().out
+    assert "fixed by the mechanical rule collapse-branch: re-tested in the sandbox" in text
+
+
+def test_where_no_rule_applies_and_no_provider_is_set_findings_are_printed_and_exit_1(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = fix_json(capsys)
     assert code == 1  # nothing was fixed
     assert out["status"] == "not_fixed" and out["attempts"] == 0
+    assert "no mechanical rule applies" in out["note"]
     assert "OPENAI_API_KEY" in out["note"] and "ANTHROPIC_API_KEY" in out["note"]
     assert out["findings"][0]["attribute"] == "age"
     assert out["findings"][0]["example"]["values"]
+
+
+def test_a_policy_that_switches_fixes_off_gets_none_at_all(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / ".codebias.yml").write_text("mitigation: {enabled: false}\n")
+    code, out = fix_json(capsys, target="loans.py::approve")
+    assert code == 1 and out["status"] == "not_fixed" and "patch" not in out
+    assert "switched off by the policy" in out["note"]
 
 
 @pytest.mark.parametrize(
@@ -241,7 +290,7 @@ def test_provider_outage_exits_nonzero_with_a_note_and_no_traceback(
     env = {k: v for k, v in os.environ.items() if k not in LLM_VARIABLES}
     env.update(server_env(openai_server))
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "fix", "loans.py::approve", "--format", "json"],
+        [sys.executable, "-m", "bot.cli", "fix", "screening.py::screen", "--format", "json"],
         cwd=workdir,
         env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
         capture_output=True,
@@ -263,10 +312,14 @@ def test_fix_runs_a_package_module_as_scan_does_and_says_first_that_no_model_is_
     assert main(["scan", "pkg/premiums.py", "--format", "json"]) == 1
     (scanned,) = json.loads(capsys.readouterr().out)["functions"]
     assert scanned["status"] == "biased"
-    code = main(["fix", "pkg/premiums.py::premium", "--format", "json"])
+    code = main(["fix", "pkg/premiums.py::premium", "--format", "json", "--apply"])
     captured = capsys.readouterr()
     out = json.loads(captured.out)
-    assert code == 1 and out["status"] == "not_fixed"
+    # The module's relative import resolves: it is run, fixed and re-tested as pkg.premiums.
+    assert code == 0 and out["status"] == "fixed" and out["applied"] is True
+    assert out["rule"] == "collapse-branch"
     assert out["findings"] == scanned["findings"]  # the same proof, run the same way
     assert "codebias: no language model is configured" in captured.err
-    assert "OPENAI_API_KEY" in out["note"]
+    assert main(["scan", "pkg/premiums.py", "--format", "json"]) == 0
+    (rescanned,) = json.loads(capsys.readouterr().out)["functions"]
+    assert rescanned["status"] == "clean"
