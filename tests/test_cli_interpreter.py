@@ -129,8 +129,10 @@ def test_fix_tests_the_function_with_the_target_interpreter(
     monkeypatch.chdir(project)
     code = main(["fix", "pricing.py::premium", "--python", target_python, "--format", "json"])
     result = json.loads(capsys.readouterr().out)
-    # No model is configured: not fixed, but the bias was found through the environment.
-    assert (code, result["status"], result["before"]) == (1, "not_fixed", ["age"])
+    # No model is configured: the bias was found through the environment, and a rule's
+    # mechanical fix was verified there (the re-test ran with the same interpreter).
+    assert (code, result["status"], result["before"], result["after"]) == (0, "fixed", ["age"], [])
+    assert result["strategy"] == "mechanical" and result["rule"], result
 
 
 def test_trust_code_runs_the_code_with_the_target_interpreter_too(
