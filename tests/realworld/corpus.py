@@ -100,7 +100,11 @@ class Package:
 
     @property
     def pip_requirements(self) -> tuple[str, ...]:
-        return self.requirements or (f"{self.name}=={self.version}",)
+        pinned = self.requirements or (f"{self.name}=={self.version}",)
+        # The test runner the repository's own CI has: the recording run of its tests
+        # (issue 27) runs them with the package's interpreter.
+        runner = ("pytest",) if any(p.kind == "tests" for p in self.entry_points) else ()
+        return pinned + runner
 
     @property
     def key(self) -> str:

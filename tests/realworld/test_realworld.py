@@ -59,14 +59,25 @@ class Floors:
     precision: float  # biased findings labelled biased for that attribute / all biased findings
 
 
-# The whole corpus (724 labelled biased pairs), measured at b25590c (tests/realworld/README.md):
-# bare 618/724 proved, 689/724 detected, 618/622 precise; deps 652/724, 689/724, 652/662.
-# Floors sit six pairs below (detected: eight): real packages run under per-function time
-# limits on a shared machine. Targets of issues 9 and 10: bare proved >= 0.60, detected >= 0.90;
-# deps proved >= 0.90; precision >= 0.95.
+# The whole corpus is held in two cohorts, each to floors measured on it. The earlier one
+# (every package without `entry_points:`, 724 labelled biased pairs, and the general
+# libraries), measured at b25590c (tests/realworld/README.md): bare 618/724 proved, 689/724
+# detected, 618/622 precise; deps 652/724, 689/724, 652/662. Floors sit six pairs below
+# (detected: eight): real packages run under per-function time limits on a shared machine.
+# Targets of issues 9 and 10: bare proved >= 0.60, detected >= 0.90; deps proved >= 0.90;
+# precision >= 0.95.
 FLOORS = {
     "bare": Floors(proved=0.845, detected=0.940, precision=0.95),
     "deps": Floors(proved=0.892, detected=0.940, precision=0.95),
+}
+# The recorded cohort (the twelve packages with `entry_points:`, 178 pairs: the inputs their
+# own tests and demos make, issue 27), measured at 2a63fb5 (tests/realworld/README.md): bare
+# 32/178 proved, 70/178 detected, 32/44 precise; deps (pytest in the package's venv, so the
+# recording run of its tests runs) 41/178, 78/178, 41/64. Floors sit six pairs below
+# (detected: eight), so that the figures can only rise from here.
+RECORDED_FLOORS = {
+    "bare": Floors(proved=0.146, detected=0.348, precision=0.65),
+    "deps": Floors(proved=0.196, detected=0.393, precision=0.55),
 }
 # Biased functions allowed in the general libraries: the target, zero, holds since cloud
 # regions, HTTP headers and redirects are no longer taken for people (issue 10 item 6).
@@ -86,6 +97,8 @@ def test_manifest_is_well_formed() -> None:
     smoke = {mode: [p for p in packages if mode in p.smoke] for mode in MODES}
     assert all(smoke.values()), "the fast tier scans a smoke subset in each mode"
     assert {p.kind for p in smoke["bare"]} == {"person", "general"}
+    # The smoke subset is held to the earlier cohort's floors alone.
+    assert not any(p.entry_points for mode in MODES for p in smoke[mode])
     for package in packages:
         assert package.url.startswith("https://files.pythonhosted.org/"), package.name
         assert package.url.endswith(package.sdist), package.name
@@ -199,20 +212,28 @@ def _modes() -> list[str]:
     return [m for m in os.environ.get("CODEBIAS_REALWORLD_MODES", "bare").split(",") if m]
 
 
-def _scan_and_hold(packages: list[Package], mode: str, floors: Floors, cache: Path) -> None:
+def _scan_and_hold(
+    packages: list[Package], mode: str, floors: Floors, cache: Path,
+    recorded_floors: Floors | None = None,
+) -> None:
+    """Scan the packages and hold each cohort to its floors: the packages with
+    `entry_points:` (the recorded cohort) to `recorded_floors`, the others to `floors`."""
     runs = measure(packages, [mode], cache, ROOT, os.environ.get(
         "CODEBIAS_REALWORLD_PYTHON", "python3"))
     crashes = [f"{r.package.key}: {r.crash}" for r in runs if r.crash]
     assert not crashes, "\n".join(crashes)
-    person = totals([r for r in runs if r.package.kind == "person"])
-    every = totals(runs)
-    figures = f"{person.proved}/{person.pairs} proved, {person.detected} detected"
-    assert person.pairs > 0
-    assert person.proved / person.pairs >= floors.proved, figures
-    assert person.detected / person.pairs >= floors.detected, figures
-    if every.precision is not None:
-        assert every.precision >= floors.precision, every
-    assert every.general_biased <= GENERAL_BIASED_CEILING[mode]
+    cohorts = {False: floors} if recorded_floors is None else {False: floors, True: recorded_floors}
+    for recorded, held_to in cohorts.items():
+        cohort = [r for r in runs if bool(r.package.entry_points) == recorded]
+        person = totals([r for r in cohort if r.package.kind == "person"])
+        every = totals(cohort)
+        figures = f"{person.proved}/{person.pairs} proved, {person.detected} detected"
+        assert person.pairs > 0, "recorded cohort" if recorded else "earlier cohort"
+        assert person.proved / person.pairs >= held_to.proved, figures
+        assert person.detected / person.pairs >= held_to.detected, figures
+        if every.precision is not None:
+            assert every.precision >= held_to.precision, every
+    assert totals(runs).general_biased <= GENERAL_BIASED_CEILING[mode]
 
 
 @pytest.mark.slow
@@ -221,7 +242,7 @@ def _scan_and_hold(packages: list[Package], mode: str, floors: Floors, cache: Pa
 @pytest.mark.xdist_group("realworld-venvs")
 @pytest.mark.parametrize("mode", _modes())
 def test_scans_the_corpus_without_a_crash(mode: str, corpus_cache: Path) -> None:
-    _scan_and_hold(load_manifest(), mode, FLOORS[mode], corpus_cache)
+    _scan_and_hold(load_manifest(), mode, FLOORS[mode], corpus_cache, RECORDED_FLOORS[mode])
 
 
 # The fast tier's smoke subset (the manifest's `smoke:`): dev packages, never the holdout, that
