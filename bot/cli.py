@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import traceback
 from collections.abc import Callable, Sequence
 
 EXIT_USAGE = 2
+# An internal error stopped the run, in every command (docs/interfaces: 1 always means bias
+# found, never a crash, so a crash must not read as a verdict or pass a CI step quietly).
+EXIT_INTERNAL = 3
 
 
 def add_config_options(command: argparse.ArgumentParser) -> None:
@@ -211,7 +215,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.commands.review import run
     else:
         from bot.commands.bench import run
-    return run(args)
+    try:
+        return run(args)
+    except Exception as exc:  # what no command handled: said, with where, never exit 1
+        traceback.print_exc(file=sys.stderr)
+        print(f"codebias {args.command}: internal error: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

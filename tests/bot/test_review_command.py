@@ -169,3 +169,15 @@ def test_github_failing_with_500_exits_4_without_a_traceback(faulty: FleetGitHub
     assert "Traceback" not in err
     (check,) = faulty.repo(REPO).check_runs  # never left spinning
     assert check["conclusion"] == "neutral"
+
+
+def test_an_internal_error_exits_3_never_1(
+    ci: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """1 means "bias found" (docs: exit code 3 for an internal error in every command): a
+    review that breaks must not read as a verdict, and the Action must not pass it quietly."""
+    set_pull(ci, 7, {PATH: (BASE, HEAD)})
+    ci.repo(REPO).pulls[7]["number"] = "seven"  # an answer of the wrong shape
+    assert main(["review", "--pr", "7"]) == 3
+    err = capsys.readouterr().err
+    assert "internal error" in err
