@@ -58,7 +58,7 @@ def tax_form_name(income, marital_status):
     return "1040" if income > 0 else "none"
 
 
-# expect: biased[sexual_orientation]
+# expect: biased[age, sexual_orientation]
 def match_visible(user_age, sexual_orientation):
     return user_age >= 18 and sexual_orientation != "homosexual"
 
