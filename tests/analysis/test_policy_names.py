@@ -81,9 +81,8 @@ def test_tokens_split_camel_case_and_underscores() -> None:
 def test_a_layer_can_enable_a_category_and_add_a_synonym() -> None:
     off = {"protected": {"marital_status": {"enabled": False}}}
     assert build_policy([off]).canonical_category("marital_status") is None
-    policy = build_policy(
-        [off, {"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}]
-    )
+    on = {"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}
+    policy = build_policy([off, on])
     assert policy.canonical_category("marital_status") == "marital_status"
     assert policy.canonical_category("vintage") == "age"
 
