@@ -7,8 +7,9 @@ strong words (`sex`, `ethnicity`, `date_of_birth`) count anywhere; the others co
 person context, decided for each input by the first rule that applies:
 
 1. its own name names a person (`applicant_age`, `customer.region`: a `people.markers` word),
-   or its record holds a field named by a strong word or fields of two categories
-   (`policy.age` beside `policy.gender`: the record is the insured's, whatever it is called):
+   or its record holds a field named by a strong word or fields of two categories, not both
+   by weak words (`policy.age` beside `policy.gender`: the record is the insured's, whatever
+   it is called):
    a person; or its own name names infrastructure (`policy.age` alone, `cache_region`: a
    `people.not_people` phrase): not a person;
 2. its function is about a person: a marker in the function's name, its class's, its
@@ -17,11 +18,13 @@ person context, decided for each input by the first rule that applies:
 3. its function names infrastructure (`redirect(location)`, `set_headers`, `ttl=600`), or the
    input is annotated as a duration (`age: timedelta`): not a person;
 4. a word of `people.unless_infrastructure` (`age`, `gender`): a person, with nothing against it;
-5. an input of another protected category beside it (`premium(age, region)`, `row["age"]`
-   with `row["region"]`), something only people have (a `people.fields` word: `income`,
+5. an input of another protected category beside it, not both by weak words
+   (`premium(age, region)`, `row["age"]` with `row["region"]`, not `rotate(image,
+   orientation, disabled)`), something only people have (a `people.fields` word: `income`,
    `smoker`) in its function's names, a comparison with a person's value of its category
    (`region == "rural"`, `gender == "female"`), or a module about people (the inputs of its
-   functions carry a strong word, a person's field, or words of two categories): a person;
+   functions carry a strong word, a person's field, or words of two categories, not all
+   weak): a person;
 6. otherwise not a person: a weak word (`people.weak`) that merely matches
    (`is_partition_match(region, partition)`, `to_cardinal(number, gender="m")`) describes no
    one.
@@ -82,7 +85,10 @@ def only_people(
     words = PersonWords(markers, fields, policy)
     context = function_names(info, model)
     strong = "strong" in strengths.values()
+    # Two categories say a person only when one is named by a word that is not weak: a
+    # button's `disabled` beside an image's `orientation` are two things.
     categories = {leaf.category for leaf in model.protected}
+    mixed = len(categories) > 1 and any(s != "weak" for s in strengths.values())
     durations = duration_params(info.node)
     persons = person_records(model, strengths)
     # What holds for the whole function, and for each holder (the parameters, or one record's
@@ -114,7 +120,7 @@ def only_people(
         if word == "unless_infrastructure":
             continue
         if (
-            len(categories) > 1
+            mixed
             or holder_has_fields
             or compared_with_values(leaf, policy, facts)
             or module_about_people(facts, policy)
@@ -144,17 +150,22 @@ def compared_with_values(leaf: Leaf, policy: Policy, facts: ModuleFacts) -> bool
 
 def person_records(model: InputModel, strengths: dict[InputPath, Strength]) -> set[InputPath]:
     """The records that hold a person: a field named by a strong word, or fields of two
-    categories (`policy.get("age", 0)` beside `policy.get("gender")`)."""
+    categories not both named by weak words (`policy.get("age", 0)` beside
+    `policy.get("gender")`; not `widget["disabled"]` beside `widget["orientation"]`)."""
     categories: dict[InputPath, set[str]] = {}
     strong: set[InputPath] = set()
+    sure: set[InputPath] = set()
     for leaf in model.protected:
         if len(leaf.path) < 2 or leaf.category is None:
             continue
         record = leaf.path[:-1]
         categories.setdefault(record, set()).add(leaf.category)
-        if strengths.get(leaf.path) == "strong":
+        word = strengths.get(leaf.path)
+        if word == "strong":
             strong.add(record)
-    return strong | {record for record, found in categories.items() if len(found) > 1}
+        if word != "weak":
+            sure.add(record)
+    return strong | {r for r, found in categories.items() if len(found) > 1 and r in sure}
 
 
 def strength(leaf: Leaf, policy: Policy) -> Strength:
@@ -292,10 +303,13 @@ class ModulePeople:
     strong: bool  # a strong word of a category: `sex`, `ethnicity`, `date_of_birth`
     categories: frozenset[str]  # every category their words name
     fields: bool  # what a person has (`people.fields`: `income`, `smoker`)
+    sure: bool  # a word that is not weak among them (`age`, `gender`)
 
     @property
     def about_people(self) -> bool:
-        return self.strong or self.fields or len(self.categories) > 1
+        # Weak words of two categories alone (a widget's `disabled` and `orientation`) are
+        # two things.
+        return self.strong or self.fields or (len(self.categories) > 1 and self.sure)
 
 
 def module_about_people(facts: ModuleFacts, policy: Policy) -> bool:
@@ -308,7 +322,7 @@ def module_about_people(facts: ModuleFacts, policy: Policy) -> bool:
 
 
 def module_people(tree: ast.Module, policy: Policy) -> ModulePeople:
-    strong = False
+    strong = sure = False
     categories: set[str] = set()
     inputs = input_names(tree)
     for name in inputs:
@@ -317,10 +331,12 @@ def module_people(tree: ast.Module, policy: Policy) -> ModulePeople:
         if category is None:
             continue
         categories.add(category)
-        strong = strong or (word is not None and policy.strength(word) == "strong")
+        word_strength = policy.strength(word) if word is not None else "strong"
+        strong = strong or (word is not None and word_strength == "strong")
+        sure = sure or word_strength != "weak"
     fields = [name_tokens(f) for f in policy.people.fields]
     found = names([name_tokens(name) for name in inputs], fields)
-    return ModulePeople(strong, frozenset(categories), found)
+    return ModulePeople(strong, frozenset(categories), found, sure)
 
 
 def input_names(tree: ast.Module) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from analysis import Engine
 from analysis.acceptance import resolve
 from analysis.report import ScanReport
-from config.policy import build_policy, default_policy, parse_layer
+from config.policy import build_policy, parse_layer
 
 AGE_RULE = "    if age > 60:\n        return False\n    return income > 30000\n"
 
@@ -126,6 +126,8 @@ def test_what_cannot_match_stays_biased_and_is_named(
 
 
 ALLOW = "allow:\n  - function: {function!r}\n    attribute: {attribute}\n    reason: reviewed\n"
+# Every category is on by default: an allow entry or a name meets one switched off here.
+RELIGION_OFF = "protected:\n  religion:\n    enabled: false\n"
 
 
 @pytest.mark.parametrize(
@@ -185,7 +187,7 @@ def test_allow_entries_that_cannot_match_are_named(
     report = scan(
         tmp_path,
         "def approve(age, income):\n" + AGE_RULE,
-        ALLOW.format(function=function, attribute=attribute),
+        RELIGION_OFF + ALLOW.format(function=function, attribute=attribute),
         folder=True,
     )
     assert only(report)[0] == "biased"
@@ -235,6 +237,6 @@ def test_a_diff_scan_does_not_call_unseen_allow_entries_missing(tmp_path: Path) 
 def test_names_resolve_to_categories(
     written: str, category: str | None, problem: str | None
 ) -> None:
-    resolved = resolve(default_policy(), written)
+    resolved = resolve(build_policy([parse_layer(RELIGION_OFF, "test policy")]), written)
     assert resolved.category == category
     assert (resolved.problem is None) if problem is None else (problem in (resolved.problem or ""))

@@ -32,7 +32,18 @@ NAMES = [
     ("degrees", None),
     ("home_address", "region"),
     ("income", None),
-    ("marital_status", None),  # off by default
+    # The classes the law names are on by default (issue 30); a flag named by one of their
+    # values that is as often a thing's (`is_single`, `is_straight`, `is_in`) is not.
+    ("marital_status", "marital_status"),
+    ("maritalStatus", "marital_status"),
+    ("is_muslim", "religion"),
+    ("country_of_birth", "nationality"),
+    ("has_disability", "disability"),
+    ("wheelchair_accessible", None),
+    ("spouse_income", None),
+    ("is_single", None),
+    ("is_straight", None),
+    ("is_in", None),
     # Other languages name people in their own words; SQL's ALTER is no age.
     ("geburtsjahr", "age"),
     ("bundesland", "region"),
@@ -68,9 +79,10 @@ def test_tokens_split_camel_case_and_underscores() -> None:
 
 
 def test_a_layer_can_enable_a_category_and_add_a_synonym() -> None:
-    policy = build_policy(
-        [{"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}]
-    )
+    off = {"protected": {"marital_status": {"enabled": False}}}
+    assert build_policy([off]).canonical_category("marital_status") is None
+    on = {"protected": {"marital_status": {"enabled": True}, "age": {"synonyms": ["vintage"]}}}
+    policy = build_policy([off, on])
     assert policy.canonical_category("marital_status") == "marital_status"
     assert policy.canonical_category("vintage") == "age"
 

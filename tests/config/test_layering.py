@@ -29,13 +29,13 @@ def test_repository_overrides_the_organisation_which_overrides_defaults() -> Non
         "o/r",
         reader(
             {
-                "o/.github": "fail_on: none\nprotected: {religion: {enabled: true}}\n",
+                "o/.github": "fail_on: none\nprotected: {religion: {enabled: false}}\n",
                 "o/r": "fail_on: any\n",
             }
         ),
     )
     assert policy.fail_on == "any"
-    assert policy.protected["religion"].enabled  # from the org
+    assert not policy.protected["religion"].enabled  # from the org (on by default)
     assert "sex" in policy.protected["gender"].synonyms  # defaults kept under a deep merge
 
 

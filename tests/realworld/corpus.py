@@ -21,11 +21,14 @@ LABELS = HERE / "labels"
 PROOFS = HERE / "proofs"
 CACHE_ENV = "CODEBIAS_REALWORLD_CACHE"
 
-# What the default policy should find (config/defaults.yml: these six are on by default).
+# The categories a label's `biased[...]` names (the paper's six); the classes the law names
+# beside them go under `other:`, and count wherever the policy scored with has them on
+# (`enabled_categories`: config/defaults.yml has every one on).
 DEFAULT_CATEGORIES = ("age", "gender", "race", "region", "education", "occupation")
 OTHER_CATEGORIES = (
     "religion", "disability", "marital_status", "sexual_orientation", "nationality", "pregnancy",
 )
+POLICY_DEFAULTS = HERE.parents[1] / "config" / "defaults.yml"
 KINDS = ("person", "general")
 MODES = ("bare", "deps")  # without and with the package's own dependencies (measure.py)
 # How a repository runs its own functions (issue 27's recorder runs these): its test suite, a
@@ -179,6 +182,10 @@ class Label:
     def path(self) -> str:
         return self.function.split("::", 1)[0]
 
+    def biased_for(self, enabled: frozenset[str]) -> frozenset[str]:
+        """The attributes this function is biased for, among the categories tested."""
+        return self.attributes | (self.other & enabled)
+
     @property
     def qualname(self) -> str:
         return self.function.split("::", 1)[1]
@@ -202,6 +209,13 @@ def parse_label(text: str, where: str) -> tuple[str, frozenset[str]]:
             f"{where}: {sorted(unknown)} not a default category; list it under `other:`"
         )
     return verdict, attrs
+
+
+def enabled_categories(path: Path = POLICY_DEFAULTS) -> frozenset[str]:
+    """The categories the built-in policy tests (config/defaults.yml, read as data)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    protected = data.get("protected") or {}
+    return frozenset(name for name, spec in protected.items() if (spec or {}).get("enabled", True))
 
 
 def _package_file(folder: Path, package: str) -> tuple[Path, dict[str, Any]]:

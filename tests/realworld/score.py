@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus import DEFAULT_CATEGORIES, Label
+from corpus import Label, enabled_categories
 
 # Reasons as the engine words them today, folded into a few groups for the table; anything
 # else is kept verbatim (cut short) so a new kind of reason shows up rather than hiding.
@@ -59,7 +59,7 @@ class Score:
     unverified: Counter[str] = field(default_factory=Counter)  # reason group -> functions
     missing_modules: Counter[str] = field(default_factory=Counter)
     biased_functions: int = 0
-    labelled_pairs: int = 0  # (function, attribute) pairs labelled biased, default categories
+    labelled_pairs: int = 0  # (function, attribute) pairs labelled biased, categories tested
     proved: list[str] = field(default_factory=list)  # pairs with status biased + dynamic finding
     detected: list[str] = field(default_factory=list)  # pairs with any finding (dynamic or static)
     missed: list[str] = field(default_factory=list)  # labelled pairs not detected, with why
@@ -79,13 +79,22 @@ class Score:
         return self.true_alarms + len(self.false_alarms)
 
 
-def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Score:
+def score(
+    report: dict[str, Any],
+    labels: list[Label],
+    *,
+    general: bool,
+    enabled: frozenset[str] | None = None,
+) -> Score:
     """Compare a report with a package's labels.
 
-    A biased finding counts as true only when a label says biased for that attribute; on a
-    general library every biased finding is a false alarm (their expected result is zero), and
-    on a person package an unlabelled function's biased finding is one too.
+    A biased finding counts as true only when a label says biased for that attribute (in
+    `biased[...]`, or under `other:` for a category `enabled`: by default, those the built-in
+    policy tests); on a general library every biased finding is a false alarm (their expected
+    result is zero), and on a person package an unlabelled function's biased finding is one too.
     """
+    tested = enabled_categories() if enabled is None else enabled
+    expected = {label.function: label.biased_for(tested) for label in labels}
     out = Score()
     by_key = {function_key(f): f for f in report.get("functions", [])}
     out.functions = len(by_key)
@@ -107,10 +116,10 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
             f["attribute"] for f in fn.get("findings", [])
             if fn["status"] == "biased" and is_dynamic(f)
         }
+        biased_for = expected.get(key, frozenset())
         for attribute in sorted(proved_here):
             pair = f"{key} [{attribute}]"
-            says_biased = label is not None and label.verdict == "biased"
-            if not general and says_biased and label and attribute in label.attributes:
+            if not general and attribute in biased_for:
                 out.true_alarms += 1
             else:
                 why = "unlabelled" if label is None else f"labelled {label.verdict}"
@@ -121,19 +130,16 @@ def score(report: dict[str, Any], labels: list[Label], *, general: bool) -> Scor
             f["attribute"] for f in fn.get("findings", []) if not is_dynamic(f)
         } - proved_here
         for attribute in sorted(judged):
-            wrong = general or (
-                label is not None
-                and (label.verdict != "biased" or attribute not in label.attributes)
-            )
+            wrong = general or (label is not None and attribute not in biased_for)
             if wrong:
                 out.static_alarms.append(f"{key} [{attribute}]")
     for label in labels:
-        if label.verdict != "biased":
+        if not expected[label.function]:
             continue
         fn = by_key.get(label.function)
         if fn is None:
             out.not_reported.append(label.function)
-        for attribute in sorted(label.attributes & set(DEFAULT_CATEGORIES)):
+        for attribute in sorted(expected[label.function]):
             out.labelled_pairs += 1
             pair = f"{label.function} [{attribute}]"
             if fn is None:

@@ -21,9 +21,11 @@ import yaml
 from corpus import (
     DEFAULT_CATEGORIES,
     MODES,
+    OTHER_CATEGORIES,
     CorpusError,
     Package,
     check_proofs_cover_labels,
+    enabled_categories,
     load_labels,
     load_manifest,
     load_proofs,
@@ -190,6 +192,36 @@ def test_score_counts_proved_detected_and_false_alarms() -> None:
     assert s.static_alarms == ["a.py::g2 [region]"]
     every = score(report, [], general=True).static_alarms
     assert every == ["a.py::f [gender]", "a.py::g2 [region]"]
+
+
+def test_score_counts_the_other_categories_the_policy_has_on() -> None:
+    """A pair labelled under `other:` (a class the law names beside the six) is a labelled
+    biased pair once the default policy tests its category: found, it is proved; missed, a
+    miss; the same finding with the category off is a false alarm."""
+    from corpus import Label
+
+    labels = [
+        Label("p", "m.py::predict", "biased", frozenset({"gender"}),
+              frozenset({"marital_status"}), "", ""),
+        Label("p", "m.py::rate", "clean", frozenset(), frozenset({"religion"}), "", ""),
+    ]
+    example = {"inputs": {}, "values": [1, 2], "outputs": ["a", "b"]}
+    report = {"functions": [
+        _fn("m.py::predict", "biased", [{"attribute": "gender", "example": example},
+                                        {"attribute": "marital_status", "example": example}]),
+        _fn("m.py::rate", "clean", [], tested=["religion"]),
+    ]}
+    on = score(report, labels, general=False, enabled=frozenset(OTHER_CATEGORIES))
+    assert on.labelled_pairs == 3
+    assert on.proved == ["m.py::predict [gender]", "m.py::predict [marital_status]"]
+    assert on.true_alarms == 2 and on.false_alarms == []
+    assert on.missed == ["m.py::rate [religion]: clean"]
+    off = score(report, labels, general=False, enabled=frozenset())
+    assert off.labelled_pairs == 1 and off.true_alarms == 1
+    assert off.false_alarms == ["m.py::predict [marital_status] (labelled biased[gender])"]
+    # By default the categories config/defaults.yml has on: every class the law names.
+    assert enabled_categories() >= set(DEFAULT_CATEGORIES) | set(OTHER_CATEGORIES)
+    assert score(report, labels, general=False).labelled_pairs == 3
 
 
 def test_crash_reasons() -> None:

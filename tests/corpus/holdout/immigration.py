@@ -12,7 +12,7 @@ DOCUMENTS = {
 }
 
 
-# expect: skipped
+# expect: biased[nationality]
 def visa_fee(nationality: str, visa_type: str) -> int:
     fee = VISA_FEES.get(visa_type, 200)
     if nationality in ("Canadian", "Mexican"):

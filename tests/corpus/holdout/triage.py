@@ -29,7 +29,7 @@ class Patient:
         return shock_index >= limit
 
 
-# expect: biased[age] attrs=[age]
+# expect: biased[age, pregnancy] attrs=[age, pregnancy]
 def triage_level(heart_rate: int, systolic_bp: int, age: int, is_pregnant: bool = False) -> int:
     level = 3
     if heart_rate > 120 or systolic_bp < 90:
@@ -56,7 +56,7 @@ def egfr(creatinine: float, age: int, sex: Sex, race: str) -> float:
     return round(value, 1)
 
 
-# expect: skipped
+# expect: biased[pregnancy]
 def contraindicated(drug: str, is_pregnant: bool) -> bool:
     return is_pregnant and drug in {"warfarin", "isotretinoin", "methotrexate"}
 

@@ -46,7 +46,7 @@ class child_benefit(Variable):  # noqa: N801
 
 
 class widow_allowance(Variable):  # noqa: N801
-    # expect: biased[gender]
+    # expect: biased[gender, marital_status]
     def formula(person, period, parameters):  # noqa: N805
         widowed = person("is_widowed", period)
         return 310.0 if widowed and person("sex", period) == "female" else 0.0

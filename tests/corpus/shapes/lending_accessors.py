@@ -41,7 +41,7 @@ class Borrower:
     collateral_value: float
 
 
-# expect: skipped
+# expect: biased[marital_status]
 def base_rate(customer: dict) -> float:
     status = customer.get("marital_status", "single")
     rate = 6.5
@@ -129,7 +129,7 @@ def collateral_required(borrower: Borrower) -> float:
     return round(borrower.collateral_value * ratio, 2)
 
 
-# expect: skipped
+# expect: biased[marital_status]
 def marital_note(customer: dict) -> str:
     return "joint account" if customer.get("marital_status") == "married" else "single account"
 

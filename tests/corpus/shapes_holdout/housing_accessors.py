@@ -40,7 +40,7 @@ def deposit_months(tenant: dict) -> int:
     return months
 
 
-# expect: skipped
+# expect: biased[religion]
 def pet_deposit(tenant: dict) -> int:
     return 300 if tenant.get("religion", "none") == "none" and tenant.get("pets", 0) else 0
 

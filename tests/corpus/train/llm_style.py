@@ -53,11 +53,10 @@ def assess_insurance_eligibility(age, sex, bmi, children, smoker, region):
     return True
 
 
-# expect: biased[education] attrs=[age, education, gender, occupation, race]
+# expect: biased[education, marital_status] attrs=[age, education, gender, marital_status, occupation, race]
 def predict_income(age, workclass, education, marital_status, occupation, race, sex,
                    hours_per_week):
     """Predict whether the income exceeds $50K/yr (the Adult dataset)."""
-    # marital_status is not protected under the default policy: its use is no finding.
     if marital_status == "Married-civ-spouse" and hours_per_week > 45:
         return ">50K"
     if education in ["Bachelors", "Masters", "Doctorate"] and hours_per_week > 40:

@@ -40,8 +40,7 @@ def winter_fuel(c: Claimant, temperature: float) -> int:
     return 50 if cold else 0
 
 
-# marital_status is off in the default policy, so nothing protected is received here.
-# expect: skipped
+# expect: biased[marital_status]
 def child_benefit(children, married):
     return children * (20 if married else 25)
 

@@ -13,7 +13,7 @@ def winter_fuel_payment(claimant: dict) -> float:
     return 300.0 if eligibility.is_pensioner(claimant) else 0.0
 
 
-# expect: biased[gender]
+# expect: biased[gender, pregnancy]
 def weekly_award(claimant: dict) -> float:
     award = 95.0 if income_test(claimant) else 0.0
     if eligibility.maternity_rule(claimant):

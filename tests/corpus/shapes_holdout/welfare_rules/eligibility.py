@@ -8,7 +8,7 @@ def is_pensioner(claimant: dict) -> bool:
     return claimant["age"] >= 66
 
 
-# expect: biased[gender]
+# expect: biased[gender, pregnancy]
 def maternity_rule(claimant: dict) -> bool:
     return claimant["sex"] == "female" and claimant["weeks_pregnant"] >= 29
 
