@@ -49,6 +49,11 @@ def mask_text(text, masks):
         if isinstance(m, bool) or m is None:
             continue
         tokens[str(m).strip()] = is_number(m)
+        if isinstance(m, Enum):
+            # A member echoed in a repr (`age_band=<AgeBand.SENIOR: 'senior'>`) or by value.
+            tokens[repr(m)] = False
+            if isinstance(m.value, str):  # not a number: 1 of `Sex.MALE = 1` may be a decision
+                tokens[m.value.strip()] = False
         if is_number(m) and isfinite(m):
             # `f"{age:.1f} yr"`: the number as text formats it, to 1 to 3 decimals
             tokens.update({f"{m:.{digits}f}": True for digits in (1, 2, 3)})

@@ -72,16 +72,28 @@ def as_age(value: Any) -> Any:
 
 
 def about_another_input(
-    error: str, refused: Any, others: list[Any], other_names: tuple[str, ...] = ()
+    error: str, refused: Any, others: list[Any], other_names: tuple[str, ...] = (), own: str = ""
 ) -> bool:
     """Whether an exception's message speaks of another input's value and not of the refused
     one: `The Body Mass Index measurement of 2 kg/m² is below -15 SD` validates the
     measurement against the person's reference, it does not refuse the person. Or of another
     input by its name of two words or more: "Diabetes age cannot be greater than current age"
-    checks two inputs against each other (`diabetes_age`), no age alone."""
+    checks two inputs against each other (`diabetes_age`), no age alone. Or, when it names the
+    refused input `own` by two words or more, of another by any name beside it: the same
+    message refuses no `diabetes_age`, it compares it with `age`."""
     message = error.partition(":")[2]
     if named_in(message, other_names):
         return True
+    own_words = name_tokens(own)
+    if len(own_words) >= 2:
+        text = " ".join(re.findall(r"[a-z0-9]+", message.casefold()))
+        rest = re.sub(rf"\b{re.escape(' '.join(own_words))}\b", " ", text)
+        if rest != text and any(
+            re.search(rf"\b{re.escape(' '.join(name_tokens(n)))}\b", rest)
+            for n in other_names
+            if name_tokens(n)
+        ):
+            return True
 
     def mentions(value: Any) -> bool:
         if isinstance(value, bool) or value is None:

@@ -2,7 +2,9 @@
 
 Files named on their own are read as given; folders are walked for the Python files the
 policy's `paths:` selects, leaving out the folders of tools and environments (`.venv`,
-`build`, hidden folders). `force_exclude` applies those same rules to named files too, as
+`build`, hidden folders). An exclusion that covers a named folder itself is waived for it:
+`scan examples/` reads the examples that `scan .` leaves out. `force_exclude` applies the
+policy's rules to named files too, as
 ruff's `--force-exclude` does, so that a hook handed every changed file tests what `scan .`
 and the App test. A symbolic link met on a walk is read only when it leads to a file inside
 the walked folder: a link to nothing, in a loop, or to a file elsewhere (another checkout,
@@ -58,12 +60,13 @@ def walk(root: Path, policy: Policy, selection: Selection) -> None:
     base = repository_root(root) or package_root(root / "__init__.py") or root.resolve()
     inside = root.resolve()
     repository = repository_root(root)
+    paths = policy.paths.naming(inside.relative_to(base).as_posix())
     for file in sorted(root.rglob("*.py")):
         rel = file.relative_to(root)
         if skipped_folder(rel):
             continue
         place = inside / rel  # where the walk found it, links not followed
-        if not policy.in_scope(place.relative_to(base).as_posix()):
+        if not policy.in_scope(place.relative_to(base).as_posix(), paths):
             continue
         if file.is_symlink():
             problem = link_problem(file, inside)

@@ -489,7 +489,7 @@ class Search:
             and real(v)
             and value_kind(v) in kinds  # text refused where numbers are taken: validation
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
-            and not about_another_input(o.error, v, others, self.other_names(leaf))
+            and not about_another_input(o.error, v, others, self.other_names(leaf), leaf.name)
         ]
         if not fine or not refused:
             return False

@@ -23,6 +23,7 @@ from analysis.interpreter import Interpreter
 from analysis.project import Placement
 from analysis.report import safe_repr
 from analysis.scan_budget import Deadline
+from analysis.scan_files import selects
 from bot.cache import ResultsCache, cache_key
 from bot.changes import FileChange, file_change
 from bot.checkout import Checkout, Fetcher
@@ -85,7 +86,7 @@ class Reviewer:
         changed: list[tuple[FileChange, str, str | None]] = []
         for entry in self.client.pull_files(outcome.number):
             path = str(entry["filename"])
-            if not self.policy.in_scope(path):
+            if not selects(self.policy, path):  # as `scan .` walks: no `.venv`, `build`...
                 continue
             read = self._read(entry, outcome)
             if isinstance(read, str):

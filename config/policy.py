@@ -65,6 +65,20 @@ class Paths(Strict):
         path = path.replace("\\", "/").removeprefix("./")
         return self._include.match_file(path) and not self._exclude.match_file(path)
 
+    def naming(self, folder: str) -> Paths:
+        """These paths for a walk of `folder` (repository-relative), named on its own: the
+        exclusions that cover the folder itself are waived (`codebias scan examples/` reads
+        the examples), those of what lies inside it still hold."""
+        parts = [p for p in folder.replace("\\", "/").split("/") if p not in ("", ".")]
+        covering = ["/".join(parts[: i + 1]) + "/" for i in range(len(parts))]
+        kept = tuple(
+            pattern
+            for pattern in self.exclude
+            if pattern.startswith("!")
+            or not any(pathspec.GitIgnoreSpec.from_lines([pattern]).match_file(c) for c in covering)
+        )
+        return self if kept == self.exclude else Paths(include=self.include, exclude=kept)
+
 
 class Python(Strict):
     """How the project's code is found and imported in the sandbox."""
@@ -172,9 +186,10 @@ class Policy(Strict):
                 )
         return self
 
-    def in_scope(self, path: str) -> bool:
-        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`)."""
-        return path.endswith(".py") and self.paths.selects(path)
+    def in_scope(self, path: str, paths: Paths | None = None) -> bool:
+        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`;
+        `paths`: these instead, as `Paths.naming` gives them for a named folder)."""
+        return path.endswith(".py") and (paths or self.paths).selects(path)
 
     @cached_property
     def enabled_categories(self) -> dict[str, Category]:

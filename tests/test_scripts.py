@@ -182,16 +182,24 @@ def test_the_readme_quick_start_is_two_commands_and_ci_runs_the_second() -> None
 
 
 def test_the_pre_commit_hook_runs_scan_on_the_files_it_is_given(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["id"] == "codebias" and hook["language"] == "python"
     assert hook["types"] == ["python"]
     program, *argv = hook["entry"].split()
     assert program == "codebias"
-    # pre-commit appends the staged files' names.
-    assert main([*argv, str(ROOT / "examples/hiring.py")]) == 1
-    assert "shortlist" in capsys.readouterr().out
+    # pre-commit appends the staged files' names: a module of the product is tested, an
+    # example (a program that exercises it, excluded by default) is not.
+    (tmp_path / ".git").mkdir()
+    for place in ("src", "examples"):
+        (tmp_path / place).mkdir()
+        (tmp_path / place / "hiring.py").write_text((ROOT / "examples/hiring.py").read_text())
+    staged = [str(tmp_path / "src/hiring.py"), str(tmp_path / "examples/hiring.py")]
+    assert main([*argv, *staged, "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {Path(f["path"]).parent.name for f in report["functions"]} == {"src"}
+    assert "shortlist" in {f["qualname"] for f in report["functions"]}
 
 
 # -- scripts/test: the tiers and the workers ----------------------------------------------

@@ -48,6 +48,20 @@ ECHOES = {
         "    return {'score': 0, 'text': 'Sex: Male = 0 points, Female = +1 point. '\n"
         "            + f\"The patient's gender is {p['sex']}. Nothing about m was given.\"}\n"
     ),
+    # india-tax-guru's profile builder: an enum member copied into a dataclass, whose repr
+    # writes it `<AgeBand.SENIOR: 'senior'>`.
+    "an enum member in a dataclass's repr": (
+        "import dataclasses, enum\n"
+        "class AgeBand(enum.Enum):\n"
+        "    BELOW_60 = 'below_60'\n"
+        "    SENIOR = 'senior_60_80'\n"
+        "@dataclasses.dataclass\n"
+        "class Profile:\n"
+        "    income: int\n"
+        "    age_band: AgeBand\n"
+        "def f(income: int, age_band: AgeBand):\n"
+        "    return Profile(income, age_band)\n"
+    ),
 }
 
 
@@ -67,6 +81,18 @@ DECISIONS = {
         "    return f'{gender}: ' + ('approved' if gender == 'male' else 'review')\n"
     ),
     "arithmetic on the value": "def f(age):\n    return age * 2\n",
+    "a rate beside an enum member in a dataclass": (
+        "import dataclasses, enum\n"
+        "class AgeBand(enum.Enum):\n"
+        "    BELOW_60 = 'below_60'\n"
+        "    SENIOR = 'senior_60_80'\n"
+        "@dataclasses.dataclass\n"
+        "class Profile:\n"
+        "    age_band: AgeBand\n"
+        "    rate: float\n"
+        "def f(age_band: AgeBand):\n"
+        "    return Profile(age_band, 0.1 if age_band is AgeBand.SENIOR else 0.2)\n"
+    ),
 }
 
 

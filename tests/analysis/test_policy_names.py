@@ -30,6 +30,10 @@ NAMES = [
     ("zip_path", None),
     ("ip_address", None),
     ("degrees", None),
+    # Money for schooling is no schooling: India's 80E deduction, its education cess.
+    ("section_80e_education_loan_interest", None),
+    ("health_and_education_cess", None),
+    ("education_fees", None),
     ("home_address", "region"),
     ("income", None),
     # The classes the law names are on by default (issue 30); a flag named by one of their

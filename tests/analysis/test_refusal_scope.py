@@ -53,9 +53,12 @@ def test_a_message_naming_another_input_checks_the_two_against_each_other() -> N
         "        raise ValueError('Diabetes age cannot be greater than current age')\n"
         "    return None\n"
     )
-    # The age is not refused for being below the diagnosis. (Refused the other way round, the
-    # diagnosis after the age, the message names `age` by one word: still reported.)
-    assert "age" not in {f.parameter for f in verdict(source, "validate").findings}
+    # The age is not refused for being below the diagnosis, nor the diagnosis for being after
+    # the age: the message names `diabetes_age` by its two words and `age` beside them.
+    assert verdict(source, "validate").findings == []
+    assert about_another_input(message, 70, [50], ("age", "sex"), own="diabetes_age")
+    assert not about_another_input(message, 70, [50], ("sex",), own="diabetes_age")
+    assert not about_another_input("ValueError: no age over 90", 95, [], ("age",), own="age")
 
 
 def test_an_implausible_reading_for_one_sex_is_validation_not_refusal() -> None:

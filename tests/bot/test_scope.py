@@ -63,13 +63,61 @@ def test_patterns_read_as_gitignore_does(path: str, selected: bool) -> None:
     assert (policy.in_scope(path) and scoped.in_scope(path) and exclude.in_scope(path)) is selected
 
 
-def cli_selection(tmp_path: Path) -> set[str]:
+# Without a policy: the programs that exercise the product (tests, examples, demos, docs,
+# benchmarks) are not judged; the rest is.
+EXERCISING = ["tests/a/b.py", "pkg/tests/t.py", "test_x.py", "src/conftest.py", "x_test.py",
+              "examples/demo.py", "demo/run.py", "docs/conf.py", "benchmarks/speed.py"]  # fmt: skip
+BY_DEFAULT = {"src/app.py", "src/examples_of.py", "tools/run.py", "setup.py", "latest/x.py"}
+# Folders of tools and environments, which a walk never enters and a review skips alike.
+TOOL_FOLDERS = ["build/lib/app.py", ".venv/lib/site.py", "venv/x.py", ".hidden/y.py"]
+
+
+@pytest.mark.parametrize("path", EXERCISING)
+def test_by_default_the_programs_that_exercise_the_product_are_not_judged(path: str) -> None:
+    assert not build_policy().in_scope(path)
+    assert build_policy([{"paths": {"exclude": []}}]).in_scope(path)  # a layer's list replaces it
+
+
+def make_repo(tmp_path: Path, files: list[str], policy: str | None) -> Path:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    for rel in FILES:
+    for rel in files:
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(SOURCE)
-    (repo / ".codebias.yml").write_text(POLICY)
+    if policy is not None:
+        (repo / ".codebias.yml").write_text(policy)
+    return repo
+
+
+def scanned(repo: Path, target: Path, tmp_path: Path) -> set[str]:
+    out = tmp_path / "report.json"
+    main(["scan", str(target), "--format", "json", "--output", str(out)])
+    report: dict[str, Any] = json.loads(out.read_text())
+    return {str(Path(f["path"]).relative_to(repo)) for f in report["functions"]}
+
+
+def test_a_folder_named_to_scan_is_read_whatever_exclusion_covers_it(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, [*EXERCISING, *BY_DEFAULT], None)
+    assert scanned(repo, repo, tmp_path) == BY_DEFAULT
+    assert scanned(repo, repo / "examples", tmp_path) == {"examples/demo.py"}
+    # What the exclusions name inside a named folder stays out.
+    (repo / "examples" / "tests").mkdir()
+    (repo / "examples" / "tests" / "t.py").write_text(SOURCE)
+    assert scanned(repo, repo / "examples", tmp_path) == {"examples/demo.py"}
+    assert scanned(repo, repo / "pkg" / "tests", tmp_path) == {"pkg/tests/t.py"}
+
+
+def test_by_default_the_cli_and_the_app_leave_out_the_same_files(
+    tmp_path: Path, github: FakeGitHub, embedded_settings: Settings
+) -> None:
+    files = [*EXERCISING, *BY_DEFAULT, *TOOL_FOLDERS]
+    repo = make_repo(tmp_path, files, None)
+    assert scanned(repo, repo, tmp_path) == BY_DEFAULT
+    assert app_selection(github, embedded_settings, None, files) == BY_DEFAULT
+
+
+def cli_selection(tmp_path: Path) -> set[str]:
+    repo = make_repo(tmp_path, FILES, POLICY)
     out = tmp_path / "report.json"
     code = main(
         ["scan", str(repo), "--config", str(repo / ".codebias.yml"), "--format", "json",
@@ -80,9 +128,12 @@ def cli_selection(tmp_path: Path) -> set[str]:
     return {str(Path(f["path"]).relative_to(repo)) for f in report["functions"]}
 
 
-def app_selection(github: FakeGitHub, settings: Settings) -> set[str]:
-    github.repo(REPO).files[("main", ".codebias.yml")] = POLICY
-    event = set_pull(github, 7, {rel: (None, SOURCE) for rel in FILES})
+def app_selection(
+    github: FakeGitHub, settings: Settings, policy: str | None = POLICY, files: list[str] = FILES
+) -> set[str]:
+    if policy is not None:
+        github.repo(REPO).files[("main", ".codebias.yml")] = policy
+    event = set_pull(github, 7, {rel: (None, SOURCE) for rel in files})
     request = route("pull_request", event)
     assert isinstance(request, ReviewRequest)
     JobContext.build(settings).run(request)
