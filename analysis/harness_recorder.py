@@ -5,7 +5,9 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
   {"op": "record", "targets": [{"id": int, "file": str, "name": str, "lines": [int]}],
    "entries": [{"kind": "pytest", "args": [str], "label": str}
                | {"kind": "script", "path": str, "argv": [str], "label": str}
-               | {"kind": "module", "name": str, "argv": [str], "label": str}],
+               | {"kind": "module", "name": str, "argv": [str], "label": str}
+               | {"kind": "data", "path": str, "format": "csv"|"tsv"|"json"|"jsonl",
+                  "label": str, "drives": [{"module": str, "qualname": str, "param": str}]}],
    "calls_per_function": int, "seconds": float, "entry_share": float,
    "seconds_per_test": float, "max_pickle_bytes": int, "repo": str}
 Replies, streamed while the entries run (one JSON line each):
@@ -27,19 +29,38 @@ past its time is interrupted (a test fails and the next one runs; an entry past 
 ends), stdin is /dev/null and there is no network; a forked child stops recording and loses
 the reply pipe.
 
+A data entry (analysis/evidence/datafiles.py) reads its file's first rows (numbers as
+numbers, empty cells None; a DataFrame by pandas' own reader, when pandas imports) and calls
+each function it drives with them, the rows going to the one parameter named, by keyword
+(by position when it takes no keyword): in the shape its annotation names (a DataFrame, a
+dict, a list of dicts, a TypedDict, dataclass or pydantic model built from a row), else one
+row as a dict, then a DataFrame of rows, then a list of row dicts, the first shape that
+returns kept for the next calls. A call is recorded by the same hook, its source the file
+and its rows (`data/people.csv row 0`, `rows 0-9`), and only when it returns: the calls a
+raising call made are dropped.
+
 Part of the child script (see harness.py): joined into one script with the other parts by
 `analysis.execution.HARNESS_SOURCE`; standard library only (pytest when it is installed).
 """
 
 import base64
+import collections.abc
+import csv
+import dataclasses
 import hashlib
+import importlib
+import inspect
+import json
 import os
 import pickle
+import re
 import runpy
 import signal
 import sys
 import threading
 import time
+import types
+import typing
 from typing import Any
 
 if __name__ != "__main__":
@@ -63,6 +84,14 @@ PYTEST_OPTIONS = [
 PYTEST_USAGE_ERROR = 4
 # Tests of one file in a row that kept no new call, after which the rest of it is left out.
 PATIENCE = 25
+DATA_ROWS = 50  # rows of a data file read (analysis/evidence/datafiles.HEAD_ROWS)
+FRAME_ROWS = 10  # rows of one DataFrame or list of rows passed
+# A shape tried this many times with none returning, the next one is tried.
+SHAPE_TRIES = 2
+INTEGER = re.compile(r"[+-]?\d+")
+DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
+PLAIN = (str, bytes, int, float, bool, complex)
+TRY_EVERY_SHAPE = ("dict", "frame", "rows")
 
 
 class TestTimeout(BaseException):  # noqa: N818 - read as the test's outcome: "TestTimeout"
@@ -98,6 +127,8 @@ class CallRecorder:
         self.main: dict[str, str] | None = None
         self.busy = False
         self.off = False
+        # While a data entry's call runs: the calls it records, sent only if it returns.
+        self.held: list[tuple[int, str, dict[str, Any]]] | None = None
         self.lock = threading.Lock()
         self.counts = {"kept": 0, "repeated": 0, "unpicklable": 0, "oversized": 0, "unloadable": 0}
         self.start_paths = list(sys.path)
@@ -222,10 +253,26 @@ class CallRecorder:
                 "paths": self.added_paths(),
                 "params": described,
             }
+            message = {"call": call, "pickle": base64.b64encode(data).decode()}
+            if self.held is not None:
+                self.held.append((target, digest, message))
+                return
             with self.lock:
-                self.harness.send({"call": call, "pickle": base64.b64encode(data).decode()})
+                self.harness.send(message)
         finally:
             self.busy = False
+
+    def release(self, returned: bool) -> None:
+        """A data entry's call is over: send what it recorded if it returned, else forget
+        it (its arguments may be kept from a later call that returns)."""
+        held, self.held = self.held or [], None
+        for target, digest, message in held:
+            if returned:
+                with self.lock:
+                    self.harness.send(message)
+            else:
+                self.kept.get(target, set()).discard(digest)
+                self.counts["kept"] -= 1
 
     def added_paths(self) -> list[str]:
         """Import roots inside the project the run added (pytest's rootdir of test files):
@@ -300,6 +347,9 @@ class CallRecorder:
             if kind == "pytest":
                 self.run_pytest([str(a) for a in entry.get("args", [])], clock, outcome)
                 return
+            if kind == "data":
+                self.run_data(entry, clock, outcome)
+                return
             argv = [str(a) for a in entry.get("argv", [])]
             self.source = label
             self.install()  # a program is recorded from its first line
@@ -338,6 +388,255 @@ class CallRecorder:
         outcome.status = f"pytest exit code {int(code)}"
         if outcome.left_out:
             outcome.status += f"; {outcome.left_out} tests left out (nothing more to record)"
+
+
+    # -- data entries --------------------------------------------------------------------
+    def run_data(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
+        path = str(entry["path"])
+        label = str(entry.get("label") or path)
+        table = DataTable(path, str(entry.get("format", "csv")))
+        returned = raised = 0
+        for drive in entry.get("drives", []):
+            if self.done:
+                break
+            try:
+                function = import_function(str(drive["module"]), str(drive["qualname"]))
+            except Exception:  # noqa: BLE001 - a module that fails to import drives nothing
+                raised += 1
+                continue
+            calls = self.drive(function, str(drive["param"]), table, label, clock)
+            returned += calls[0]
+            raised += calls[1]
+        outcome.status = f"ok: {returned} call(s) returned, {raised} raised"
+
+    def drive(
+        self, function: Any, param: str, table: "DataTable", label: str, clock: "Timer"
+    ) -> tuple[int, int]:
+        """Call `function` with the table's rows in the first shape that returns: at most
+        `keep` calls that return, twice as many tries; (returned, raised)."""
+        passing = rows_parameter(function, param)
+        if passing is None:
+            return 0, 0
+        returned = raised = 0
+        for shape in shapes_for(annotation_of(function, param)):
+            tries = 0
+            for where, build in table.units(shape):
+                if returned >= self.keep or tries >= 2 * self.keep:
+                    break
+                if returned == 0 and tries >= SHAPE_TRIES:
+                    break  # this shape does not suit the function: the next one
+                tries += 1
+                try:
+                    value = build()
+                except Exception:  # noqa: BLE001 - a row the annotated class refuses
+                    raised += 1
+                    continue
+                self.source = f"{label} {where}"
+                if self.call_held(function, param, passing, value, clock):
+                    returned += 1
+                else:
+                    raised += 1
+            if returned:
+                break
+        self.source = ""
+        return returned, raised
+
+    def call_held(
+        self, function: Any, param: str, passing: str, value: Any, clock: "Timer"
+    ) -> bool:
+        """One call, recorded only if it returns (a test's time for it)."""
+        self.held = []
+        returned = False
+        clock.start_test()
+        self.install()
+        try:
+            if passing == "position":
+                function(value)
+            else:
+                function(**{param: value})
+            returned = True
+        except (Exception, TestTimeout, SystemExit):  # noqa: BLE001 - it raised: nothing kept
+            returned = False
+        finally:
+            self.uninstall()
+            clock.end_test()
+            self.release(returned)
+        return returned
+
+
+class DataTable:
+    """A data file's first rows, as the shapes a function may take them in."""
+
+    def __init__(self, path: str, data_format: str) -> None:
+        self.path = path
+        self.format = data_format
+        self.rows = read_rows(path, data_format)
+        self.frame: Any = None
+
+    def units(self, shape: Any) -> list[tuple[str, Any]]:
+        """(where, a builder of the value) for each call of this shape."""
+        if shape in ("frame", "rows") or (isinstance(shape, tuple) and shape[0] == "models"):
+            return [
+                (f"rows {start}-{min(start + FRAME_ROWS, len(self.rows)) - 1}",
+                 lambda start=start: self.chunk(shape, start))
+                for start in range(0, len(self.rows), FRAME_ROWS)
+            ]  # fmt: skip
+        return [(f"row {i}", lambda i=i: one_row(shape, dict(self.rows[i])))
+                for i in range(len(self.rows))]  # fmt: skip
+
+    def chunk(self, shape: Any, start: int) -> Any:
+        rows = self.rows[start : start + FRAME_ROWS]
+        if shape == "rows":
+            return [dict(row) for row in rows]
+        if shape != "frame":
+            return [one_row(("model", shape[1]), dict(row)) for row in rows]
+        import pandas  # ImportError: no DataFrame here, this shape is not tried
+
+        if self.frame is None:
+            if self.format in ("csv", "tsv"):  # as the project's own pandas reads it
+                self.frame = pandas.read_csv(
+                    self.path, sep="\t" if self.format == "tsv" else ",", nrows=DATA_ROWS
+                )
+            else:
+                self.frame = pandas.DataFrame(self.rows)
+        return self.frame.iloc[start : start + FRAME_ROWS].reset_index(drop=True).copy()
+
+
+def read_rows(path: str, data_format: str) -> list[dict[str, Any]]:
+    """The first DATA_ROWS records of a data file: a table's cells read as numbers where
+    they are numbers, empty ones None."""
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        if data_format in ("csv", "tsv"):
+            reader = csv.reader(handle, delimiter="\t" if data_format == "tsv" else ",")
+            header = [name.strip() for name in next(reader, [])]
+            rows: list[dict[str, Any]] = []
+            for row in reader:
+                if len(rows) >= DATA_ROWS:
+                    break
+                if row:
+                    rows.append({n: cell(text) for n, text in zip(header, row, strict=False)})
+            return rows
+        values: list[Any] = []
+        if data_format == "jsonl":
+            for line in handle:
+                if len(values) >= DATA_ROWS:
+                    break
+                if line.strip():
+                    values.append(json.loads(line))
+        else:
+            loaded = json.load(handle)
+            values = [loaded] if isinstance(loaded, dict) else list(loaded or [])
+    return [v for v in values if isinstance(v, dict)][:DATA_ROWS]
+
+
+def cell(text: str) -> Any:
+    stripped = text.strip()
+    if not stripped:
+        return None
+    if INTEGER.fullmatch(stripped):
+        return int(stripped)
+    if DECIMAL.fullmatch(stripped):
+        return float(stripped)
+    return text
+
+
+def one_row(shape: Any, row: dict[str, Any]) -> Any:
+    """A row as a dict, or as the record class the annotation names."""
+    if not isinstance(shape, tuple):
+        return row
+    cls: Any = shape[1]
+    if dataclasses.is_dataclass(cls):
+        names = [f.name for f in dataclasses.fields(cls) if f.init]
+        build: Any = cls  # a class, not an instance: is_dataclass says either
+        return build(**{name: row[name] for name in names if name in row})
+    if hasattr(cls, "model_validate"):  # pydantic 2
+        return cls.model_validate(row)
+    return cls.parse_obj(row)  # pydantic 1
+
+
+def import_function(module: str, qualname: str) -> Any:
+    value: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def rows_parameter(function: Any, param: str) -> str | None:
+    """How the rows go to `param` ("keyword" or "position"), or None when the function
+    cannot be called with only them (another parameter has no default)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    spread = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    chosen = [p for p in parameters if p.name == param and p.kind not in spread]
+    others = [p for p in parameters if p.name != param and p.kind not in spread]
+    if not chosen or any(p.default is inspect.Parameter.empty for p in others):
+        return None
+    if chosen[0].kind is inspect.Parameter.POSITIONAL_ONLY:
+        return "position" if parameters[0] is chosen[0] else None
+    return "keyword"
+
+
+def annotation_of(function: Any, param: str) -> Any:
+    try:
+        return typing.get_type_hints(function).get(param)
+    except Exception:  # noqa: BLE001 - a name the annotation uses is not importable here
+        raw = inspect.signature(function).parameters[param].annotation
+        return None if raw is inspect.Parameter.empty or isinstance(raw, str) else raw
+
+
+def shapes_for(annotation: Any) -> list[Any]:
+    """The shapes to try, in order: what the annotation names (each member of a union), or
+    a row as a dict, a DataFrame, a list of rows."""
+    if annotation is None or annotation is Any:
+        return list(TRY_EVERY_SHAPE)
+    origin = typing.get_origin(annotation)
+    union = getattr(types, "UnionType", None)
+    if origin is typing.Union or (union is not None and isinstance(annotation, union)):
+        shapes: list[Any] = []
+        for member in typing.get_args(annotation):
+            shapes += [s for s in shape_of(member) if s not in shapes]
+        return shapes
+    return shape_of(annotation)
+
+
+def shape_of(annotation: Any) -> list[Any]:
+    if annotation is type(None):
+        return []
+    origin = typing.get_origin(annotation) or annotation
+    if origin is typing.Annotated:
+        return shape_of(typing.get_args(annotation)[0])
+    if not isinstance(origin, type):
+        return list(TRY_EVERY_SHAPE)
+    if origin.__name__ == "DataFrame":
+        return ["frame"]
+    if issubclass(origin, PLAIN):
+        return []
+    if issubclass(origin, collections.abc.Mapping) or is_typeddict(origin):
+        return ["dict"]
+    if record_class(origin):
+        return [("model", origin)]
+    if issubclass(origin, (list, tuple, collections.abc.Iterable)):
+        items = typing.get_args(annotation)
+        if items and isinstance(items[0], type) and record_class(items[0]):
+            return [("models", items[0])]
+        return ["rows"]
+    return list(TRY_EVERY_SHAPE)
+
+
+def record_class(cls: type) -> bool:
+    """A dataclass or a pydantic model: built from a row by its fields."""
+    return (
+        dataclasses.is_dataclass(cls)
+        or callable(getattr(cls, "model_validate", None))
+        or callable(getattr(cls, "parse_obj", None))
+    )
+
+
+def is_typeddict(cls: type) -> bool:
+    check = getattr(typing, "is_typeddict", None)
+    return bool(check(cls)) if check is not None else False
 
 
 class EntryOutcome:

@@ -100,6 +100,10 @@ class Evidence(Strict):
     # Commands to run instead of the ones found (`pytest -q tests/unit`, `python
     # examples/demo.py`, `python -m pkg.demo`): pytest and python commands only.
     run: tuple[str, ...] = ()
+    # The project's data files (CSV, JSON, JSON Lines) as inputs of the functions that read
+    # their columns, after the tests and demos or the `run` commands (analysis/evidence/
+    # datafiles.py).
+    data: bool = True
     seconds: float = Field(default=120.0, gt=0, le=3600)  # the whole recording run
     calls_per_function: int = Field(default=5, ge=1, le=50)
 

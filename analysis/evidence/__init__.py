@@ -1,6 +1,7 @@
 """Inputs from evidence: the calls the repository's own tests and demos make.
 
     entrypoints   which tests and programs to run (found, or the policy's `evidence.run`)
+    datafiles     the project's data files, whose rows the functions reading them are called with
     scope         which functions to record
     recording     the recording run, host side (the child side: harness_recorder.py)
     calls         recorded calls as the host keeps them; `Evidence`, one project's recording

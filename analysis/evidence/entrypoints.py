@@ -11,6 +11,9 @@ Read from the files, never imported. Found with no configuration:
 
 The policy's `evidence.run` replaces them with the commands it names (`pytest -q tests/unit`,
 `python examples/demo.py`, `python -m pkg.demo`): pytest and python commands only.
+
+The project's data files are entry points too (datafiles.py): a `data` entry calls the
+functions that read a file's columns with its rows, after the tests and demos.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Literal
 
 from analysis.project import SKIP_DIRS, Project, imported_modules, module_files
 
-EntryKind = Literal["pytest", "script", "module"]
+EntryKind = Literal["pytest", "script", "module", "data"]
 DEMO_DIRS = frozenset(
     {"examples", "example", "demo", "demos", "scripts", "samples", "sample", "tutorial",
      "tutorials", "notebooks", "usage", "bin"}
@@ -43,13 +46,25 @@ PACKAGE_DEPTH = 3  # `__init__` files followed to see what importing a package i
 
 
 @dataclass(frozen=True)
+class Drive:
+    """A function a data entry calls with the rows of its file: the module to import, the
+    function's qualified name, the parameter that takes the rows."""
+
+    module: str
+    qualname: str
+    param: str
+
+
+@dataclass(frozen=True)
 class EntryPoint:
     kind: EntryKind
     label: str  # what a finding names as its call's source (a program's); "pytest" for tests
     args: tuple[str, ...] = ()  # pytest's arguments
-    path: str = ""  # a script, relative to the project
+    path: str = ""  # a script or a data file, relative to the project
     module: str = ""  # a module run as `python -m`
     argv: tuple[str, ...] = ()
+    data_format: str = ""  # a data file's: csv, tsv, json, jsonl
+    drives: tuple[Drive, ...] = ()  # a data file's: the functions called with its rows
 
     def wire(self, repo_view: str) -> dict[str, object]:
         """As the recorder takes it (harness_recorder.py), paths as the child sees them."""
@@ -59,6 +74,13 @@ class EntryPoint:
             return {"kind": "module", "name": self.module, "argv": list(self.argv),
                     "label": self.label}  # fmt: skip
         path = f"{repo_view.rstrip('/')}/{self.path}"
+        if self.kind == "data":
+            drives = [
+                {"module": d.module, "qualname": d.qualname, "param": d.param}
+                for d in self.drives
+            ]  # fmt: skip
+            return {"kind": "data", "path": path, "format": self.data_format,
+                    "label": self.label, "drives": drives}  # fmt: skip
         return {"kind": "script", "path": path, "argv": list(self.argv), "label": self.label}
 
 

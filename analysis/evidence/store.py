@@ -14,6 +14,7 @@ from typing import Any
 from analysis.builder import InputBuilder
 from analysis.errors import ExecutionError
 from analysis.evidence.calls import Evidence, FunctionKey, RecordedCall
+from analysis.evidence.datafiles import Reader, data_entries, reader
 from analysis.evidence.entrypoints import entry_points
 from analysis.evidence.recording import Recording
 from analysis.evidence.scope import recording_target, wanted
@@ -70,21 +71,41 @@ class EvidenceStore:
         self.thread.start()
 
     def plan(self, candidates: list[Candidate]) -> list[tuple[Project, list[Candidate], list[Any]]]:
-        """Per project not yet recorded: the functions to record and the entry points to run."""
+        """Per project not yet recorded: the functions to record and the entry points to run.
+        A function the scope does not want is recorded too when a data file of people (a
+        protected column) is driven through it (datafiles.py)."""
         by_project: dict[Path, list[Candidate]] = {}
+        readers: dict[Path, list[tuple[Reader, Candidate]]] = {}
         for candidate in candidates:
-            if candidate.project.root in self.recordings:
+            root = candidate.project.root
+            if root in self.recordings:
                 continue
             model = InputBuilder(candidate.facts, self.policy).build(candidate.info)
-            if wanted(candidate.info, model, candidate.facts, self.policy):
-                by_project.setdefault(candidate.project.root, []).append(candidate)
+            chosen = wanted(candidate.info, model, candidate.facts, self.policy)
+            if chosen:
+                by_project.setdefault(root, []).append(candidate)
+            found_reader = self.policy.evidence.data and reader(
+                candidate.location.name, candidate.info, model, candidate.facts.functions, chosen
+            )
+            if found_reader:
+                readers.setdefault(root, []).append((found_reader, candidate))
         plans = []
-        for group in by_project.values():
-            project = group[0].project
+        for root in {**by_project, **readers}:
+            group = by_project.get(root, [])
+            project = (group or [c for _, c in readers[root]])[0].project
+            data = data_entries(project, [r for r, _ in readers.get(root, [])], self.policy)
+            driven = {(d.module, d.qualname) for entry in data.entries for d in entry.drives}
+            group += [
+                c for r, c in readers.get(root, [])
+                if (r.module, r.qualname) in driven and c not in group
+            ]  # fmt: skip
+            if not group:
+                continue
             found = entry_points(
                 project, {c.location.name for c in group}, self.policy.evidence.run
             )
-            self.warnings += found.warnings
+            found.entries += data.entries  # after the tests and demos
+            self.warnings += found.warnings + data.warnings
             if found.entries:
                 plans.append((project, group, found.entries))
         return plans

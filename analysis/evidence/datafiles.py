@@ -1,0 +1,352 @@
+"""Data entry points: the project's own tables and records as the inputs of its functions.
+
+Many repositories ship the inputs their functions take as data, not as calls: a
+`datasets/test.csv` whose columns are exactly what `make_prediction(input_data=...)` reads.
+Found here, read on the host only as far as their header (the column names, or the keys of
+the records): CSV and TSV files, JSON holding a list of objects or one object, JSON Lines;
+under the project, tools' and hidden folders left out, files over MAX_DATA_BYTES too.
+
+A function is called with a file's rows when one of its parameters reads fields of the file
+(keys, columns, attributes: those the builder found, and the string constants the function,
+or a helper it passes the parameter on to, reads the parameter or what it derives from it
+with) — at least two in common, or one of a protected category — and its other parameters
+have defaults. One `data` entry per file runs in the recorder after the tests and demos
+(harness_recorder.py: it reads the file and calls each function with a row, a DataFrame of
+rows or a list of rows, as the parameter's annotation says or whichever returns first), and
+each call is recorded as any other, its source the file (`datasets/test.csv row 0`).
+A data file that cannot be read as one (binary, ragged rows, broken JSON) is left out and
+named in a warning.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from analysis.evidence.entrypoints import Discovery, Drive, EntryPoint
+from analysis.evidence.scope import all_arguments
+from analysis.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
+from analysis.inputs import VARARGS, InputModel, Node
+from analysis.project import SKIP_DIRS, Project
+from config.policy import Policy
+
+FORMATS = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+MAX_DATA_BYTES = 5 << 20  # a larger file is a data set to train on, not inputs to try
+MAX_JSON_BYTES = 1 << 20  # a JSON file is parsed whole to read its keys
+MAX_DATA_FILES = 20  # files driven, at most
+MAX_LOOKED = 200  # data files looked at, at most
+MAX_WALKED = 20_000  # files of the project walked past, at most
+HEAD_BYTES = 256 << 10  # of a CSV, read to check its header and first rows
+HEAD_ROWS = 50  # rows checked (and the most the recorder reads)
+HELPER_DEPTH = 2  # helpers a parameter is passed on to, followed
+
+
+class MalformedData(ValueError):
+    """A data file that cannot be read as one: named in a warning, left out."""
+
+
+@dataclass(frozen=True)
+class DataFile:
+    path: str  # relative to the project
+    format: str
+    columns: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A function of the project that may be called with a data file's rows: its module, and
+    the names each of its parameters reads."""
+
+    module: str
+    qualname: str
+    reads: dict[str, frozenset[str]]
+    # The recording's scope wants it (evidence/scope.py); else only a file of people (one
+    # of its columns protected) is driven through it.
+    wanted: bool = True
+
+
+def data_entries(project: Project, readers: list[Reader], policy: Policy) -> Discovery:
+    """One `data` entry per data file whose fields a reader's parameter reads."""
+    found = Discovery()
+    if not readers:
+        return found
+    files, found.warnings = data_files(project.root)
+    for data in files:
+        people = any(policy.canonical_category(c) is not None for c in data.columns)
+        drives = tuple(
+            Drive(reader.module, reader.qualname, param)
+            for reader in readers
+            for param, names in reader.reads.items()
+            if (reader.wanted or people) and overlaps(names, data.columns, policy)
+        )
+        if drives:
+            entry = EntryPoint(
+                "data", data.path, path=data.path, data_format=data.format, drives=drives
+            )
+            found.entries.append(entry)
+        if len(found.entries) >= MAX_DATA_FILES:
+            break
+    return found
+
+
+def overlaps(names: frozenset[str], columns: frozenset[str], policy: Policy) -> bool:
+    """Two fields in common, or one of a protected category."""
+    common = names & columns
+    return len(common) >= 2 or any(policy.canonical_category(n) is not None for n in common)
+
+
+# -- the files -------------------------------------------------------------------------------
+def data_files(root: Path) -> tuple[list[DataFile], list[str]]:
+    """The project's data files with their fields, and a warning for each left out."""
+    files: list[DataFile] = []
+    warnings: list[str] = []
+    for relative, data_format in candidate_files(root):
+        try:
+            columns = read_fields(root / relative, data_format)
+        except MalformedData as exc:
+            warnings.append(f"evidence: data file {relative} is left out: {exc}")
+            continue
+        if columns:
+            files.append(DataFile(relative, data_format, columns))
+    return files, warnings
+
+
+def candidate_files(root: Path) -> Iterable[tuple[str, str]]:
+    walked = looked = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(names):
+            walked += 1
+            if walked > MAX_WALKED or looked >= MAX_LOOKED:
+                return
+            data_format = FORMATS.get(Path(name).suffix.lower())
+            path = Path(folder) / name
+            if data_format is None or name.startswith(".") or path.is_symlink():
+                continue
+            try:
+                if not path.is_file() or path.stat().st_size > MAX_DATA_BYTES:
+                    continue
+            except OSError:
+                continue
+            looked += 1
+            yield path.relative_to(root).as_posix(), data_format
+
+
+def read_fields(path: Path, data_format: str) -> frozenset[str]:
+    """The column names, or the keys of the records; empty for JSON that holds no records."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(MAX_JSON_BYTES + 1 if data_format == "json" else HEAD_BYTES)
+    except OSError as exc:
+        raise MalformedData(f"cannot be read ({exc.strerror})") from None
+    if b"\0" in head:
+        raise MalformedData("it is not text")
+    try:
+        text = head.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        # A read cut inside a character is no fault of the file's.
+        if exc.start < len(head) - 4:
+            raise MalformedData("it is not UTF-8 text") from None
+        text = head[: exc.start].decode("utf-8-sig")
+    if data_format in ("csv", "tsv"):
+        return table_header(text, "\t" if data_format == "tsv" else ",", len(head) < HEAD_BYTES)
+    if data_format == "jsonl":
+        return record_keys(json_lines(text, len(head) < HEAD_BYTES))
+    if len(head) > MAX_JSON_BYTES:
+        return frozenset()  # too large to read its keys: left alone
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise MalformedData("it is not valid JSON") from None
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+        return frozenset()  # JSON, but not records
+    return record_keys(value[:HEAD_ROWS])
+
+
+def table_header(text: str, delimiter: str, whole: bool) -> frozenset[str]:
+    """A table's column names, its first rows checked: each as long as the header."""
+    lines = text.splitlines(keepends=True)
+    if not whole:
+        lines = lines[:-1]  # the last line read may be cut short
+    try:
+        rows = [row for row in csv.reader(io.StringIO("".join(lines)), delimiter=delimiter) if row]
+    except csv.Error as exc:
+        raise MalformedData(f"it is not a valid table ({exc})") from None
+    if not rows:
+        return frozenset()
+    header = [name.strip() for name in rows[0]]
+    if len(header) < 2 or "" in header or len(set(header)) < len(header):
+        raise MalformedData("its first row is no header of distinct column names")
+    for number, row in enumerate(rows[1 : HEAD_ROWS + 1], start=1):
+        if len(row) != len(header):
+            raise MalformedData(f"row {number} has {len(row)} fields, its header {len(header)}")
+    return frozenset(header)
+
+
+def json_lines(text: str, whole: bool) -> list[object]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not whole:
+        lines = lines[:-1]
+    values = []
+    for number, line in enumerate(lines[:HEAD_ROWS], start=1):
+        try:
+            values.append(json.loads(line))
+        except (ValueError, RecursionError):
+            raise MalformedData(f"line {number} is not valid JSON") from None
+    return values
+
+
+def record_keys(values: list[object]) -> frozenset[str]:
+    """The keys of records: objects most of whose values are plain (a table of lookups,
+    `{"Gender": {"Female": -15}}`, is configuration, not a person)."""
+    if not values or not all(isinstance(v, dict) and plain_record(v) for v in values):
+        return frozenset()
+    return frozenset(k for v in values if isinstance(v, dict) for k in v if isinstance(k, str))
+
+
+def plain_record(value: dict[object, object]) -> bool:
+    plain = sum(isinstance(v, (str, int, float, bool)) or v is None for v in value.values())
+    return bool(value) and 2 * plain >= len(value)
+
+
+# -- the functions ---------------------------------------------------------------------------
+def reader(
+    module: str,
+    info: FunctionInfo,
+    model: InputModel,
+    functions: dict[str, FunctionNode],
+    wanted: bool = True,
+) -> Reader | None:
+    """What `info`'s parameters read, when it can be called with only one of them given
+    (`functions`: the module's own and those it imports from the project, by name)."""
+    static = "staticmethod" in info.decorators
+    if (info.owner is not None and not static) or "<locals>" in info.qualname:
+        return None  # a method needs its instance: recorded from the tests that make one
+    required = required_parameters(info.node)
+    shapes = {param.name: param.shape for param in model.params}
+    reads: dict[str, frozenset[str]] = {}
+    spread = {a.arg for a in (info.node.args.vararg, info.node.args.kwarg) if a is not None}
+    for arg in all_arguments(info.node):
+        if arg.arg in spread or required - {arg.arg}:
+            continue  # another parameter has no default: nothing to give it
+        names = set(names_read(info.node, arg.arg, functions, HELPER_DEPTH))
+        shape = shapes.get(arg.arg)
+        if shape is not None:
+            names |= field_names(shape)
+        if names:
+            reads[arg.arg] = frozenset(names)
+    if not reads:
+        return None
+    return Reader(module, info.qualname, reads, wanted)
+
+
+def required_parameters(fn: FunctionNode) -> set[str]:
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    with_default = {a.arg for a in positional[len(positional) - len(args.defaults) :]}
+    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
+    return {a.arg for a in [*positional, *args.kwonlyargs] if a.arg not in with_default}
+
+
+def field_names(node: Node) -> set[str]:
+    """The fields the builder found under a parameter, at any depth."""
+    names = {name for name in node.fields if name != VARARGS}
+    for sub in node.fields.values():
+        names |= field_names(sub)
+    if node.item is not None:
+        names |= field_names(node.item)
+    return names
+
+
+def names_read(
+    fn: FunctionNode, param: str, functions: dict[str, FunctionNode], depth: int
+) -> set[str]:
+    """The string constants `fn` reads `param` with, or what it derives from it (`data =
+    pd.DataFrame(param)`, `for row in param`): `x["k"]`, `x[["k", "j"]]`, `x.get("k")`,
+    `x.k`, `getattr(x, "k")`, `"k" in x`; and, `depth` helpers deep, what a function of
+    the module reads the parameter it is passed it with."""
+    derived = derived_names(fn, param)
+    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    found: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and rooted(node.value, derived):
+            found |= strings(node.slice)
+        elif isinstance(node, ast.Attribute) and rooted(node.value, derived):
+            if id(node) not in called:
+                found.add(node.attr)
+        elif isinstance(node, ast.Compare) and any(
+            isinstance(op, (ast.In, ast.NotIn)) for op in node.ops
+        ):
+            if any(rooted(side, derived) for side in node.comparators):
+                found |= strings(node.left)
+        elif isinstance(node, ast.Call):
+            found |= call_reads(node, derived, functions, depth)
+    return found
+
+
+def call_reads(
+    call: ast.Call, derived: set[str], functions: dict[str, FunctionNode], depth: int
+) -> set[str]:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in KEY_READERS and call.args:
+        if rooted(func.value, derived):
+            return strings(call.args[0])
+    if isinstance(func, ast.Name) and func.id == "getattr" and len(call.args) >= 2:
+        if rooted(call.args[0], derived):
+            return strings(call.args[1])
+    if depth and isinstance(func, ast.Name) and func.id in functions:
+        callee = functions[func.id]
+        found: set[str] = set()
+        for name, value in call_bindings(callee, call, False):
+            if mentions(value, derived):
+                found |= names_read(callee, name, functions, depth - 1)
+        return found
+    return set()
+
+
+def derived_names(fn: FunctionNode, param: str) -> set[str]:
+    """`param` and the local names assigned from an expression that mentions it (or one of
+    them), loop targets over one included."""
+    derived = {param}
+    while True:
+        before = len(derived)
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                value = node.value
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                value, targets = node.iter, [node.target]
+            else:
+                continue
+            if value is not None and mentions(value, derived):
+                derived |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if len(derived) == before:
+            return derived
+
+
+def mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def rooted(node: ast.AST, names: set[str]) -> bool:
+    """`x`, `x[0]`, `x.loc[...]`, `x.profile`: an expression that starts at one of `names`."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def strings(node: ast.AST) -> set[str]:
+    """A string constant, or those of a list or tuple of them (`df[["age", "sex"]]`)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return set().union(*(strings(e) for e in node.elts if isinstance(e, ast.Constant)))
+    return set()

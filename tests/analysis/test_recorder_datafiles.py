@@ -1,0 +1,134 @@
+"""The recorder's data entries (analysis/harness_recorder.py): a data file's rows passed to
+the functions that read them, in the shape each takes, run in this process as the harness's
+protocol is (harness_kit.py); only the calls that return are recorded, named by file and
+row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness_kit import InProcessHarness, in_process_harness
+from test_recorder_protocol import arguments, calls, write
+
+PEOPLE = """\
+from dataclasses import dataclass
+
+@dataclass
+class Applicant:
+    Gender: str
+    Income: int
+
+def by_row(*, input_data, rate=1.0):
+    return input_data["Income"] * rate / (2 if input_data["Gender"] == "Female" else 1)
+
+def typed(applicant: Applicant):
+    return applicant.Income
+
+def frame(applicants):
+    return applicants["Gender"].tolist()
+
+def rows(applicants: list):
+    return [a["Gender"] for a in applicants]
+
+def picky(input_data):
+    if input_data["Income"] is None:
+        raise ValueError("no income")
+    return input_data["Income"]
+
+def needs_rate(input_data, rate):
+    return input_data["Income"] * rate
+"""
+CSV = "Gender,Income,Notes\nMale,52000,\nFemale,,x\nFemale,48000.5,\n"
+NAMES = ("by_row", "typed", "frame", "rows", "picky", "needs_rate")
+
+
+@pytest.fixture
+def h() -> Iterator[InProcessHarness]:
+    with in_process_harness() as running:
+        yield running
+
+
+def record_data(h: InProcessHarness, root: Path, *functions: str, **extra: Any) -> list[Any]:
+    write(root, {"pkg/__init__.py": "", "pkg/people.py": PEOPLE, "data/people.csv": CSV})
+    source = (root / "pkg" / "people.py").read_text().splitlines()
+    targets = [
+        {"id": i, "file": f"{root}/pkg/people.py", "name": name,
+         "lines": [next(n for n, t in enumerate(source, 1) if t.startswith(f"def {name}("))]}
+        for i, name in enumerate(NAMES)
+    ]  # fmt: skip
+    entry = {
+        "kind": "data", "path": f"{root}/data/people.csv", "format": "csv",
+        "label": "data/people.csv",
+        "drives": [{"module": "pkg.people", "qualname": name,
+                    "param": "applicant" if name == "typed" else
+                    "applicants" if name in ("frame", "rows") else "input_data"}
+                   for name in functions],
+    }  # fmt: skip
+    assert h.load("", qualname="", paths=[str(root)], cwd=str(root), stub_missing=False)[
+        "loaded"
+    ]
+    return h.record({"targets": targets, "entries": [entry], "repo": str(root), **extra})
+
+
+def test_each_row_goes_to_the_keyword_parameter_as_a_dict_numbers_read_as_numbers(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    lines = record_data(h, tmp_path, "by_row")
+    recorded = calls(lines)
+    # Row 1's empty income raises: that call is not kept.
+    assert [c["source"] for c in recorded] == ["data/people.csv row 0", "data/people.csv row 2"]
+    assert arguments(recorded[0])["kwargs"] == {
+        "input_data": {"Gender": "Male", "Income": 52000, "Notes": None}, "rate": 1.0,
+    }  # the other parameter as its default
+    assert arguments(recorded[1])["kwargs"]["input_data"]["Income"] == 48000.5
+    entry = next(line for line in lines if "entry" in line)
+    assert entry["status"] == "ok: 2 call(s) returned, 1 raised"  # row 1: None / 2
+
+
+def test_a_call_that_raises_is_not_recorded(h: InProcessHarness, tmp_path: Path) -> None:
+    recorded = calls(record_data(h, tmp_path, "picky"))
+    assert [c["source"] for c in recorded] == ["data/people.csv row 0", "data/people.csv row 2"]
+
+
+def test_an_annotated_dataclass_is_built_from_the_row(h: InProcessHarness, tmp_path: Path) -> None:
+    recorded = calls(record_data(h, tmp_path, "typed"))
+    assert len(recorded) == 3 and recorded[0]["source"] == "data/people.csv row 0"
+    applicant = arguments(recorded[0])["args"][0]
+    assert (type(applicant).__name__, applicant.Gender, applicant.Income) == (
+        "Applicant", "Male", 52000,
+    )  # fmt: skip
+
+
+def test_a_function_a_row_does_not_suit_gets_a_dataframe_of_the_rows(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    pandas = pytest.importorskip("pandas")
+    (call,) = calls(record_data(h, tmp_path, "frame"))
+    assert call["source"] == "data/people.csv rows 0-2"
+    table = arguments(call)["args"][0]
+    assert isinstance(table, pandas.DataFrame)
+    assert table["Gender"].tolist() == ["Male", "Female", "Female"]
+    assert pandas.isna(table["Income"][1])  # as pandas reads an empty cell
+
+
+def test_a_list_annotation_gets_a_list_of_row_dicts(h: InProcessHarness, tmp_path: Path) -> None:
+    (call,) = calls(record_data(h, tmp_path, "rows"))
+    assert call["source"] == "data/people.csv rows 0-2"
+    assert [row["Gender"] for row in arguments(call)["args"][0]] == ["Male", "Female", "Female"]
+
+
+def test_a_function_with_another_required_parameter_is_not_called(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    lines = record_data(h, tmp_path, "needs_rate")
+    assert calls(lines) == []
+    entry = next(line for line in lines if "entry" in line)
+    assert entry["status"] == "ok: 0 call(s) returned, 0 raised"
+
+
+def test_at_most_k_calls_per_function(h: InProcessHarness, tmp_path: Path) -> None:
+    recorded = calls(record_data(h, tmp_path, "by_row", calls_per_function=1))
+    assert [c["source"] for c in recorded] == ["data/people.csv row 0"]
