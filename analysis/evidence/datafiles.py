@@ -71,13 +71,18 @@ class Reader:
     wanted: bool = True
 
 
-def data_entries(project: Project, readers: list[Reader], policy: Policy) -> Discovery:
+@dataclass(frozen=True)
+class DataFiles:
+    """A project's data files, and a warning for each left out."""
+
+    files: list[DataFile]
+    warnings: list[str]
+
+
+def data_entries(data_files: DataFiles, readers: list[Reader], policy: Policy) -> Discovery:
     """One `data` entry per data file whose fields a reader's parameter reads."""
-    found = Discovery()
-    if not readers:
-        return found
-    files, found.warnings = data_files(project.root)
-    for data in files:
+    found = Discovery(warnings=list(data_files.warnings))
+    for data in data_files.files:
         people = any(policy.canonical_category(c) is not None for c in data.columns)
         drives = tuple(
             Drive(reader.module, reader.qualname, param)
@@ -102,8 +107,9 @@ def overlaps(names: frozenset[str], columns: frozenset[str], policy: Policy) -> 
 
 
 # -- the files -------------------------------------------------------------------------------
-def data_files(root: Path) -> tuple[list[DataFile], list[str]]:
-    """The project's data files with their fields, and a warning for each left out."""
+def data_files(project: Project) -> DataFiles:
+    """The project's data files with their fields."""
+    root = project.root
     files: list[DataFile] = []
     warnings: list[str] = []
     for relative, data_format in candidate_files(root):
@@ -114,7 +120,7 @@ def data_files(root: Path) -> tuple[list[DataFile], list[str]]:
             continue
         if columns:
             files.append(DataFile(relative, data_format, columns))
-    return files, warnings
+    return DataFiles(files, warnings)
 
 
 def candidate_files(root: Path) -> Iterable[tuple[str, str]]:
@@ -224,9 +230,12 @@ def reader(
     model: InputModel,
     functions: dict[str, FunctionNode],
     wanted: bool = True,
+    memo: dict[tuple[int, str, int], set[str]] | None = None,
 ) -> Reader | None:
     """What `info`'s parameters read, when it can be called with only one of them given
-    (`functions`: the module's own and those it imports from the project, by name)."""
+    (`functions`: the module's own and those it imports from the project, by name; `memo`:
+    what helpers read, kept across the functions of a module)."""
+    memo = {} if memo is None else memo
     static = "staticmethod" in info.decorators
     if (info.owner is not None and not static) or "<locals>" in info.qualname:
         return None  # a method needs its instance: recorded from the tests that make one
@@ -237,7 +246,7 @@ def reader(
     for arg in all_arguments(info.node):
         if arg.arg in spread or required - {arg.arg}:
             continue  # another parameter has no default: nothing to give it
-        names = set(names_read(info.node, arg.arg, functions, HELPER_DEPTH))
+        names = set(names_read(info.node, arg.arg, functions, HELPER_DEPTH, memo))
         shape = shapes.get(arg.arg)
         if shape is not None:
             names |= field_names(shape)
@@ -267,12 +276,30 @@ def field_names(node: Node) -> set[str]:
 
 
 def names_read(
-    fn: FunctionNode, param: str, functions: dict[str, FunctionNode], depth: int
+    fn: FunctionNode,
+    param: str,
+    functions: dict[str, FunctionNode],
+    depth: int,
+    memo: dict[tuple[int, str, int], set[str]],
 ) -> set[str]:
     """The string constants `fn` reads `param` with, or what it derives from it (`data =
     pd.DataFrame(param)`, `for row in param`): `x["k"]`, `x[["k", "j"]]`, `x.get("k")`,
     `x.k`, `getattr(x, "k")`, `"k" in x`; and, `depth` helpers deep, what a function of
     the module reads the parameter it is passed it with."""
+    key = (id(fn), param, depth)
+    if key not in memo:
+        memo[key] = set()  # a helper calling itself reads nothing more
+        memo[key] = read_by(fn, param, functions, depth, memo)
+    return memo[key]
+
+
+def read_by(
+    fn: FunctionNode,
+    param: str,
+    functions: dict[str, FunctionNode],
+    depth: int,
+    memo: dict[tuple[int, str, int], set[str]],
+) -> set[str]:
     derived = derived_names(fn, param)
     called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
     found: set[str] = set()
@@ -288,12 +315,16 @@ def names_read(
             if any(rooted(side, derived) for side in node.comparators):
                 found |= strings(node.left)
         elif isinstance(node, ast.Call):
-            found |= call_reads(node, derived, functions, depth)
+            found |= call_reads(node, derived, functions, depth, memo)
     return found
 
 
 def call_reads(
-    call: ast.Call, derived: set[str], functions: dict[str, FunctionNode], depth: int
+    call: ast.Call,
+    derived: set[str],
+    functions: dict[str, FunctionNode],
+    depth: int,
+    memo: dict[tuple[int, str, int], set[str]],
 ) -> set[str]:
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in KEY_READERS and call.args:
@@ -307,7 +338,7 @@ def call_reads(
         found: set[str] = set()
         for name, value in call_bindings(callee, call, False):
             if mentions(value, derived):
-                found |= names_read(callee, name, functions, depth - 1)
+                found |= names_read(callee, name, functions, depth - 1, memo)
         return found
     return set()
 

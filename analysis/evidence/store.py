@@ -14,7 +14,7 @@ from typing import Any
 from analysis.builder import InputBuilder
 from analysis.errors import ExecutionError
 from analysis.evidence.calls import Evidence, FunctionKey, RecordedCall
-from analysis.evidence.datafiles import Reader, data_entries, reader
+from analysis.evidence.datafiles import DataFiles, Reader, data_entries, data_files, reader
 from analysis.evidence.entrypoints import entry_points
 from analysis.evidence.recording import Recording
 from analysis.evidence.scope import recording_target, wanted
@@ -76,6 +76,7 @@ class EvidenceStore:
         protected column) is driven through it (datafiles.py)."""
         by_project: dict[Path, list[Candidate]] = {}
         readers: dict[Path, list[tuple[Reader, Candidate]]] = {}
+        files: dict[Path, DataFiles] = {}
         for candidate in candidates:
             root = candidate.project.root
             if root in self.recordings:
@@ -84,16 +85,27 @@ class EvidenceStore:
             chosen = wanted(candidate.info, model, candidate.facts, self.policy)
             if chosen:
                 by_project.setdefault(root, []).append(candidate)
-            found_reader = self.policy.evidence.data and reader(
-                candidate.location.name, candidate.info, model, candidate.facts.functions, chosen
-            )
+            if not self.policy.evidence.data:
+                continue
+            if root not in files:
+                files[root] = data_files(candidate.project)
+            if not files[root].files:
+                continue  # nothing to call it with: what it reads is not worked out
+            memo = candidate.facts.memo.setdefault(("evidence: names read",), {})
+            found_reader = reader(
+                candidate.location.name, candidate.info, model, candidate.facts.functions,
+                chosen, memo,
+            )  # fmt: skip
             if found_reader:
                 readers.setdefault(root, []).append((found_reader, candidate))
         plans = []
         for root in {**by_project, **readers}:
             group = by_project.get(root, [])
             project = (group or [c for _, c in readers[root]])[0].project
-            data = data_entries(project, [r for r, _ in readers.get(root, [])], self.policy)
+            data = data_entries(
+                files.get(root, DataFiles([], [])), [r for r, _ in readers.get(root, [])],
+                self.policy,
+            )  # fmt: skip
             driven = {(d.module, d.qualname) for entry in data.entries for d in entry.drives}
             group += [
                 c for r, c in readers.get(root, [])

@@ -87,7 +87,7 @@ def test_a_table_is_driven_for_the_functions_reading_its_columns_and_only_those(
         "people.tsv": "sex\tage\nF\t30\n",
     })  # fmt: skip
     readers = [r for r in (reader_of(q) for q in ("make_prediction", "sex_only")) if r]
-    found = data_entries(root, readers, POLICY)
+    found = data_entries(data_files(root), readers, POLICY)
     assert found.warnings == []
     by_file = {e.path: e for e in found.entries}
     assert set(by_file) == {"datasets/test.csv", "people.tsv"}
@@ -116,7 +116,8 @@ def test_json_records_one_object_and_json_lines_are_read_by_their_keys(tmp_path:
         "node_modules/x.csv": "Gender,Income\nMale,1\n",
         ".hidden/y.csv": "Gender,Income\nMale,1\n",
     })  # fmt: skip
-    files, warnings = data_files(tmp_path)
+    found = data_files(Project(tmp_path))
+    files, warnings = found.files, found.warnings
     assert warnings == []
     assert {f.path: set(f.columns) for f in files} == {
         "a.json": {"Gender", "Income", "Married"},
@@ -135,8 +136,9 @@ def test_a_function_out_of_the_scope_is_driven_only_with_a_file_of_people(
     found = reader_of("make_prediction")
     assert found is not None
     unwanted = Reader(found.module, found.qualname, found.reads, wanted=False)
-    assert [e.path for e in data_entries(root, [unwanted], POLICY).entries] == ["applicants.csv"]
-    both = [e.path for e in data_entries(root, [found], POLICY).entries]
+    files = data_files(root)
+    assert [e.path for e in data_entries(files, [unwanted], POLICY).entries] == ["applicants.csv"]
+    both = [e.path for e in data_entries(files, [found], POLICY).entries]
     assert both == ["applicants.csv", "loans.csv"]
 
 
@@ -150,7 +152,8 @@ def test_files_that_are_not_tables_are_named_and_left_out(tmp_path: Path) -> Non
         "junk.csv": b"\x00\x01\x02binary\xff",
         "latin.csv": "Gender,Name\nMale,J\xe9r\xf4me\n".encode("latin-1"),
     })  # fmt: skip
-    files, warnings = data_files(tmp_path)
+    found = data_files(Project(tmp_path))
+    files, warnings = found.files, found.warnings
     assert [f.path for f in files] == ["good.csv"]
     assert sorted(warnings) == [
         "evidence: data file broken.json is left out: it is not valid JSON",
