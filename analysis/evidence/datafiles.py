@@ -235,7 +235,7 @@ def reader(
     """What `info`'s parameters read, when it can be called with only one of them given
     (`functions`: the module's own and those it imports from the project, by name; `memo`:
     what helpers read, kept across the functions of a module)."""
-    memo = {} if memo is None else memo
+    read = NamesRead(functions, {} if memo is None else memo)
     static = "staticmethod" in info.decorators
     if (info.owner is not None and not static) or "<locals>" in info.qualname:
         return None  # a method needs its instance: recorded from the tests that make one
@@ -246,7 +246,7 @@ def reader(
     for arg in all_arguments(info.node):
         if arg.arg in spread or required - {arg.arg}:
             continue  # another parameter has no default: nothing to give it
-        names = set(names_read(info.node, arg.arg, functions, HELPER_DEPTH, memo))
+        names = set(read.of(info.node, arg.arg))
         shape = shapes.get(arg.arg)
         if shape is not None:
             names |= field_names(shape)
@@ -275,72 +275,61 @@ def field_names(node: Node) -> set[str]:
     return names
 
 
-def names_read(
-    fn: FunctionNode,
-    param: str,
-    functions: dict[str, FunctionNode],
-    depth: int,
-    memo: dict[tuple[int, str, int], set[str]],
-) -> set[str]:
-    """The string constants `fn` reads `param` with, or what it derives from it (`data =
-    pd.DataFrame(param)`, `for row in param`): `x["k"]`, `x[["k", "j"]]`, `x.get("k")`,
-    `x.k`, `getattr(x, "k")`, `"k" in x`; and, `depth` helpers deep, what a function of
-    the module reads the parameter it is passed it with."""
-    key = (id(fn), param, depth)
-    if key not in memo:
-        memo[key] = set()  # a helper calling itself reads nothing more
-        memo[key] = read_by(fn, param, functions, depth, memo)
-    return memo[key]
+class NamesRead:
+    """The string constants a function reads a parameter with, or what it derives from it
+    (`data = pd.DataFrame(param)`, `for row in param`): `x["k"]`, `x[["k", "j"]]`,
+    `x.get("k")`, `x.k`, `getattr(x, "k")`, `"k" in x`; and, HELPER_DEPTH helpers deep, what
+    a function of the module (`functions`: its own and those it imports, by name) reads the
+    parameter it is passed it with. `memo`: kept across the functions of one module."""
 
+    def __init__(
+        self, functions: dict[str, FunctionNode], memo: dict[tuple[int, str, int], set[str]]
+    ) -> None:
+        self.functions = functions
+        self.memo = memo
 
-def read_by(
-    fn: FunctionNode,
-    param: str,
-    functions: dict[str, FunctionNode],
-    depth: int,
-    memo: dict[tuple[int, str, int], set[str]],
-) -> set[str]:
-    derived = derived_names(fn, param)
-    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
-    found: set[str] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Subscript) and rooted(node.value, derived):
-            found |= strings(node.slice)
-        elif isinstance(node, ast.Attribute) and rooted(node.value, derived):
-            if id(node) not in called:
-                found.add(node.attr)
-        elif isinstance(node, ast.Compare) and any(
-            isinstance(op, (ast.In, ast.NotIn)) for op in node.ops
-        ):
-            if any(rooted(side, derived) for side in node.comparators):
-                found |= strings(node.left)
-        elif isinstance(node, ast.Call):
-            found |= call_reads(node, derived, functions, depth, memo)
-    return found
+    def of(self, fn: FunctionNode, param: str, depth: int = HELPER_DEPTH) -> set[str]:
+        key = (id(fn), param, depth)
+        if key not in self.memo:
+            self.memo[key] = set()  # a helper calling itself reads nothing more
+            self.memo[key] = self.read(fn, param, depth)
+        return self.memo[key]
 
-
-def call_reads(
-    call: ast.Call,
-    derived: set[str],
-    functions: dict[str, FunctionNode],
-    depth: int,
-    memo: dict[tuple[int, str, int], set[str]],
-) -> set[str]:
-    func = call.func
-    if isinstance(func, ast.Attribute) and func.attr in KEY_READERS and call.args:
-        if rooted(func.value, derived):
-            return strings(call.args[0])
-    if isinstance(func, ast.Name) and func.id == "getattr" and len(call.args) >= 2:
-        if rooted(call.args[0], derived):
-            return strings(call.args[1])
-    if depth and isinstance(func, ast.Name) and func.id in functions:
-        callee = functions[func.id]
+    def read(self, fn: FunctionNode, param: str, depth: int) -> set[str]:
+        derived = derived_names(fn, param)
+        called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
         found: set[str] = set()
-        for name, value in call_bindings(callee, call, False):
-            if mentions(value, derived):
-                found |= names_read(callee, name, functions, depth - 1, memo)
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Subscript) and rooted(node.value, derived):
+                found |= strings(node.slice)
+            elif isinstance(node, ast.Attribute) and rooted(node.value, derived):
+                if id(node) not in called:
+                    found.add(node.attr)
+            elif isinstance(node, ast.Compare) and any(
+                isinstance(op, (ast.In, ast.NotIn)) for op in node.ops
+            ):
+                if any(rooted(side, derived) for side in node.comparators):
+                    found |= strings(node.left)
+            elif isinstance(node, ast.Call):
+                found |= self.call(node, derived, depth)
         return found
-    return set()
+
+    def call(self, call: ast.Call, derived: set[str], depth: int) -> set[str]:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in KEY_READERS and call.args:
+            if rooted(func.value, derived):
+                return strings(call.args[0])
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(call.args) >= 2:
+            if rooted(call.args[0], derived):
+                return strings(call.args[1])
+        if depth and isinstance(func, ast.Name) and func.id in self.functions:
+            callee = self.functions[func.id]
+            found: set[str] = set()
+            for name, value in call_bindings(callee, call, False):
+                if mentions(value, derived):
+                    found |= self.of(callee, name, depth - 1)
+            return found
+        return set()
 
 
 def derived_names(fn: FunctionNode, param: str) -> set[str]:
