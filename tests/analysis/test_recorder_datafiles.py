@@ -51,21 +51,25 @@ def h() -> Iterator[InProcessHarness]:
         yield running
 
 
-def record_data(h: InProcessHarness, root: Path, *functions: str, **extra: Any) -> list[Any]:
-    write(root, {"pkg/__init__.py": "", "pkg/people.py": PEOPLE, "data/people.csv": CSV})
+def record_data(
+    h: InProcessHarness, root: Path, *functions: str, data: tuple[str, str, str] = (
+        "data/people.csv", "csv", CSV,
+    ), **extra: Any,
+) -> list[Any]:  # fmt: skip
+    name, data_format, text = data
+    write(root, {"pkg/__init__.py": "", "pkg/people.py": PEOPLE, name: text})
     source = (root / "pkg" / "people.py").read_text().splitlines()
     targets = [
-        {"id": i, "file": f"{root}/pkg/people.py", "name": name,
-         "lines": [next(n for n, t in enumerate(source, 1) if t.startswith(f"def {name}("))]}
-        for i, name in enumerate(NAMES)
+        {"id": i, "file": f"{root}/pkg/people.py", "name": fn,
+         "lines": [next(n for n, t in enumerate(source, 1) if t.startswith(f"def {fn}("))]}
+        for i, fn in enumerate(NAMES)
     ]  # fmt: skip
     entry = {
-        "kind": "data", "path": f"{root}/data/people.csv", "format": "csv",
-        "label": "data/people.csv",
-        "drives": [{"module": "pkg.people", "qualname": name,
-                    "param": "applicant" if name == "typed" else
-                    "applicants" if name in ("frame", "rows") else "input_data"}
-                   for name in functions],
+        "kind": "data", "path": f"{root}/{name}", "format": data_format, "label": name,
+        "drives": [{"module": "pkg.people", "qualname": fn,
+                    "param": "applicant" if fn == "typed" else
+                    "applicants" if fn in ("frame", "rows") else "input_data"}
+                   for fn in functions],
     }  # fmt: skip
     assert h.load("", qualname="", paths=[str(root)], cwd=str(root), stub_missing=False)[
         "loaded"
@@ -132,3 +136,20 @@ def test_a_function_with_another_required_parameter_is_not_called(
 def test_at_most_k_calls_per_function(h: InProcessHarness, tmp_path: Path) -> None:
     recorded = calls(record_data(h, tmp_path, "by_row", calls_per_function=1))
     assert [c["source"] for c in recorded] == ["data/people.csv row 0"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        ("people.json", "json", '[{"Gender": "Male", "Income": 52000}, {"Gender": "Female"}]'),
+        ("person.json", "json", '{"Gender": "Male", "Income": 52000}'),
+        ("people.jsonl", "jsonl", '{"Gender": "Male", "Income": 52000}\n\n{"Gender": "F"}\n'),
+        ("people.tsv", "tsv", "Gender\tIncome\nMale\t52000\nFemale\t\n"),
+    ],
+)
+def test_json_records_one_object_json_lines_and_tsv_rows_are_read_alike(
+    h: InProcessHarness, tmp_path: Path, data: tuple[str, str, str]
+) -> None:
+    recorded = calls(record_data(h, tmp_path, "picky", data=data))
+    assert [c["source"] for c in recorded] == [f"{data[0]} row 0"]  # row 1 has no income
+    assert arguments(recorded[0])["args"] == [{"Gender": "Male", "Income": 52000}]
