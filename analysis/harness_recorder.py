@@ -396,18 +396,21 @@ class CallRecorder:
         label = str(entry.get("label") or path)
         table = DataTable(path, str(entry.get("format", "csv")))
         returned = raised = 0
+        unloaded: list[str] = []
         for drive in entry.get("drives", []):
             if self.done:
                 break
             try:
                 function = import_function(str(drive["module"]), str(drive["qualname"]))
-            except Exception:  # noqa: BLE001 - a module that fails to import drives nothing
-                raised += 1
+            except Exception as exc:  # noqa: BLE001 - a module that fails to import drives nothing
+                unloaded.append(f"{drive['qualname']} ({type(exc).__name__}: {str(exc)[:100]})")
                 continue
             calls = self.drive(function, str(drive["param"]), table, label, clock)
             returned += calls[0]
             raised += calls[1]
         outcome.status = f"ok: {returned} call(s) returned, {raised} raised"
+        if unloaded:
+            outcome.status += f"; not imported: {', '.join(unloaded)}"
 
     def drive(
         self, function: Any, param: str, table: "DataTable", label: str, clock: "Timer"

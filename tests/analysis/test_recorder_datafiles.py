@@ -56,6 +56,7 @@ def record_data(
         "data/people.csv", "csv", CSV,
     ), **extra: Any,
 ) -> list[Any]:  # fmt: skip
+    """Drive `functions` (of pkg/people.py, or `module:name`) with the rows of `data`."""
     name, data_format, text = data
     write(root, {"pkg/__init__.py": "", "pkg/people.py": PEOPLE, name: text})
     source = (root / "pkg" / "people.py").read_text().splitlines()
@@ -66,10 +67,10 @@ def record_data(
     ]  # fmt: skip
     entry = {
         "kind": "data", "path": f"{root}/{name}", "format": data_format, "label": name,
-        "drives": [{"module": "pkg.people", "qualname": fn,
+        "drives": [{"module": module or "pkg.people", "qualname": fn,
                     "param": "applicant" if fn == "typed" else
                     "applicants" if fn in ("frame", "rows") else "input_data"}
-                   for fn in functions],
+                   for module, _, fn in (f.rpartition(":") for f in functions)],
     }  # fmt: skip
     assert h.load("", qualname="", paths=[str(root)], cwd=str(root), stub_missing=False)[
         "loaded"
@@ -153,3 +154,16 @@ def test_json_records_one_object_json_lines_and_tsv_rows_are_read_alike(
     recorded = calls(record_data(h, tmp_path, "picky", data=data))
     assert [c["source"] for c in recorded] == [f"{data[0]} row 0"]  # row 1 has no income
     assert arguments(recorded[0])["args"] == [{"Gender": "Male", "Income": 52000}]
+
+
+def test_a_function_whose_module_cannot_be_imported_is_named(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "broken.py").write_text("import sklearn_not_installed_here\n")
+    lines = record_data(h, tmp_path, "pkg.broken:decide", "by_row")
+    entry = next(line for line in lines if "entry" in line)
+    assert entry["status"] == (
+        "ok: 2 call(s) returned, 1 raised; not imported: decide (ModuleNotFoundError: "
+        "No module named 'sklearn_not_installed_here')"
+    )  # by_row's rows still run
