@@ -42,6 +42,7 @@ MAX_JSON_BYTES = 1 << 20  # a JSON file is parsed whole to read its keys
 MAX_DATA_FILES = 20  # files driven, at most
 MAX_LOOKED = 200  # data files looked at, at most
 MAX_WALKED = 20_000  # files of the project walked past, at most
+MAX_READ_BYTES = 16 << 20  # of all the data files looked at, read on the host
 HEAD_BYTES = 256 << 10  # of a CSV, read to check its header and first rows
 HEAD_ROWS = 50  # rows checked (and the most the recorder reads)
 HELPER_DEPTH = 2  # helpers a parameter is passed on to, followed
@@ -124,7 +125,9 @@ def data_files(project: Project) -> DataFiles:
 
 
 def candidate_files(root: Path) -> Iterable[tuple[str, str]]:
-    walked = looked = 0
+    """The data files to read, in order, until MAX_LOOKED of them or MAX_READ_BYTES read (a
+    library shipping thousands of JSON service models is not parsed whole)."""
+    walked = looked = read = 0
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(names):
@@ -136,10 +139,14 @@ def candidate_files(root: Path) -> Iterable[tuple[str, str]]:
             if data_format is None or name.startswith(".") or path.is_symlink():
                 continue
             try:
-                if not path.is_file() or path.stat().st_size > MAX_DATA_BYTES:
-                    continue
+                size = path.stat().st_size if path.is_file() else MAX_DATA_BYTES + 1
             except OSError:
                 continue
+            if size > MAX_DATA_BYTES:
+                continue
+            read += min(size, MAX_JSON_BYTES if data_format == "json" else HEAD_BYTES)
+            if read > MAX_READ_BYTES:
+                return
             looked += 1
             yield path.relative_to(root).as_posix(), data_format
 
