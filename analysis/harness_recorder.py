@@ -33,11 +33,11 @@ A data entry (analysis/evidence/datafiles.py) reads its file's first rows (numbe
 numbers, empty cells None; a DataFrame by pandas' own reader, when pandas imports) and calls
 each function it drives with them, the rows going to the one parameter named, by keyword
 (by position when it takes no keyword): in the shape its annotation names (a DataFrame, a
-dict, a list of dicts, a TypedDict, dataclass or pydantic model built from a row), else one
-row as a dict, then a DataFrame of rows, then a list of row dicts, the first shape that
-returns kept for the next calls. A call is recorded by the same hook, its source the file
-and its rows (`data/people.csv row 0`, `rows 0-9`), and only when it returns: the calls a
-raising call made are dropped.
+dict, a list of dicts, a TypedDict, dataclass, attrs class, NamedTuple or pydantic model
+built from a row), else one row as a dict, then a DataFrame of rows, then a list of row
+dicts, the first shape that returns kept for the next calls. A call is recorded by the same
+hook, its source the file and its rows (`data/people.csv row 0`, `rows 0-9`), and only when
+it returns: the calls a raising call made are dropped.
 
 Part of the child script (see harness.py): joined into one script with the other parts by
 `analysis.execution.HARNESS_SOURCE`; standard library only (pytest when it is installed).
@@ -548,13 +548,21 @@ def one_row(shape: Any, row: dict[str, Any]) -> Any:
     if not isinstance(shape, tuple):
         return row
     cls: Any = shape[1]
-    if dataclasses.is_dataclass(cls):
-        names = [f.name for f in dataclasses.fields(cls) if f.init]
-        build: Any = cls  # a class, not an instance: is_dataclass says either
-        return build(**{name: row[name] for name in names if name in row})
     if hasattr(cls, "model_validate"):  # pydantic 2
         return cls.model_validate(row)
-    return cls.parse_obj(row)  # pydantic 1
+    if hasattr(cls, "parse_obj"):  # pydantic 1
+        return cls.parse_obj(row)
+    return cls(**{name: row[name] for name in field_names(cls) if name in row})
+
+
+def field_names(cls: Any) -> list[str]:
+    """The fields a dataclass, an attrs class or a NamedTuple is built with."""
+    if dataclasses.is_dataclass(cls):
+        return [f.name for f in dataclasses.fields(cls) if f.init]
+    attributes = getattr(cls, "__attrs_attrs__", None)
+    if attributes is not None:
+        return [a.name for a in attributes if a.init]
+    return [str(name) for name in getattr(cls, "_fields", ())]
 
 
 def import_function(module: str, qualname: str) -> Any:
@@ -615,7 +623,7 @@ def shape_of(annotation: Any) -> list[Any]:
     if origin.__name__ == "DataFrame":
         return ["frame"]
     if issubclass(origin, PLAIN):
-        return []
+        return []  # a value, not a row
     if issubclass(origin, collections.abc.Mapping) or is_typeddict(origin):
         return ["dict"]
     if record_class(origin):
@@ -629,9 +637,10 @@ def shape_of(annotation: Any) -> list[Any]:
 
 
 def record_class(cls: type) -> bool:
-    """A dataclass or a pydantic model: built from a row by its fields."""
+    """A dataclass, an attrs class, a NamedTuple or a pydantic model: built from a row by
+    its fields."""
     return (
-        dataclasses.is_dataclass(cls)
+        bool(field_names(cls))
         or callable(getattr(cls, "model_validate", None))
         or callable(getattr(cls, "parse_obj", None))
     )

@@ -15,11 +15,16 @@ from test_recorder_protocol import arguments, calls, write
 
 PEOPLE = """\
 from dataclasses import dataclass
+from typing import NamedTuple, Optional
 
 @dataclass
 class Applicant:
     Gender: str
     Income: int
+
+class Row(NamedTuple):
+    Gender: str
+    Income: Optional[int]
 
 def by_row(*, input_data, rate=1.0):
     return input_data["Income"] * rate / (2 if input_data["Gender"] == "Female" else 1)
@@ -38,11 +43,14 @@ def picky(input_data):
         raise ValueError("no income")
     return input_data["Income"]
 
+def named(applicant: Row):
+    return applicant.Gender
+
 def needs_rate(input_data, rate):
     return input_data["Income"] * rate
 """
 CSV = "Gender,Income,Notes\nMale,52000,\nFemale,,x\nFemale,48000.5,\n"
-NAMES = ("by_row", "typed", "frame", "rows", "picky", "needs_rate")
+NAMES = ("by_row", "typed", "frame", "rows", "picky", "needs_rate", "named")
 
 
 @pytest.fixture
@@ -68,7 +76,7 @@ def record_data(
     entry = {
         "kind": "data", "path": f"{root}/{name}", "format": data_format, "label": name,
         "drives": [{"module": module or "pkg.people", "qualname": fn,
-                    "param": "applicant" if fn == "typed" else
+                    "param": "applicant" if fn in ("typed", "named") else
                     "applicants" if fn in ("frame", "rows") else "input_data"}
                    for module, _, fn in (f.rpartition(":") for f in functions)],
     }  # fmt: skip
@@ -105,6 +113,14 @@ def test_an_annotated_dataclass_is_built_from_the_row(h: InProcessHarness, tmp_p
     assert (type(applicant).__name__, applicant.Gender, applicant.Income) == (
         "Applicant", "Male", 52000,
     )  # fmt: skip
+
+
+def test_an_annotated_namedtuple_is_built_from_the_row(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    recorded = calls(record_data(h, tmp_path, "named"))
+    assert len(recorded) == 3
+    assert arguments(recorded[2])["args"][0] == ("Female", 48000.5)
 
 
 def test_a_function_a_row_does_not_suit_gets_a_dataframe_of_the_rows(
