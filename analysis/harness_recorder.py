@@ -7,7 +7,8 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
                | {"kind": "script", "path": str, "argv": [str], "label": str}
                | {"kind": "module", "name": str, "argv": [str], "label": str}
                | {"kind": "data", "path": str, "format": "csv"|"tsv"|"json"|"jsonl",
-                  "label": str, "drives": [{"module": str, "qualname": str, "param": str}]}],
+                  "delimiter": str, "label": str,
+                  "drives": [{"module": str, "qualname": str, "param": str}]}],
    "calls_per_function": int, "seconds": float, "entry_share": float,
    "seconds_per_test": float, "max_pickle_bytes": int, "repo": str}
 Replies, streamed while the entries run (one JSON line each):
@@ -394,7 +395,9 @@ class CallRecorder:
     def run_data(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
         path = str(entry["path"])
         label = str(entry.get("label") or path)
-        table = DataTable(path, str(entry.get("format", "csv")))
+        data_format = str(entry.get("format", "csv"))
+        delimiter = str(entry.get("delimiter") or ("\t" if data_format == "tsv" else ","))
+        table = DataTable(path, data_format, delimiter)
         returned = raised = 0
         unloaded: list[str] = []
         for drive in entry.get("drives", []):
@@ -470,10 +473,11 @@ class CallRecorder:
 class DataTable:
     """A data file's first rows, as the shapes a function may take them in."""
 
-    def __init__(self, path: str, data_format: str) -> None:
+    def __init__(self, path: str, data_format: str, delimiter: str) -> None:
         self.path = path
         self.format = data_format
-        self.rows = read_rows(path, data_format)
+        self.delimiter = delimiter
+        self.rows = read_rows(path, data_format, delimiter)
         self.frame: Any = None
 
     def units(self, shape: Any) -> list[tuple[str, Any]]:
@@ -497,20 +501,18 @@ class DataTable:
 
         if self.frame is None:
             if self.format in ("csv", "tsv"):  # as the project's own pandas reads it
-                self.frame = pandas.read_csv(
-                    self.path, sep="\t" if self.format == "tsv" else ",", nrows=DATA_ROWS
-                )
+                self.frame = pandas.read_csv(self.path, sep=self.delimiter, nrows=DATA_ROWS)
             else:
                 self.frame = pandas.DataFrame(self.rows)
         return self.frame.iloc[start : start + FRAME_ROWS].reset_index(drop=True).copy()
 
 
-def read_rows(path: str, data_format: str) -> list[dict[str, Any]]:
+def read_rows(path: str, data_format: str, delimiter: str) -> list[dict[str, Any]]:
     """The first DATA_ROWS records of a data file: a table's cells read as numbers where
     they are numbers, empty ones None."""
     with open(path, encoding="utf-8-sig", newline="") as handle:
         if data_format in ("csv", "tsv"):
-            reader = csv.reader(handle, delimiter="\t" if data_format == "tsv" else ",")
+            reader = csv.reader(handle, delimiter=delimiter)
             header = [name.strip() for name in next(reader, [])]
             rows: list[dict[str, Any]] = []
             for row in reader:

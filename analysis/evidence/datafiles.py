@@ -46,6 +46,7 @@ MAX_READ_BYTES = 16 << 20  # of all the data files looked at, read on the host
 HEAD_BYTES = 256 << 10  # of a CSV, read to check its header and first rows
 HEAD_ROWS = 50  # rows checked (and the most the recorder reads)
 HELPER_DEPTH = 2  # helpers a parameter is passed on to, followed
+DELIMITERS = (",", ";", "\t", "|")
 
 
 class MalformedData(ValueError):
@@ -57,6 +58,7 @@ class DataFile:
     path: str  # relative to the project
     format: str
     columns: frozenset[str]
+    delimiter: str = ""  # a table's
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,9 @@ def data_entries(data_files: DataFiles, readers: list[Reader], policy: Policy) -
         )
         if drives:
             entry = EntryPoint(
-                "data", data.path, path=data.path, data_format=data.format, drives=drives
-            )
+                "data", data.path, path=data.path, data_format=data.format, drives=drives,
+                delimiter=data.delimiter,
+            )  # fmt: skip
             found.entries.append(entry)
         if len(found.entries) >= MAX_DATA_FILES:
             break
@@ -115,12 +118,12 @@ def data_files(project: Project) -> DataFiles:
     warnings: list[str] = []
     for relative, data_format in candidate_files(root):
         try:
-            columns = read_fields(root / relative, data_format)
+            columns, delimiter = read_fields(root / relative, data_format)
         except MalformedData as exc:
             warnings.append(f"evidence: data file {relative} is left out: {exc}")
             continue
         if columns:
-            files.append(DataFile(relative, data_format, columns))
+            files.append(DataFile(relative, data_format, columns, delimiter))
     return DataFiles(files, warnings)
 
 
@@ -151,8 +154,9 @@ def candidate_files(root: Path) -> Iterable[tuple[str, str]]:
             yield path.relative_to(root).as_posix(), data_format
 
 
-def read_fields(path: Path, data_format: str) -> frozenset[str]:
-    """The column names, or the keys of the records; empty for JSON that holds no records."""
+def read_fields(path: Path, data_format: str) -> tuple[frozenset[str], str]:
+    """The column names and the delimiter of a table, or the keys of the records; no names
+    for a file that holds no records (a table without a header, JSON of numbers)."""
     try:
         with path.open("rb") as handle:
             head = handle.read(MAX_JSON_BYTES + 1 if data_format == "json" else HEAD_BYTES)
@@ -168,11 +172,12 @@ def read_fields(path: Path, data_format: str) -> frozenset[str]:
             raise MalformedData("it is not UTF-8 text") from None
         text = head[: exc.start].decode("utf-8-sig")
     if data_format in ("csv", "tsv"):
-        return table_header(text, "\t" if data_format == "tsv" else ",", len(head) < HEAD_BYTES)
+        delimiter = "\t" if data_format == "tsv" else sniff(text)
+        return table_header(text, delimiter, len(head) < HEAD_BYTES), delimiter
     if data_format == "jsonl":
-        return record_keys(json_lines(text, len(head) < HEAD_BYTES))
+        return record_keys(json_lines(text, len(head) < HEAD_BYTES)), ""
     if len(head) > MAX_JSON_BYTES:
-        return frozenset()  # too large to read its keys: left alone
+        return frozenset(), ""  # too large to read its keys: left alone
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
@@ -180,28 +185,46 @@ def read_fields(path: Path, data_format: str) -> frozenset[str]:
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
-        return frozenset()  # JSON, but not records
-    return record_keys(value[:HEAD_ROWS])
+        return frozenset(), ""  # JSON, but not records
+    return record_keys(value[:HEAD_ROWS]), ""
+
+
+def sniff(text: str) -> str:
+    """A CSV's delimiter: of `,;|` and tab, the one its first line holds most of."""
+    first = text.splitlines()[0] if text else ""
+    return max(DELIMITERS, key=first.count)
 
 
 def table_header(text: str, delimiter: str, whole: bool) -> frozenset[str]:
-    """A table's column names, its first rows checked: each as long as the header."""
-    lines = text.splitlines(keepends=True)
-    if not whole:
-        lines = lines[:-1]  # the last line read may be cut short
+    """A table's column names, its first rows checked: each as long as the header. A first
+    row that is no header (a name missing or repeated, numbers) names nothing."""
     try:
-        rows = [row for row in csv.reader(io.StringIO("".join(lines)), delimiter=delimiter) if row]
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        rows = [row for row in reader if row]
     except csv.Error as exc:
         raise MalformedData(f"it is not a valid table ({exc})") from None
+    if not whole:
+        rows = rows[:-1]  # the last row read may be cut short
     if not rows:
         return frozenset()
     header = [name.strip() for name in rows[0]]
+    numbers = sum(is_number(name) for name in header)
     if len(header) < 2 or "" in header or len(set(header)) < len(header):
-        raise MalformedData("its first row is no header of distinct column names")
+        return frozenset()
+    if 2 * numbers > len(header):
+        return frozenset()
     for number, row in enumerate(rows[1 : HEAD_ROWS + 1], start=1):
         if len(row) != len(header):
             raise MalformedData(f"row {number} has {len(row)} fields, its header {len(header)}")
     return frozenset(header)
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def json_lines(text: str, whole: bool) -> list[object]:

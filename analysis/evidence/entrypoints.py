@@ -65,6 +65,7 @@ class EntryPoint:
     argv: tuple[str, ...] = ()
     data_format: str = ""  # a data file's: csv, tsv, json, jsonl
     drives: tuple[Drive, ...] = ()  # a data file's: the functions called with its rows
+    delimiter: str = ""  # a table's
 
     def wire(self, repo_view: str) -> dict[str, object]:
         """As the recorder takes it (harness_recorder.py), paths as the child sees them."""
@@ -80,7 +81,8 @@ class EntryPoint:
                 for d in self.drives
             ]  # fmt: skip
             return {"kind": "data", "path": path, "format": self.data_format,
-                    "label": self.label, "drives": drives}  # fmt: skip
+                    "delimiter": self.delimiter, "label": self.label,
+                    "drives": drives}  # fmt: skip
         return {"kind": "script", "path": path, "argv": list(self.argv), "label": self.label}
 
 

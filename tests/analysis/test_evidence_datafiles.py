@@ -99,7 +99,7 @@ def test_a_table_is_driven_for_the_functions_reading_its_columns_and_only_those(
     assert by_file["people.tsv"].data_format == "tsv"
     wire = by_file["datasets/test.csv"].wire("/repo")
     assert wire == {
-        "kind": "data", "path": "/repo/datasets/test.csv", "format": "csv",
+        "kind": "data", "path": "/repo/datasets/test.csv", "format": "csv", "delimiter": ",",
         "label": "datasets/test.csv",
         "drives": [{"module": "pkg.predict", "qualname": "make_prediction",
                     "param": "input_data"}],
@@ -140,6 +140,23 @@ def test_a_function_out_of_the_scope_is_driven_only_with_a_file_of_people(
     assert [e.path for e in data_entries(files, [unwanted], POLICY).entries] == ["applicants.csv"]
     both = [e.path for e in data_entries(files, [found], POLICY).entries]
     assert both == ["applicants.csv", "loans.csv"]
+
+
+def test_a_table_s_delimiter_and_line_ends_are_its_own_and_a_table_without_header_is_quiet(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path, {
+        "semicolons.csv": "key;Gender;Income\n1;Male;5\n",
+        "mac.csv": "Gender,Income\rMale,5\rFemale,6\r",
+        "numbers.csv": "730.5;-0.98;16.4\n745.7;-1.02;16.3\n",
+        "repeated.csv": "x,x,y\n1,2,3\n",
+    })  # fmt: skip
+    found = data_files(Project(tmp_path))
+    assert found.warnings == []
+    assert {f.path: (set(f.columns), f.delimiter) for f in found.files} == {
+        "semicolons.csv": ({"key", "Gender", "Income"}, ";"),
+        "mac.csv": ({"Gender", "Income"}, ","),
+    }
 
 
 def test_files_that_are_not_tables_are_named_and_left_out(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ def h() -> Iterator[InProcessHarness]:
 def record_data(
     h: InProcessHarness, root: Path, *functions: str, data: tuple[str, str, str] = (
         "data/people.csv", "csv", CSV,
-    ), **extra: Any,
+    ), delimiter: str = "", **extra: Any,
 ) -> list[Any]:  # fmt: skip
     """Drive `functions` (of pkg/people.py, or `module:name`) with the rows of `data`."""
     name, data_format, text = data
@@ -75,6 +75,7 @@ def record_data(
     ]  # fmt: skip
     entry = {
         "kind": "data", "path": f"{root}/{name}", "format": data_format, "label": name,
+        "delimiter": delimiter,
         "drives": [{"module": module or "pkg.people", "qualname": fn,
                     "param": "applicant" if fn in ("typed", "named") else
                     "applicants" if fn in ("frame", "rows") else "input_data"}
@@ -183,3 +184,11 @@ def test_a_function_whose_module_cannot_be_imported_is_named(
         "ok: 2 call(s) returned, 1 raised; not imported: decide (ModuleNotFoundError: "
         "No module named 'sklearn_not_installed_here')"
     )  # by_row's rows still run
+
+
+def test_a_table_is_read_with_the_delimiter_the_host_found(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    data = ("people.csv", "csv", "Gender;Income\rMale;52000\rFemale;\r")  # old Mac line ends
+    recorded = calls(record_data(h, tmp_path, "picky", data=data, delimiter=";"))
+    assert arguments(recorded[0])["args"] == [{"Gender": "Male", "Income": 52000}]
