@@ -92,6 +92,7 @@ SHAPE_TRIES = 2
 INTEGER = re.compile(r"[+-]?\d+")
 DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 PLAIN = (str, bytes, int, float, bool, complex)
+FLAGS = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
 TRY_EVERY_SHAPE = ("dict", "frame", "rows")
 
 
@@ -405,7 +406,7 @@ class CallRecorder:
                 break
             try:
                 function = import_function(str(drive["module"]), str(drive["qualname"]))
-            except Exception as exc:  # noqa: BLE001 - a module that fails to import drives nothing
+            except Exception as exc:  # noqa: BLE001 - a module or an instance that fails to load
                 unloaded.append(f"{drive['qualname']} ({type(exc).__name__}: {str(exc)[:100]})")
                 continue
             calls = self.drive(function, str(drive["param"]), table, label, clock)
@@ -413,7 +414,7 @@ class CallRecorder:
             raised += calls[1]
         outcome.status = f"ok: {returned} call(s) returned, {raised} raised"
         if unloaded:
-            outcome.status += f"; not imported: {', '.join(unloaded)}"
+            outcome.status += f"; not loaded: {', '.join(unloaded)}"
 
     def drive(
         self, function: Any, param: str, table: "DataTable", label: str, clock: "Timer"
@@ -535,9 +536,12 @@ def read_rows(path: str, data_format: str, delimiter: str) -> list[dict[str, Any
 
 
 def cell(text: str) -> Any:
+    """A table's cell as pandas reads it: a number, a flag, None when empty, else the text."""
     stripped = text.strip()
     if not stripped:
         return None
+    if stripped in FLAGS:
+        return FLAGS[stripped]
     if INTEGER.fullmatch(stripped):
         return int(stripped)
     if DECIMAL.fullmatch(stripped):
@@ -568,9 +572,14 @@ def field_names(cls: Any) -> list[str]:
 
 
 def import_function(module: str, qualname: str) -> Any:
+    """The function, or the method of an instance of its class built bare (`Model()`)."""
+    owner: Any = None
     value: Any = importlib.import_module(module)
+    name = qualname.rsplit(".", 1)[-1]
     for part in qualname.split("."):
-        value = getattr(value, part)
+        owner, value = value, getattr(value, part)
+    if isinstance(owner, type) and inspect.isfunction(inspect.getattr_static(owner, name)):
+        return getattr(owner(), name)  # neither a staticmethod nor a classmethod
     return value
 
 

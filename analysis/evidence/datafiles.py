@@ -10,12 +10,12 @@ A function is called with a file's rows when one of its parameters reads fields 
 (keys, columns, attributes: those the builder found, and the string constants the function,
 or a helper it passes the parameter on to, reads the parameter or what it derives from it
 with) — at least two in common, or one of a protected category — and its other parameters
-have defaults. One `data` entry per file runs in the recorder after the tests and demos
-(harness_recorder.py: it reads the file and calls each function with a row, a DataFrame of
-rows or a list of rows, as the parameter's annotation says or whichever returns first), and
-each call is recorded as any other, its source the file (`datasets/test.csv row 0`).
-A data file that cannot be read as one (binary, ragged rows, broken JSON) is left out and
-named in a warning.
+have defaults (a method's instance is built bare, when its class's `__init__` needs nothing).
+One `data` entry per file runs in the recorder after the tests and demos (harness_recorder.py:
+it reads the file and calls each function with a row, a DataFrame of rows or a list of rows,
+as the parameter's annotation says or whichever returns first), and each call is recorded as
+any other, its source the file (`datasets/test.csv row 0`). A data file that cannot be read
+as one (binary, ragged rows, broken JSON) is left out and named in a warning.
 """
 
 from __future__ import annotations
@@ -266,15 +266,20 @@ def reader(
     (`functions`: the module's own and those it imports from the project, by name; `memo`:
     what helpers read, kept across the functions of a module)."""
     read = NamesRead(functions, {} if memo is None else memo)
-    static = "staticmethod" in info.decorators
-    if (info.owner is not None and not static) or "<locals>" in info.qualname:
-        return None  # a method needs its instance: recorded from the tests that make one
+    if "<locals>" in info.qualname:
+        return None
     required = required_parameters(info.node)
+    bound: set[str] = set()  # `self` or `cls`: given by the call
+    if info.owner is not None and "staticmethod" not in info.decorators:
+        if "classmethod" not in info.decorators and not built_bare(info.owner):
+            return None  # its instance needs arguments: recorded from the tests that make one
+        bound = {bound_name(info.node)}
+        required -= bound
     shapes = {param.name: param.shape for param in model.params}
     reads: dict[str, frozenset[str]] = {}
     spread = {a.arg for a in (info.node.args.vararg, info.node.args.kwarg) if a is not None}
     for arg in all_arguments(info.node):
-        if arg.arg in spread or required - {arg.arg}:
+        if arg.arg in spread | bound or required - {arg.arg}:
             continue  # another parameter has no default: nothing to give it
         names = set(read.of(info.node, arg.arg))
         shape = shapes.get(arg.arg)
@@ -285,6 +290,20 @@ def reader(
     if not reads:
         return None
     return Reader(module, info.qualname, reads, wanted)
+
+
+def built_bare(cls: ast.ClassDef) -> bool:
+    """A class whose own `__init__`, if it has one, needs no argument: the recorder builds
+    it bare to call its method (one inherited is tried there)."""
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+            return required_parameters(stmt) <= {bound_name(stmt)}
+    return True
+
+
+def bound_name(fn: FunctionNode) -> str:
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    return positional[0].arg if positional else ""
 
 
 def required_parameters(fn: FunctionNode) -> set[str]:

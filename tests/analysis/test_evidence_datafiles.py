@@ -45,6 +45,17 @@ PREDICT = """\
     class Model:
         def score(self, person):
             return person["Gender"], person["Married"]
+
+        @classmethod
+        def rank(cls, person):
+            return person["Gender"], person["Married"]
+
+    class Fitted:
+        def __init__(self, weights):
+            self.weights = weights
+
+        def score(self, person):
+            return person["Gender"], person["Married"]
 """
 
 
@@ -75,7 +86,14 @@ def test_columns_read_through_what_the_parameter_becomes_and_a_helper_are_found(
 
 def test_a_function_that_needs_more_than_the_rows_or_an_instance_is_not_driven() -> None:
     assert reader_of("needs_two") is None
-    assert reader_of("Model.score") is None
+    assert reader_of("Fitted.score") is None  # its instance needs weights
+
+
+def test_a_method_of_a_class_built_bare_reads_through_its_other_parameter() -> None:
+    for qualname in ("Model.score", "Model.rank"):
+        found = reader_of(qualname)
+        assert found is not None
+        assert set(found.reads) == {"person"}  # `self`, `cls`: the call gives them
 
 
 def test_a_table_is_driven_for_the_functions_reading_its_columns_and_only_those(

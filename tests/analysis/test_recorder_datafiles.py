@@ -46,11 +46,18 @@ def picky(input_data):
 def named(applicant: Row):
     return applicant.Gender
 
+class Model:
+    def __init__(self, rate=2.0):
+        self.rate = rate
+
+    def score(self, input_data):
+        return input_data["Income"] * self.rate
+
 def needs_rate(input_data, rate):
     return input_data["Income"] * rate
 """
 CSV = "Gender,Income,Notes\nMale,52000,\nFemale,,x\nFemale,48000.5,\n"
-NAMES = ("by_row", "typed", "frame", "rows", "picky", "needs_rate", "named")
+NAMES = ("by_row", "typed", "frame", "rows", "picky", "needs_rate", "named", "score")
 
 
 @pytest.fixture
@@ -70,7 +77,7 @@ def record_data(
     source = (root / "pkg" / "people.py").read_text().splitlines()
     targets = [
         {"id": i, "file": f"{root}/pkg/people.py", "name": fn,
-         "lines": [next(n for n, t in enumerate(source, 1) if t.startswith(f"def {fn}("))]}
+         "lines": [next(n for n, t in enumerate(source, 1) if t.lstrip().startswith(f"def {fn}("))]}
         for i, fn in enumerate(NAMES)
     ]  # fmt: skip
     entry = {
@@ -181,7 +188,7 @@ def test_a_function_whose_module_cannot_be_imported_is_named(
     lines = record_data(h, tmp_path, "pkg.broken:decide", "by_row")
     entry = next(line for line in lines if "entry" in line)
     assert entry["status"] == (
-        "ok: 2 call(s) returned, 1 raised; not imported: decide (ModuleNotFoundError: "
+        "ok: 2 call(s) returned, 1 raised; not loaded: decide (ModuleNotFoundError: "
         "No module named 'sklearn_not_installed_here')"
     )  # by_row's rows still run
 
@@ -192,3 +199,18 @@ def test_a_table_is_read_with_the_delimiter_the_host_found(
     data = ("people.csv", "csv", "Gender;Income\rMale;52000\rFemale;\r")  # old Mac line ends
     recorded = calls(record_data(h, tmp_path, "picky", data=data, delimiter=";"))
     assert arguments(recorded[0])["args"] == [{"Gender": "Male", "Income": 52000}]
+
+
+def test_a_method_is_called_on_an_instance_of_its_class_built_bare(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    recorded = calls(record_data(h, tmp_path, "Model.score"))
+    assert [c["source"] for c in recorded] == ["data/people.csv row 0", "data/people.csv row 2"]
+    instance, row = arguments(recorded[0])["args"]
+    assert (type(instance).__name__, instance.rate, row["Income"]) == ("Model", 2.0, 52000)
+
+
+def test_true_and_false_cells_are_flags(h: InProcessHarness, tmp_path: Path) -> None:
+    data = ("people.csv", "csv", "Gender,Income,smoker\nMale,1,True\nFemale,2,false\n")
+    recorded = calls(record_data(h, tmp_path, "by_row", data=data))
+    assert [arguments(c)["kwargs"]["input_data"]["smoker"] for c in recorded] == [True, False]
