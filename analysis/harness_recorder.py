@@ -422,13 +422,14 @@ class CallRecorder:
         """Call `function` with the table's rows in the first shape that returns: at most
         `keep` calls that return, twice as many tries; (returned, raised)."""
         passing = rows_parameter(function, param)
-        if passing is None:
+        target = self.target_of(function)
+        if passing is None or self.full(target):
             return 0, 0
         returned = raised = 0
         for shape in shapes_for(annotation_of(function, param)):
             tries = 0
             for where, build in table.units(shape):
-                if returned >= self.keep or tries >= 2 * self.keep:
+                if returned >= self.keep or tries >= 2 * self.keep or self.full(target):
                     break
                 if returned == 0 and tries >= SHAPE_TRIES:
                     break  # this shape does not suit the function: the next one
@@ -447,6 +448,16 @@ class CallRecorder:
                 break
         self.source = ""
         return returned, raised
+
+    def target_of(self, function: Any) -> int | None:
+        """The target a function (bound, or wrapped by a decorator) is, if the code is known."""
+        code = getattr(inspect.unwrap(getattr(function, "__func__", function)), "__code__", None)
+        return self.match(code) if code is not None else None
+
+    def full(self, target: int | None) -> bool:
+        """The function has its calls already (another file's, a test's): calling it again
+        records nothing."""
+        return target is not None and self.saturated(target)
 
     def call_held(
         self, function: Any, param: str, passing: str, value: Any, clock: "Timer"

@@ -214,3 +214,12 @@ def test_true_and_false_cells_are_flags(h: InProcessHarness, tmp_path: Path) -> 
     data = ("people.csv", "csv", "Gender,Income,smoker\nMale,1,True\nFemale,2,false\n")
     recorded = calls(record_data(h, tmp_path, "by_row", data=data))
     assert [arguments(c)["kwargs"]["input_data"]["smoker"] for c in recorded] == [True, False]
+
+
+def test_a_function_with_its_calls_already_is_not_called_again(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    lines = record_data(h, tmp_path, "by_row", "by_row", calls_per_function=2)
+    assert len(calls(lines)) == 2
+    entry = next(line for line in lines if "entry" in line)
+    assert entry["status"] == "ok: 2 call(s) returned, 1 raised"  # not driven the second time
