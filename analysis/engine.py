@@ -17,10 +17,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path as FsPath
 
-from analysis.acceptance import Acceptance
-from analysis.builder import InputBuilder
-from analysis.conversions import converts
-from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
     CallsProveNothing,
     ExecutionError,
@@ -39,24 +35,23 @@ from analysis.evidence.replay import (
     replay,
 )
 from analysis.evidence.store import Candidate, EvidenceStore
-from analysis.execution import Call, Executor, Limits, Target
-from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
-from analysis.hints import ModuleFacts
-from analysis.imports import ImportedNames
-from analysis.inputs import InputModel
-from analysis.interpreter import Interpreter, current_interpreter
-from analysis.missing_fields import has_opaque_record, learn_missing_fields
-from analysis.people import only_people
-from analysis.project import ModuleLocation, Placement, Project
+from analysis.execution.interpreter import Interpreter, current_interpreter
+from analysis.execution.process import Call, Executor, Limits, Target
+from analysis.facts.conversions import converts
+from analysis.facts.imports import ImportedNames
+from analysis.facts.module import ModuleFacts
+from analysis.facts.people import only_people
+from analysis.inputs.builder import InputBuilder
 from analysis.report import FunctionReport, ScanReport
-from analysis.scan_budget import Deadline, ScanBudget
-from analysis.scan_files import select_files
-from analysis.search import Search, contexts
-from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.stability import varying_paths
-from analysis.static import acting_with, condition_scopes, never_read
-from analysis.taint import tainters
-from analysis.verdict import (
+from analysis.scan.budget import Deadline, ScanBudget
+from analysis.scan.diff import changed_lines, lines_for
+from analysis.scan.files import select_files
+from analysis.scan.project import ModuleLocation, Placement, Project
+from analysis.search.acceptance import Acceptance
+from analysis.search.missing_fields import has_opaque_record, learn_missing_fields
+from analysis.search.search import Search, contexts
+from analysis.search.stability import varying_paths
+from analysis.search.verdict import (
     died,
     drop_conversions,
     record_result,
@@ -64,6 +59,11 @@ from analysis.verdict import (
     stopped,
     tampered,
 )
+from analysis.shapes import InputModel
+from analysis.source.functions import FunctionInfo, attribute_path, find_function, list_functions
+from analysis.source.reading import ParsedModule, parse_module, read_source, recover_module
+from analysis.static.review import acting_with, condition_scopes, never_read
+from analysis.static.taint import tainters
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -145,7 +145,7 @@ class Engine:
         self, paths: Sequence[str], diff_text: str | None = None, force_exclude: bool = False
     ) -> ScanReport:
         """Files named as given (`force_exclude`: unless the policy leaves them out), folders
-        walked for what the policy selects (analysis.scan_files)."""
+        walked for what the policy selects (analysis.scan.files)."""
         started = time.monotonic()
         wanted = changed_lines(diff_text) if diff_text is not None else None
         selection = select_files(paths, self.policy, force_exclude)
@@ -229,7 +229,7 @@ class Engine:
 
     def place(self, path: str, home: FsPath | None) -> Placement:
         """Where a file on disk is imported: as its module in the project at `home` (see
-        analysis.scan_files), or on its own without one. `scan` and `fix` both load this way."""
+        analysis.scan.files), or on its own without one. `scan` and `fix` both load this way."""
         if home is None:
             return Placement(None, None)
         project = self.project(home)
@@ -263,7 +263,7 @@ class Engine:
         varied), keeping the best: removing a bias must change the outputs of the group it
         favoured or hurt, but should leave at least one group's outcomes as they were. Parts
         of an output that vary between two runs of the original (a clock, an id) are not
-        compared, as the search leaves them out (analysis.stability).
+        compared, as the search leaves them out (analysis.search.stability).
         """
         found = self.function_inputs(source, path, qualname, place)
         if found is None:

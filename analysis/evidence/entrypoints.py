@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from analysis.project import SKIP_DIRS, Project, imported_modules, module_files
+from analysis.scan.project import SKIP_DIRS, Project, imported_modules, module_files
 
 EntryKind = Literal["pytest", "script", "module"]
 DEMO_DIRS = frozenset(

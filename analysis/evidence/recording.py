@@ -26,9 +26,9 @@ from typing import Any
 from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
 from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, read_call
 from analysis.evidence.entrypoints import EntryPoint
-from analysis.execution import Executor, Limits, Session, Target
-from analysis.project import Project
+from analysis.execution.process import Executor, Limits, Session, Target
 from analysis.sandbox.snapshot import copy_base, snapshot
+from analysis.scan.project import Project
 from config.policy import Policy
 
 log = logging.getLogger(__name__)

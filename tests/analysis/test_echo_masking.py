@@ -18,10 +18,10 @@ from harness_kit import InProcessHarness, in_process_harness
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import harness as child
-from analysis import harness_output as output
-from analysis.execution import Outcome
-from analysis.search import ambiguous, spellings
+from analysis.execution.harness import output as output
+from analysis.execution.harness import runner as child
+from analysis.execution.process import Outcome
+from analysis.search.search import ambiguous, spellings
 
 ECHOES = {
     "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",

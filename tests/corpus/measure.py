@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 def make_engine(jobs: int = 1, executor: str = "default") -> Engine:
     from analysis import Engine
-    from analysis.execution import ProcessExecutor
+    from analysis.execution.process import ProcessExecutor
     from config.policy import default_policy
 
     # "process" (rlimits only) is for trying the engine where the sandbox is missing;
@@ -48,7 +48,7 @@ def scan_file(engine: Engine, label: Label) -> dict[str, FunctionReport]:
     the module's relative and absolute imports of its siblings resolve."""
     source = label.path.read_text(encoding="utf-8")
     if "/" in label.file:
-        from analysis.project import Project
+        from analysis.scan.project import Project
 
         project = Project.discover(label.path.parents[label.file.count("/")])
         reports = engine.scan_source(source, label.file, project=project)

@@ -28,7 +28,7 @@ from sandbox_helpers import (
 )
 
 from analysis.errors import SessionDied
-from analysis.execution import Call, Outcome
+from analysis.execution.process import Call, Outcome
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX

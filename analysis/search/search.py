@@ -1,0 +1,626 @@
+"""The search for a witness of bias: one protected input varied, every other input fixed.
+
+For each protected leaf, all of its values run in one context (k calls, not k*(k-1)/2
+pairs). Contexts come in a fixed order: a base assignment, then one-factor-at-a-time
+variations (each other input through its pool, which reaches every branch a single input
+guards), then seeded random combinations (for bias that shows only with other inputs).
+A leaf stops at its first confirmed witness; a witness is confirmed by running both sides
+again, so nondeterministic output is never taken for bias. When some parts of an output do not
+re-run stably (a clock beside a decision), the parts that do are compared on their own
+(stability.py). A call that raises is a witness only as a refusal: a realistic value raised
+while another realistic value returned, both again on a re-run (refusal.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from analysis.execution.harness.output import whole
+from analysis.execution.process import Call, Outcome, Session
+from analysis.inputs.pools import dedupe
+from analysis.report import REFUSAL_PREFIX
+from analysis.search.refusal import (
+    about_another_input,
+    is_realistic,
+    listed_spelling,
+    refusal_error,
+)
+from analysis.search.shifted import shifted_echo, swapped_echo
+from analysis.search.stability import stable_difference, varying_paths
+from analysis.shapes import ALIKE, InputModel, InputPath, Leaf, encode_value
+from analysis.values import value_kind
+from config.policy import Policy
+
+RANDOM_CONTEXTS = 32
+CONFIRM_RUNS = 2
+# More runs of each side when parts of the output vary: a part that looks stable over this
+# many runs of an unseeded coin flip would be a 1-in-64 accident on each side.
+STABLE_RUNS = 5
+# Pairs with another protected input, at most (tried only once some attribute is proved).
+MAX_PROTECTED_PAIRS = 400
+# Executions the pairs with another protected input may take in all: they are a last resort
+# for interactions (a sex that matters only past an age), not a second search.
+MAX_PAIR_EXECUTIONS = 1200
+MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
+# Values sent to the child in one batch at most (calls times the inputs of each): a function
+# of a thousand protected record keys would otherwise build, send and decode millions of
+# values before its first answer.
+MAX_BATCH_VALUES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Trial:
+    """One value of the varied leaf and what the call with it gave."""
+
+    value: Any
+    outcome: Outcome
+
+
+@dataclass
+class Witness:
+    leaf: Leaf
+    context: dict[InputPath, Any]
+    values: tuple[Any, Any]
+    outputs: tuple[str, str]
+    kind: Literal["output", "refuses"] = "output"
+
+
+@dataclass
+class SearchResult:
+    witnesses: dict[str, Witness] = field(default_factory=dict)  # by leaf display
+    executions: int = 0
+    ok_calls: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    # The first message of each kind of error, to say why calls raised.
+    error_messages: dict[str, str] = field(default_factory=dict)
+    noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
+    needs: Counter[str] = field(default_factory=Counter)  # stubbed modules calls touched
+    # The leaves some of whose calls touched a stub (by display): not tested in full.
+    needing: set[str] = field(default_factory=set)
+    exhausted: bool = False  # stopped by the budget rather than by running out of contexts
+    # The leaves still open when the budget stopped the search (by display): not settled.
+    undecided: set[str] = field(default_factory=set)
+
+    @property
+    def never_ran(self) -> bool:
+        """Every call raised: the function was not tested at all."""
+        return self.executions > 0 and self.ok_calls == 0
+
+
+def typical(leaf: Leaf) -> Any:
+    """The base value of a leaf: an ordinary value, so that counterexamples read naturally."""
+    return leaf.pool[leaf.typical] if 0 <= leaf.typical < len(leaf.pool) else leaf.pool[0]
+
+
+def contexts(
+    model: InputModel, seed: int = 0, first: frozenset[str] = frozenset()
+) -> Iterator[dict[InputPath, Any]]:
+    """Assignments of every leaf: base, one factor at a time, then seeded random ones.
+    `first`: the inputs to vary before the others (static.acting_with)."""
+    leaves = model.leaves
+    base = {leaf.path: typical(leaf) for leaf in leaves}
+    yield dict(base)
+    if model.grouped:
+        # The peers as the item tried: a batch that must be of one sex runs only so.
+        yield {**base, ALIKE: True}
+    yield from around(model, base, first)
+    rng = random.Random(seed)
+    for _ in range(RANDOM_CONTEXTS):
+        yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
+
+
+def around(
+    model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
+) -> Iterator[dict[InputPath, Any]]:
+    """Variations of a base: one input at a time (the fixed peers' guarded inputs too), then
+    pairs of guarded inputs, and each guarded input of an item beside its peer's."""
+    # Inputs the code compares with constants guard branches: vary those first, and first
+    # among them those that act with a protected one.
+    ordered = sorted(
+        model.others, key=lambda leaf: (not leaf.guarded, leaf.display not in first)
+    ) + model.protected
+    peers = model.peers
+    # The peers rest on their own values, which the base leaves implicit (unless it sets them).
+    with_peers = {**{peer.path: typical(peer) for peer in peers}, **base}
+    for leaf in [*ordered, *peers]:
+        for value in leaf.pool if not leaf.protected else leaf.focus:
+            if value == with_peers[leaf.path]:
+                continue
+            ctx = dict(base)
+            ctx[leaf.path] = value
+            yield ctx
+    # Pairs of guarded inputs, every combination of their values: bias that shows only
+    # when two other conditions hold at once (income high *and* expenses above a line).
+    guarded = [leaf for leaf in model.others if leaf.guarded]
+    yield from pairs(guarded, base, lambda leaf: leaf.pool)
+    # An item and its peer in the states a condition reads (the penalty of a best-of pick
+    # shows where the candidate is under three years and the peer is close behind).
+    items = {leaf.path: leaf for leaf in guarded}
+    for peer in peers:
+        item = items.get(peer.path[1:])
+        if item is not None:
+            yield from pairs([item, peer], with_peers, contrast)
+
+
+def contrast(leaf: Leaf) -> list[Any]:
+    """The values of a leaf tried in each pair context: the code's own and the base value
+    (two people who differ as the code tells them apart), not the whole focus."""
+    chosen = dedupe([*leaf.pool[: leaf.from_code], typical(leaf)])
+    return chosen if len(chosen) >= 2 else dedupe([*chosen, *leaf.pool[:2]])
+
+
+def protected_pairs(
+    model: InputModel,
+    base: dict[InputPath, Any],
+    proved: set[str],
+    open_leaves: list[Leaf] | None = None,
+    scopes: dict[str, frozenset[int]] | None = None,
+) -> Iterator[dict[InputPath, Any]]:
+    """Pairs that move an attribute already `proved` beside another guarded input (their
+    contrasting values): a sex that matters only for one measurement *and* past an age
+    (`method == "ofc" and age > 17`). Tried last, and only once another attribute is proved
+    (Search.pairs_due): the pairs are many. With the function's `scopes` (static.
+    condition_scopes), only pairs that some condition reads together with an input still
+    open, or inputs of which the code says nothing here."""
+    guarded = [leaf for leaf in model.others if leaf.guarded]
+    protected = [leaf for leaf in model.protected if leaf.guarded]
+    firsts = [leaf for leaf in protected if leaf.display in proved]
+    for a in firsts:
+        for b in [*guarded, *protected]:
+            if b is a or (b in firsts and firsts.index(b) < firsts.index(a)):
+                continue
+            if scopes is None or together(scopes, [a, b], open_leaves or []):
+                yield from pairs([a, b], base, contrast)
+
+
+def together(scopes: dict[str, frozenset[int]], pair: list[Leaf], open_leaves: list[Leaf]) -> bool:
+    """Whether one condition may read the pair with an open leaf; unknown is yes."""
+    if any(leaf.display not in scopes for leaf in pair):
+        return True
+    shared = scopes[pair[0].display] & scopes[pair[1].display]
+    return any(
+        leaf.display not in scopes or shared & scopes[leaf.display]
+        for leaf in open_leaves
+        if leaf not in pair
+    )
+
+
+def pairs(
+    leaves: list[Leaf], base: dict[InputPath, Any], values: Callable[[Leaf], list[Any]]
+) -> Iterator[dict[InputPath, Any]]:
+    """Every combination of two leaves' values off the base, for each pair of the leaves."""
+    for i, a in enumerate(leaves):
+        for b in leaves[i + 1 :]:
+            for va in values(a):
+                for vb in values(b):
+                    if va != base[a.path] and vb != base[b.path]:
+                        yield {**base, a.path: va, b.path: vb}
+
+
+class Search:
+    def __init__(
+        self,
+        model: InputModel,
+        session: Session,
+        targets: list[Leaf],
+        max_executions: int,
+        deadline: float,
+        stream: Iterator[dict[InputPath, Any]] | None = None,
+        policy: Policy | None = None,  # its `realistic:` values make refusals findings
+        refusals_only: set[str] | None = None,  # categories only a refusal can prove
+        scopes: dict[str, frozenset[int]] | None = None,  # static.condition_scopes
+        acting: frozenset[str] = frozenset(),  # static.acting_with: varied first
+    ) -> None:
+        self.policy = policy
+        self.scopes = scopes
+        self.refusals_only = refusals_only or set()
+        # Paths of output parts seen to vary between runs of the same call, per leaf.
+        self.unstable: dict[str, frozenset[str]] = {}
+        self.model = model
+        self.session = session
+        self.targets = targets
+        self.max_executions = max_executions
+        self.deadline = deadline
+        self.result = SearchResult()
+        self.noisy_counts: Counter[str] = Counter()
+        self.acting = acting
+        self.stream = stream if stream is not None else contexts(model, first=acting)
+        # With our own contexts, a base on which every call fails is replaced by the first
+        # context that works, and the variations start again around that one.
+        self.may_recenter = stream is None
+        self.may_pair = stream is None
+        self.paired = False
+        self.pairs_until = 0
+        self.peer_masks = model.peer_masks()
+        self.grouped = model.grouped
+        self.echoes: dict[str, tuple[Any, ...]] = {}
+
+    def pairs_due(self) -> bool:
+        """Whether pairs with another protected input are still to try: once, with our own
+        contexts, and only after some attribute was proved (if a sex matters only past an
+        age, the age itself matters, and was found first; a clean function skips them)."""
+        return not self.paired and self.may_pair and bool(self.result.witnesses)
+
+    def call(
+        self, ctx: dict[InputPath, Any], leaf: Leaf, value: Any, seed: int, parts: bool = False
+    ) -> Call:
+        args, kwargs = self.model.assemble({**ctx, leaf.path: value})
+        parts = parts or leaf.display in self.unstable
+        masks = (encode_value(value), *self.peer_masks, *self.echo_words(leaf))
+        return Call(tuple(args), kwargs, seed, masks, parts)
+
+    def other_names(self, leaf: Leaf) -> tuple[str, ...]:
+        """The names of the function's other inputs, which an error message may speak of."""
+        return tuple(other.name for other in self.model.leaves if other.path != leaf.path)
+
+    def echo_words(self, leaf: Leaf) -> tuple[Any, ...]:
+        """The words the input takes, masked in every call: fixed text that names them
+        ("Sex: Male = 0 points, Female = +1", "about m and so") reads the same whichever is
+        tried, where masking only the value tried would make it differ. Numbers stay
+        unmasked unless tried: a score of 30 is no echo of an age 30 not given."""
+        key = leaf.display
+        if key not in self.echoes:
+            self.echoes[key] = tuple(
+                encode_value(v) for v in leaf.pool if isinstance(v, str) and v.strip()
+            )
+        return self.echoes[key]
+
+    def run(self) -> SearchResult:
+        open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
+        seen: dict[str, set[str]] = {leaf.display: set() for leaf in open_leaves}
+        batch_size = 2
+        stream: Iterator[tuple[int, dict[InputPath, Any]]] = enumerate(self.stream)
+        base_failed: bool | None = None
+        # A context whose leaves did not all fit in the last batch, with the leaves left.
+        carried: list[tuple[int, dict[InputPath, Any], list[Leaf]]] = []
+        while open_leaves:
+            if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
+                self.result.exhausted = True
+                self.result.undecided = {leaf.display for leaf in open_leaves}
+                break
+            if self.paired and self.result.executions >= self.pairs_until:
+                break
+            groups: list[tuple[Leaf, dict[InputPath, Any], int, list[Any]]] = []
+            calls: list[Call] = []
+            limit = self.max_executions
+            if self.paired:
+                limit = min(limit, self.pairs_until)
+            room = limit - self.result.executions
+            batch_room = max(1, MAX_BATCH_VALUES // max(1, len(self.model.leaves)))
+            todo = itertools.chain(carried, ((i, c, open_leaves) for i, c in stream))
+            carried = []
+            for index, ctx, leaves in todo:
+                for at, leaf in enumerate(leaves):
+                    if len(calls) >= batch_room:  # the rest of this context goes next
+                        rest = [other for other in leaves[at:] if other in open_leaves]
+                        carried = [(index, ctx, rest)] if rest else []
+                        break
+                    # Contexts that differ only in this leaf's own value are the same test
+                    # (and, for a leaf without peers, in whether peers are alike).
+                    skip = {leaf.path} if leaf.path in self.grouped else {leaf.path, ALIKE}
+                    key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p not in skip))
+                    key = f"{index == 0}{key}"  # a base runs the whole pool, again if need be
+                    if key in seen[leaf.display]:
+                        continue
+                    seen[leaf.display].add(key)
+                    values = list(
+                        leaf.pool if index == 0 else contrast(leaf) if self.paired else leaf.focus
+                    )
+                    groups.append((leaf, ctx, index, values))
+                    calls += [self.call(ctx, leaf, v, index) for v in values]
+                if (
+                    carried
+                    or len(groups) >= batch_size * len(open_leaves)
+                    or len(calls) >= min(room, batch_room)
+                    or time.monotonic() > self.deadline
+                ):
+                    break
+            else:
+                stream = enumerate(iter(()))
+                if not calls and self.pairs_due():
+                    # Another attribute was proved: one that matters only together with it
+                    # (a sex only past an age) shows in pairs with its values.
+                    self.paired = True
+                    self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
+                    base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
+                    proved = set(self.result.witnesses)
+                    pairs = protected_pairs(self.model, base, proved, open_leaves, self.scopes)
+                    stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
+                    continue
+            if not calls:
+                break
+            calls = calls[:room]
+            outcomes = self.session.run(calls)
+            self.result.executions += len(calls)
+            position = 0
+            working: dict[InputPath, Any] | None = None
+            for leaf, ctx, index, values in groups:
+                chunk = outcomes[position : position + len(values)]
+                position += len(values)
+                if working is None:
+                    # The context with the value that returned: in the base, the input
+                    # varied may be the one that made every other call fail (a region the
+                    # tables lack).
+                    fine = [v for v, o in zip(values, chunk, strict=False) if o.ok]
+                    if fine:
+                        working = {**ctx, leaf.path: fine[0]}
+                if index == 0 and base_failed is None:
+                    base_failed = not any(o.ok for o in chunk)
+                if leaf not in open_leaves or len(chunk) < len(values):
+                    continue
+                if self.examine(leaf, ctx, index, values, chunk):
+                    open_leaves.remove(leaf)
+                elif self.noisy_counts[leaf.display] >= MAX_NOISY:
+                    self.result.noisy.add(leaf.display)
+                    open_leaves.remove(leaf)
+            if base_failed and working is not None and self.may_recenter:
+                self.may_recenter = False
+                # The context that works is the base now: its whole pool for each input (a
+                # refusal of one value shows only there), then the variations around it.
+                variations = around(self.model, working, self.acting)
+                around_it = enumerate(itertools.chain(variations, self.stream), 1)
+                stream = itertools.chain([(0, working)], around_it)
+            batch_size = min(batch_size * 2, 16)
+        return self.result
+
+    def examine(
+        self,
+        leaf: Leaf,
+        ctx: dict[InputPath, Any],
+        index: int,
+        values: list[Any],
+        outs: list[Outcome],
+        again: bool = True,
+    ) -> bool:
+        ok = [Trial(v, o) for v, o in zip(values, outs, strict=True) if o.ok]
+        self.result.ok_calls += len(ok)
+        # A missing value (None, "unknown") is no value of the attribute: "age unknown" next
+        # to "age 30" tells nothing of how people are treated.
+        ok = [t for t in ok if not absent(t.value)]
+        for o in outs:
+            if not o.ok:
+                kind = o.error.split(":")[0]
+                self.result.errors[kind] += 1
+                self.result.error_messages.setdefault(kind, o.error)
+                self.result.needs.update(o.needs)
+                if o.needs:
+                    self.result.needing.add(leaf.display)
+        if leaf.category in self.refusals_only:
+            # Its output is the attribute in another form: only a refusal is a finding, and
+            # one shows in the first context where any value returns, or nowhere.
+            return self.refusal(leaf, ctx, index, values, outs) or any(o.ok for o in outs)
+        # Words the input takes are masked in every call (echo_words): another input's
+        # "white" beside a race tried as "white" reads the same in both outputs.
+        masked = {str(w).strip().casefold() for w in self.echo_words(leaf)}
+        clash = {s for s in colliding(leaf, ctx, values) if s.strip().casefold() not in masked}
+        unstable = self.unstable.get(leaf.display, frozenset())
+        for a, b in candidate_pairs(ok, unstable):
+            if clash:
+                texts = [*a.outcome.texts, *b.outcome.texts]
+                if ambiguous(a.value, clash, texts) or ambiguous(b.value, clash, texts):
+                    continue
+            verdict = self.confirm(leaf, ctx, index, a, b)
+            if verdict is True:
+                return True
+            if verdict is None:
+                self.noisy_counts[leaf.display] += 1
+                if again and self.unstable.get(leaf.display, frozenset()) != unstable:
+                    # Which parts vary is known now: this context again, part by part (with a
+                    # single protected input there may be no other context to try).
+                    calls = [self.call(ctx, leaf, v, index, parts=True) for v in values]
+                    outs = self.session.run(calls)
+                    self.result.executions += len(calls)
+                    return self.examine(leaf, ctx, index, values, outs, again=False)
+                return False
+        return self.refusal(leaf, ctx, index, values, outs)
+
+    def runs(
+        self, ctx: dict[InputPath, Any], leaf: Leaf, index: int, a: Any, b: Any, times: int
+    ) -> tuple[list[Outcome], list[Outcome]]:
+        """Both sides again, `times` each, with their outputs part by part."""
+        calls = []
+        for _ in range(times):
+            calls += [
+                self.call(ctx, leaf, a, index, parts=True),
+                self.call(ctx, leaf, b, index, parts=True),
+            ]
+        outs = self.session.run(calls)
+        self.result.executions += len(calls)
+        return outs[0::2], outs[1::2]
+
+    def confirm(
+        self, leaf: Leaf, ctx: dict[InputPath, Any], index: int, a: Trial, b: Trial
+    ) -> bool | None:
+        """Run both sides again: True if the difference is stable, None if output is unstable."""
+        again_a, again_b = self.runs(ctx, leaf, index, a.value, b.value, CONFIRM_RUNS)
+        if not all(o.ok for o in again_a + again_b):
+            return None
+        if all(o.same(a.outcome) for o in again_a) and all(o.same(b.outcome) for o in again_b):
+            self.result.witnesses[leaf.display] = Witness(
+                leaf, ctx, (a.value, b.value), (a.outcome.shown(), b.outcome.shown())
+            )
+            return True
+        # Some part varies between runs with the same seed: learn which, with more runs,
+        # and compare the parts that stay put.
+        more_a, more_b = self.runs(ctx, leaf, index, a.value, b.value, STABLE_RUNS)
+        if not all(o.ok for o in more_a + more_b):
+            return None
+        side_a, side_b = [*again_a, *more_a], [*again_b, *more_b]
+        unstable = varying_paths(side_a) | varying_paths(side_b)
+        self.unstable[leaf.display] = self.unstable.get(leaf.display, frozenset()) | unstable
+        found = stable_difference(side_a, side_b, self.unstable[leaf.display])
+        if found is None:
+            return None
+        self.result.witnesses[leaf.display] = Witness(leaf, ctx, (a.value, b.value), found)
+        return True
+
+    def refusal(
+        self,
+        leaf: Leaf,
+        ctx: dict[InputPath, Any],
+        index: int,
+        values: list[Any],
+        outs: list[Outcome],
+    ) -> bool:
+        """A realistic value that raised beside one that returned, both so again on a re-run."""
+        spec = self.policy.protected.get(leaf.category or "") if self.policy else None
+        if spec is None or leaf.category is None or not spec.realistic:
+            return False
+
+        def real(value: Any) -> bool:
+            assert spec is not None and leaf.category is not None
+            if leaf.declared and value not in leaf.declared:
+                return False  # `sex: Literal["male", "female"]`: the signature's own terms
+            return is_realistic(value, leaf.category, spec, leaf.pool)
+
+        fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
+        kinds = {value_kind(v) for v, _ in fine}
+        # Raising for "Male" while "male" returns asks for a spelling: that is validation,
+        # unless the value raised is spelt as the policy lists it.
+        spelt = {str(v).casefold() for v, _ in fine}
+        others = [v for path, v in ctx.items() if path not in (leaf.path, ALIKE)]
+        refused = [
+            (v, o)
+            for v, o in zip(values, outs, strict=True)
+            if refusal_error(o)
+            and real(v)
+            and value_kind(v) in kinds  # text refused where numbers are taken: validation
+            and (str(v).casefold() not in spelt or listed_spelling(v, spec))
+            and not about_another_input(o.error, v, others, self.other_names(leaf), leaf.name)
+        ]
+        if not fine or not refused:
+            return False
+        base = typical(leaf)
+        # One kind on both sides: a number for a number, a word for a word.
+        kind = value_kind(refused[0][0])
+        fine = [(v, o) for v, o in fine if value_kind(v) == kind]
+        refused = [(v, o) for v, o in refused if value_kind(v) == kind]
+        good, good_out = next(((v, o) for v, o in fine if v == base), fine[0])
+        # A different value reads better than a different spelling of the same one.
+        bad, bad_out = sorted(refused, key=lambda p: str(p[0]).lower() == str(good).lower())[0]
+        error = refusal_error(bad_out)
+        again_good, again_bad = self.runs(ctx, leaf, index, good, bad, CONFIRM_RUNS)
+        if not all(o.ok for o in again_good) or any(refusal_error(o) != error for o in again_bad):
+            return False
+        self.result.witnesses[leaf.display] = Witness(
+            leaf,
+            ctx,
+            (good, bad),
+            (good_out.shown(), f"{REFUSAL_PREFIX}{bad_out.error}"),
+            "refuses",
+        )
+        return True
+
+
+def colliding(leaf: Leaf, ctx: dict[InputPath, Any], values: list[Any]) -> set[str]:
+    """Spellings of the values that read like another input's value in this context.
+
+    An output that shows such a spelling cannot tell an echo of the protected value from an
+    echo of the other input (zip "10" beside a rent of 10.0, printed "10"), so a difference
+    there is no proof. Equal values still run: `user.race == candidate.race` needs them.
+    """
+    others = [v for p, v in ctx.items() if p != leaf.path and not isinstance(v, bool)]
+    texts = {text for o in others for text in spellings(o)}
+    return {text for v in values for text in spellings(v) if text in texts}
+
+
+def ambiguous(value: Any, clash: set[str], outputs: list[str]) -> bool:
+    """Whether an output shows a spelling of `value` that another input shares, as a whole
+    word or number, as masking reads it (the 1 of "11" or of "-1" is no echo of 1)."""
+    return any(
+        s in clash and any(re.search(whole(s, True), out) for out in outputs)
+        for s in spellings(value)
+    )
+
+
+def spellings(value: Any) -> set[str]:
+    """How a value may read in output: 10.0 as "10.0", "10" and "10.00"."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, (int, float)):
+        out = {str(value), f"{value:g}", f"{value:.2f}"}
+        if float(value).is_integer():
+            out.add(str(int(value)))
+        return out
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, (list, tuple)):  # a list of skinfolds holds numbers an age may be
+        return {text for item in value for text in spellings(item)}
+    return set()
+
+
+# How data says "not given" (compared casefolded, stripped).
+ABSENT_WORDS = frozenset(
+    {"", "unknown", "n/a", "na", "none", "null", "nan", "unspecified", "not specified",
+     "not stated", "missing", "not known", "undisclosed"}
+)  # fmt: skip
+
+
+def absent(value: Any) -> bool:
+    """Whether a value stands for a missing one rather than a value of the attribute."""
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return isinstance(value, str) and value.strip().casefold() in ABSENT_WORDS
+
+
+def candidate_pairs(
+    ok: list[Trial], unstable: frozenset[str] = frozenset()
+) -> Iterator[tuple[Trial, Trial]]:
+    """Pairs of values of one kind with different outputs (values.value_kind: a number is
+    never swapped for text), clearest first: numeric neighbours, then any.
+
+    Parts of outputs known to vary between runs (`unstable`) are left out of the comparison.
+    """
+    kinds: dict[str, list[Trial]] = {}
+    for trial in ok:
+        kinds.setdefault(value_kind(trial.value), []).append(trial)
+    for alike in kinds.values():
+        yield from pairs_of_a_kind(alike, unstable)
+
+
+def pairs_of_a_kind(ok: list[Trial], unstable: frozenset[str]) -> Iterator[tuple[Trial, Trial]]:
+    if len(ok) < 2:
+        return
+
+    def differ(x: Trial, y: Trial) -> bool:
+        if x.outcome.same_except(y.outcome, unstable):
+            return False
+        va, vb = x.outcome.value, y.outcome.value
+        return not (
+            shifted_echo(x.value, y.value, va, vb)
+            or swapped_echo(x.value, y.value, va, vb)
+            or swapped_echo(y.value, x.value, vb, va)
+        )
+
+    numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]
+    if len(numeric) == len(ok):
+        ordered = sorted(ok, key=lambda t: t.value)
+        adjacent = [(x, y) for x, y in zip(ordered, ordered[1:], strict=False) if differ(x, y)]
+        adjacent.sort(key=lambda pair: abs(pair[1].value - pair[0].value))
+        yield from adjacent[:3]
+        return
+    first = ok[0]
+    yielded = 0
+    # A different value reads better than a different spelling of the same one.
+    others = sorted(ok[1:], key=lambda t: str(t.value).lower() == str(first.value).lower())
+    for other in others:
+        if differ(first, other):
+            yield first, other
+            yielded += 1
+            if yielded >= 3:
+                return
+    if yielded == 0:
+        for x, y in zip(ok, ok[1:], strict=False):
+            if differ(x, y):
+                yield x, y
+                return
