@@ -1,9 +1,12 @@
 """The engine: from source text to one verdict per function, with proof.
 
-For each function: find its inputs and the protected ones among them (inputs.py), take
-values from the code and the policy (hints.py), search for a witness in a child process
-(search.py, execution.py), and point each finding at the line most responsible (static.py).
-Code that cannot run gets a static review instead, and says why.
+The engine reads the files of a scan (analysis/scan/), loads each module once
+(analysis/modules.py: parsed or recovered, its facts read) and judges each function
+(analysis/judging.py): its inputs and the protected ones among them (analysis/inputs/,
+analysis/shapes.py), values from the code and the policy (analysis/facts/), a search for a
+witness in a sandboxed child (analysis/search/, analysis/execution/, analysis/sandbox/),
+each finding pointed at the line most responsible (analysis/static/). Code that cannot run
+gets a static review instead, and says why.
 """
 
 from __future__ import annotations
@@ -14,79 +17,41 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
 from pathlib import Path as FsPath
 
 from analysis.errors import (
     CallsProveNothing,
     ExecutionError,
-    LoadDied,
-    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
-    SessionDied,
     SourceError,
-)
-from analysis.evidence.replay import (
-    RECORDED_EXECUTIONS,
-    RECORDED_TIME,
-    merge,
-    recorded_bases,
-    replay,
 )
 from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution.interpreter import Interpreter, current_interpreter
 from analysis.execution.process import Call, Executor, Limits, Target
-from analysis.facts.conversions import converts
 from analysis.facts.imports import ImportedNames
 from analysis.facts.module import ModuleFacts
-from analysis.facts.people import only_people
 from analysis.inputs.builder import InputBuilder
+from analysis.judging import Judgement
+from analysis.modules import Module, is_test
 from analysis.report import FunctionReport, ScanReport
 from analysis.scan.budget import Deadline, ScanBudget
 from analysis.scan.diff import changed_lines, lines_for
 from analysis.scan.files import select_files
 from analysis.scan.project import ModuleLocation, Placement, Project
 from analysis.search.acceptance import Acceptance
-from analysis.search.missing_fields import has_opaque_record, learn_missing_fields
-from analysis.search.search import Search, contexts
+from analysis.search.contexts import contexts
 from analysis.search.stability import varying_paths
 from analysis.search.verdict import (
-    died,
     drop_conversions,
-    record_result,
     static_review,
-    stopped,
-    tampered,
 )
 from analysis.shapes import InputModel
 from analysis.source.functions import FunctionInfo, attribute_path, find_function, list_functions
-from analysis.source.reading import ParsedModule, parse_module, read_source, recover_module
-from analysis.static.review import acting_with, condition_scopes, never_read
-from analysis.static.taint import tainters
+from analysis.source.reading import parse_module, read_source, recover_module
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Module:
-    """One parsed file, shared by the functions tested from it."""
-
-    path: str
-    parsed: ParsedModule
-    facts: ModuleFacts
-    runnable: bool  # False when recovery dropped code: running what is left would mislead
-    note: str | None = None
-    # Where it lives in its project, when it has one: it is then imported as that module.
-    project: Project | None = None
-    location: ModuleLocation | None = None
-
-    def intact(self, info: FunctionInfo) -> bool:
-        """Whether a function's own lines survived recovery unchanged, so it can be run."""
-        return self.runnable or not any(
-            info.first_line <= n <= info.end_line for n in self.parsed.touched
-        )
 
 
 class Engine:
@@ -526,7 +491,7 @@ class Engine:
         started = time.monotonic()
         report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
         try:
-            self.judge(module, info, report)
+            Judgement(self, module, info, report).judge()
         except RecursionError:
             report.findings = []
             report.status, report.method = "unverified", "static"
@@ -541,186 +506,8 @@ class Engine:
         self.accept(module, info, report)
         return report
 
-    def judge(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
-        if is_test(module.path, info):
-            # A test passes the values it checks (a parametrised `age` and an assert): it
-            # decides nothing about a person, and its failures are no refusals.
-            report.status, report.reason = "skipped", "a test function"
-            return
-        budget = self.policy.budget
-        # The budget counts from here: reading the function's inputs is part of testing it.
-        # A function whose reading alone takes the budget (thousands of record keys) is
-        # judged from its code; starting it in its sandbox counts only against the search.
-        started = time.monotonic()
-        deadline = started + budget.seconds_per_function
-        builder = InputBuilder(module.facts, self.policy)
-        model = builder.build(info)
-        reading = time.monotonic() - started
-        protected = model.protected
-        report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
-        # A record read only by keys the source does not spell out may still hold a person,
-        # and so may the calls the project's own tests and demos made (analysis/evidence/).
-        opaque = not protected and has_opaque_record(model)
-        if self.recording(module, info):
-            self.evidence.wait()
-        calls = self.evidence.calls(module.project, module.location, info)
-        recorded = recorded_bases(info, calls, builder, model, self.policy)
-        if not protected and not opaque and not recorded:
-            report.status, report.reason = "skipped", "no protected input"
-            return
-        if not module.intact(info):
-            if not protected:
-                report.status, report.reason = "skipped", "no protected input"
-                return
-            static_review(info, model, report, module.note or "the module cannot run")
-            return
-        targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
-        if not targets and not opaque and not recorded:
-            report.reason = "no protected input is ever read"
-            return
-        if reading > budget.seconds_per_function:
-            static_review(info, model, report, spent_reading(budget.seconds_per_function))
-            return
-        try:
-            executor = self.executor()
-        except SandboxUnavailable as exc:
-            static_review(info, model, report, f"not executed: {exc}")
-            return
-        replaying = tuple(call.id for call, _ in recorded)
-        # evidence: the recorded calls get a time of their own, on top of the search's
-        extra = budget.seconds_per_function * RECORDED_TIME if recorded else 0.0
-        limits = replace(self.limits, session_timeout=self.limits.session_timeout + extra)
-        try:
-            session = executor.open(self.target(info, module, recorded=replaying), limits)
-        except ReplyForged as exc:
-            static_review(info, model, report, tampered(exc))
-            return
-        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
-            died(info, model, report, str(exc), executions=0)
-            return
-        except (OSError, ExecutionError) as exc:
-            static_review(info, model, report, f"could not start the function: {exc}")
-            return
-        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
-        refusals_only = {
-            category
-            for category in self.policy.enabled_categories
-            if converts(info, category, self.policy, module.facts.const)
-        }
-        with session:
-            if session.load_error:
-                static_review(info, model, report, f"cannot run: {session.load_error}")
-                return
-            # evidence: the calls the project's own runs made come first; what they prove is
-            # not searched again, and what they do not is left to the synthesised inputs.
-            try:
-                replayed = replay(
-                    info,
-                    recorded,
-                    session,
-                    self.policy,
-                    min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
-                    time.monotonic() + budget.seconds_per_function * RECORDED_TIME,
-                    refusals_only,
-                )
-            except (ReplyForged, CallsProveNothing) as exc:
-                stopped(info, model, report, exc, session.calls)
-                return
-            report.findings += replayed.findings
-            tested = set(report.attributes_tested) | replayed.attributes
-            report.attributes_tested = sorted(tested)
-            targets = [leaf for leaf in targets if leaf.category not in replayed.proved]
-            if replayed.died:
-                report.reason = replayed.died
-                report.status = "error" if not report.findings else report.status
-            if replayed.died or (replayed.result.executions and not targets and not opaque):
-                replayed.result.executions = session.calls
-                record_result(info, model, report, replayed.result, module.runnable, module.note)
-                return
-            if not targets and not opaque:  # recorded calls with no protected value inside
-                if protected:
-                    report.reason = "no protected input is ever read"
-                else:
-                    report.status, report.reason = "skipped", "no protected input"
-                return
-            deadline = max(deadline, time.monotonic() + budget.seconds_per_function)
-            try:
-                learnt, _ = learn_missing_fields(model, builder, session)
-            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
-                stopped(info, model, report, exc, session.calls)
-                return
-            if learnt:  # keys the code reads that its source does not name
-                model = only_people(model, info, self.policy, module.facts)
-                targets += [leaf for leaf in learnt if leaf.protected]
-                tested |= {leaf.category for leaf in model.protected if leaf.category}
-                report.attributes_tested = sorted(tested)
-            if not targets:
-                if replayed.result.executions:  # the recorded calls ran: that is the verdict
-                    replayed.result.executions = session.calls
-                    record_result(
-                        info, model, report, replayed.result, module.runnable, module.note
-                    )
-                    return
-                report.status, report.reason = "skipped", "no protected input"
-                return
-            prepared = time.monotonic()
-            walks = tainters(info.node, model.leaves)
-            scopes = condition_scopes(info.node, model.leaves, walks)
-            acting = acting_with(info.node, model.leaves, walks)
-            reading += time.monotonic() - prepared
-            if reading > budget.seconds_per_function:
-                static_review(info, model, report, spent_reading(budget.seconds_per_function))
-                report.executions = session.calls
-                return
-            search = Search(
-                model,
-                session,
-                targets,
-                max(budget.executions_per_function - session.calls, 1),
-                deadline,
-                policy=self.policy,
-                refusals_only=refusals_only,
-                scopes=scopes,
-                acting=acting,
-            )
-            try:
-                result = search.run()
-            except (ReplyForged, CallsProveNothing) as exc:
-                stopped(info, model, report, exc, session.calls)
-                return
-            except SessionDied as exc:
-                result = search.result
-                report.reason = str(exc)
-                if not result.witnesses and not report.findings:
-                    report.status = "error"
-            merge(result, replayed.result)  # evidence: what the recorded calls saw
-            # The session counts every call: the probes, and the one a dying child was in.
-            result.executions = session.calls
-        record_result(info, model, report, result, module.runnable, module.note)
-
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
 
 
-def spent_reading(seconds: float) -> str:
-    """The reason of a function whose own analysis used up its time before any call."""
-    return (
-        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
-        "budget.seconds_per_function); judged statically"
-    )
-
-
-def is_test(path: str, info: FunctionInfo) -> bool:
-    """A pytest or unittest test: `test*` functions and methods in a test module
-    (`test_*.py`, `*_test.py`, `tests.py`, or under a `tests`/`test` folder)."""
-    if not info.name.startswith("test"):
-        return False
-    parts = FsPath(path).parts
-    name = parts[-1] if parts else ""
-    return (
-        name.startswith("test_")
-        or name.endswith("_test.py")
-        or name == "tests.py"
-        or any(part in ("tests", "test") for part in parts[:-1])
-    )

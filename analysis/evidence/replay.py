@@ -20,7 +20,8 @@ from analysis.evidence.calls import RecordedCall
 from analysis.execution.process import Session
 from analysis.inputs.builder import InputBuilder
 from analysis.report import Example, Finding
-from analysis.search.search import Search, SearchResult, Witness
+from analysis.search.results import SearchResult, Witness
+from analysis.search.search import Search
 from analysis.shapes import InputModel, Leaf, plain_value
 from analysis.source.functions import FunctionInfo
 from analysis.static.review import first_reach

@@ -42,6 +42,8 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
         "harness/describe.py",  # evidence: what a recorded argument holds
         "harness/recorder.py",  # evidence: the recording run
         "harness/recorded.py",  # evidence: recorded calls replayed
+        "harness/held.py",
+        "harness/loading.py",
         "harness/runner.py",
     )
 )

@@ -12,25 +12,20 @@ record that holds it is read by it.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from analysis.facts.harvest import looped_keys
 from analysis.facts.module import ModuleFacts
-from analysis.shapes import Leaf
 from analysis.source.functions import (
     KEY_READERS,
     FunctionNode,
-    all_args,
     call_bindings,
     called_function,
     function_defaults,
 )
 from analysis.source.mentions import mentions
-from analysis.static.taint import Tainter
-from analysis.values import MISSING
 
 
 @dataclass(frozen=True)
@@ -219,81 +214,6 @@ def record_accesses(
     return fields
 
 
-# A value held as a small tuple is read by position: `(17, "years")`, `(70.0, "kg")`.
-MAX_POSITIONS = 4
-TUPLE_API = frozenset({"count", "index"})
-
-
-def tuple_positions(
-    fn: ast.AST, name: str, facts: ModuleFacts, base: Matcher | None = None, helper_depth: int = 2
-) -> dict[int, str]:
-    """Positions read from `name` (or what `base` matches) as a fixed-size tuple: `age[0]`,
-    `value, unit = age`, `w = weight[0]`, in `fn` and in helpers it is passed to (two calls
-    deep). Maps each position to the local name that takes it ("" when none does)."""
-    key = ("positions", id(fn), name, helper_depth)
-    if base is None and key in facts.memo:
-        return dict(facts.memo[key])
-    matcher = with_aliases(fn, base or name_matcher(name))
-    positions: dict[int, str] = {}
-    for node in matcher.nodes(fn):
-        if isinstance(node, ast.Attribute) and node.attr not in TUPLE_API and matcher(node.value):
-            positions = {}  # `name[0].upper()` or `name.strip()`: a word, not a tuple
-            break
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-            if isinstance(target, (ast.Tuple, ast.List)) and matcher(value):
-                names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
-                if 2 <= len(names) <= MAX_POSITIONS and all(names):
-                    for i, local in enumerate(names):
-                        positions[i] = local or ""
-            elif isinstance(target, ast.Name) and position_of(value, matcher) is not None:
-                positions[position_of(value, matcher)] = target.id  # type: ignore[index]
-        index = position_of(node, matcher)
-        if index is not None:
-            positions.setdefault(index, "")
-        if helper_depth and isinstance(node, ast.Call):
-            called = called_function(node, facts.functions)
-            if called is not None and called[0] is not fn:
-                callee, bound = called
-                for param, arg in call_bindings(callee, node, bound):
-                    if matcher(arg):
-                        found = tuple_positions(callee, param, facts, None, helper_depth - 1)
-                        for i, local in found.items():
-                            if not positions.get(i):
-                                positions[i] = local
-    if base is None:
-        facts.memo[key] = dict(positions)
-    return positions
-
-
-def position_of(node: ast.AST, matcher: Matcher) -> int | None:
-    """i when `node` reads `x[i]` (a small constant index, read not written) of what matches."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)):
-        return None
-    index = node.slice
-    if (
-        isinstance(index, ast.Constant)
-        and type(index.value) is int
-        and 0 <= index.value < MAX_POSITIONS
-        and matcher(node.value)
-    ):
-        return index.value
-    return None
-
-
-def copies_record(node: ast.AST, matcher: Matcher) -> bool:
-    """`{**row, "mode": m}` or `dict(row, mode=m)`: a copy of the record, a key or two added."""
-    if isinstance(node, ast.Dict):
-        pairs = zip(node.keys, node.values, strict=True)
-        return any(key is None and matcher(value) for key, value in pairs)
-    return (
-        isinstance(node, ast.Call)
-        and getattr(node.func, "id", "") == "dict"
-        and bool(node.args)
-        and matcher(node.args[0])
-    )
-
-
 def helper_keyed_reads(
     helper: FunctionNode, record: str, bindings: list[tuple[str, ast.expr]]
 ) -> dict[str, Matcher]:
@@ -337,362 +257,6 @@ def keyed_read(record: str, key_param: str) -> Matcher:
         return False
 
     return Matcher(matches, frozenset({record}))
-
-
-def element_accesses(
-    fn: ast.AST, name: str, facts: ModuleFacts, mapping: bool = False
-) -> dict[str, tuple[ast.AST, Matcher, str]]:
-    """Fields read from the items of a list parameter: `for c in name: c["age"]`, a key
-    function given the list (`sorted(name, key=lambda c: c["age"])`, `key=adjusted`,
-    `filter(lambda c: ..., name)`, `name.sort(key=...)`), items taken by index (`name[0].age`)
-    or picked out (`best = max(name, key=...)`; `best["name"]`).
-
-    With `mapping`, the values of a dict parameter instead: `for k, v in name.items()`,
-    `for v in name.values()`."""
-    key = ("items", id(fn), name, mapping)
-    if key in facts.memo:
-        return dict(facts.memo[key])
-    names = list_aliases(fn, name)
-    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
-    items: set[str] = set()  # local names bound to one item
-    for node in mentions(fn).around(names):  # a loop, a call or a pick mentions the list
-        if isinstance(node, (ast.For, ast.comprehension)):
-            target = item_target(node.iter, node.target, names, mapping)
-            if target is not None:
-                scope = node if isinstance(node, ast.For) else fn
-                fields.update(record_accesses(scope, target, facts))
-        elif not mapping and isinstance(node, ast.Call) and given_the_list(node, names):
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if isinstance(arg, ast.Lambda) and arg.args.args:
-                    fields.update(record_accesses(arg, arg.args.args[0].arg, facts))
-                elif isinstance(arg, ast.Name) and arg.id in facts.functions:
-                    helper = facts.functions[arg.id]
-                    params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
-                    if params:
-                        fields.update(record_accesses(helper, params[0], facts))
-        elif not mapping and isinstance(node, ast.Assign) and picks_one(node.value, names):
-            items |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    if not mapping:
-        for item in sorted(items):
-            for field_name, where in record_accesses(fn, item, facts).items():
-                fields.setdefault(field_name, where)
-        indexed = record_accesses(fn, name, facts, base=item_of(names))
-        for field_name, where in indexed.items():
-            fields.setdefault(field_name, where)
-    facts.memo[key] = dict(fields)
-    return fields
-
-
-def item_target(iterated: ast.expr, target: ast.expr, names: set[str], mapping: bool) -> str | None:
-    """The loop variable that holds one item: `for c in name` (a list), `for k, v in
-    name.items()` or `for v in name.values()` (a mapping)."""
-    if not mapping:
-        if isinstance(iterated, ast.Call) and getattr(iterated.func, "id", "") == "enumerate":
-            if iterated.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-                iterated, target = iterated.args[0], target.elts[1]  # for i, c in enumerate(name)
-        if is_name(iterated, names) or holds_items(iterated, names):
-            return target.id if isinstance(target, ast.Name) else None
-        return None
-    if not (
-        isinstance(iterated, ast.Call)
-        and isinstance(iterated.func, ast.Attribute)
-        and is_name(iterated.func.value, names)
-    ):
-        return None
-    method = iterated.func.attr
-    if method == "values" and isinstance(target, ast.Name):
-        return target.id
-    if method == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-        value = target.elts[1]
-        return value.id if isinstance(value, ast.Name) else None
-    return None
-
-
-# Calls that pick one of the people: `best = max(candidates, key=...)`.
-PICK_ONE = frozenset({"max", "min", "next", "choice"})
-
-
-def picks_one(value: ast.expr, names: set[str]) -> bool:
-    if not isinstance(value, ast.Call):
-        return False
-    func = value.func
-    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    return called in PICK_ONE and any(is_name(a, names) for a in value.args)
-
-
-# Calls that give back the same people, reordered or filtered: `ranked = sorted(candidates)`.
-SAME_ITEMS = frozenset({"sorted", "list", "tuple", "set", "reversed", "filter", "iter"})
-
-
-def list_aliases(fn: ast.AST, name: str) -> set[str]:
-    """`name`, and the local names that hold its items: `ranked = sorted(name, key=...)`,
-    `adults = [p for p in name if ...]`, `rest = name[1:]`."""
-    names = {name}
-    index = mentions(fn)
-    fresh = {name}
-    while fresh:  # aliases of aliases: an assignment of items mentions what it takes them from
-        found = {
-            node.targets[0].id
-            for node in index.around(fresh)
-            if isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and holds_items(node.value, names)
-        }
-        fresh = found - names
-        names |= fresh
-    return names
-
-
-def holds_items(value: ast.expr, names: set[str]) -> bool:
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-        return value.func.id in SAME_ITEMS and any(is_name(a, names) for a in value.args)
-    if isinstance(value, ast.Subscript):
-        return is_name(value.value, names) and isinstance(value.slice, ast.Slice)
-    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-        first = value.generators[0]
-        return (
-            is_name(first.iter, names)
-            and isinstance(first.target, ast.Name)
-            and is_name(value.elt, {first.target.id})
-        )
-    return False
-
-
-def given_the_list(call: ast.Call, names: set[str]) -> bool:
-    """`f(name, ...)`, `f(..., key=name)` or `name.sort(...)`."""
-    if any(is_name(a, names) for a in [*call.args, *(k.value for k in call.keywords)]):
-        return True
-    return isinstance(call.func, ast.Attribute) and is_name(call.func.value, names)
-
-
-def item_of(names: set[str]) -> Matcher:
-    """An item of a list taken by position: `name[0]`, `name[-1]`, `name[i]`."""
-
-    def matches(node: ast.AST) -> bool:
-        if not (isinstance(node, ast.Subscript) and is_name(node.value, names)):
-            return False
-        index = node.slice
-        return not (isinstance(index, ast.Constant) and isinstance(index.value, str))
-
-    return Matcher(matches, frozenset(names))
-
-
-def is_name(node: ast.AST, names: set[str]) -> bool:
-    return isinstance(node, ast.Name) and node.id in names
-
-
-# What a pandas DataFrame answers besides its columns.
-FRAME_API = frozenset(
-    {"loc", "iloc", "at", "iat", "shape", "columns", "index", "values", "empty", "T", "dtypes",
-     "size", "ndim", "str", "dt"}
-)  # fmt: skip
-FRAME_METHODS = frozenset(
-    {"loc", "iloc", "groupby", "query", "assign", "merge", "iterrows", "itertuples", "apply",
-     "pivot_table", "value_counts", "to_dict", "drop", "dropna", "fillna"}
-)  # fmt: skip
-FRAME_NAMES = frozenset({"df", "frame", "dataframe", "data_frame", "table"})
-
-
-def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
-    """Whether a parameter is a pandas DataFrame: annotated so, named so (`df`, `people_df`),
-    or used through the DataFrame API (`name.loc[...]`, `name.groupby(...)`)."""
-    if annotation is not None and "DataFrame" in ast.unparse(annotation):
-        return True
-    lowered = name.lower()
-    if lowered in FRAME_NAMES or lowered.endswith("_df"):
-        return True
-    if any(
-        isinstance(node, ast.Attribute)
-        and is_name(node.value, {name})
-        and node.attr in FRAME_METHODS
-        for node in mentions(fn).around([name])
-    ):
-        return True
-    return masks_itself(fn, name)
-
-
-def masks_itself(fn: FunctionNode, name: str) -> bool:
-    """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
-    `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
-    boolean mask: a DataFrame's idiom, which no dict or list answers)."""
-    masked = mask_sites(fn)
-    if not masked:
-        return False
-    names = frame_copies(fn, name)
-    return any(
-        any(
-            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
-            for inner in ast.walk(node.slice)
-        )
-        for copy in names
-        for node in masked.get(copy, ())
-    )
-
-
-def mask_sites(fn: FunctionNode) -> dict[str, list[ast.Subscript]]:
-    """The function's subscripts by a test (`rows[rows.age > 16]`, `arr[i + 1]`), by the name
-    they index (`""` for any other value); read once per function (kept on the node: every
-    parameter asks)."""
-    cached: dict[str, list[ast.Subscript]] | None = getattr(fn, "_cb_mask_sites", None)
-    if cached is not None:
-        return cached
-    masked: dict[str, list[ast.Subscript]] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Subscript) and isinstance(
-            node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
-        ):
-            owner = node.value.id if isinstance(node.value, ast.Name) else ""
-            masked.setdefault(owner, []).append(node)
-    fn._cb_mask_sites = masked  # type: ignore[union-attr]
-    return masked
-
-
-def vectorised(fn: FunctionNode, name: str) -> bool:
-    """Whether a parameter holds one value per person, as a pandas Series: what the code
-    makes of it is written through a boolean mask (`creat = 0.9 - 0.2 * female`,
-    `creat[ratio < 1] = ...`), which no single number answers."""
-    masked = [node for nodes in mask_sites(fn).values() for node in nodes]
-    stores = [m for m in masked if isinstance(m.ctx, ast.Store) and is_mask(m.slice)]
-    if not stores:
-        return False
-    made = Tainter(fn, Leaf((("param", name),), name, name, []))  # the names made from it
-    return any(made.tainted(m.value) or made.tainted(m.slice) for m in stores)
-
-
-def is_mask(node: ast.expr) -> bool:
-    """A test of rows: `ratio < 1`, `(a > 1) & ~(b == 2)`; not a position (`arr[i + 1]`)."""
-    if isinstance(node, ast.Compare):
-        return True
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
-        return is_mask(node.left) or is_mask(node.right)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
-        return is_mask(node.operand)
-    return False
-
-
-# Methods whose result is the same rows of people, or some of them, with the same columns.
-FRAME_COPIES = frozenset(
-    {"copy", "reset_index", "dropna", "fillna", "assign", "query", "sort_values", "head",
-     "tail", "set_index", "astype", "drop_duplicates"}
-)  # fmt: skip
-
-
-def frame_copies(fn: FunctionNode, name: str) -> set[str]:
-    """The parameter and the locals that hold its rows: `results = df.copy()`, `data =
-    results[mask]`, `df = df.dropna()` (a DataFrame is copied and filtered before it is read)."""
-    index = mentions(fn)
-    names = {name}
-
-    def copied(value: ast.expr) -> bool:
-        if isinstance(value, ast.IfExp):  # `df.copy() if copy else df`
-            return copied(value.body) or copied(value.orelse)
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            # `results[sex_mask].copy()`, `df.dropna().reset_index()`
-            return value.func.attr in FRAME_COPIES and copied(value.func.value)
-        if isinstance(value, ast.Subscript) and not (
-            isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)
-        ):
-            return is_name(value.value, names)  # the rows a mask keeps, not one column
-        return is_name(value, names)
-
-    for _ in range(3):  # chains of copies, in any order of the source
-        # A copy's assignment mentions what it copies.
-        names |= {target for target, value in local_copies(index.around(names)) if copied(value)}
-    return names
-
-
-def local_copies(nodes: list[ast.AST]) -> list[tuple[str, ast.expr]]:
-    """The local names assigned among `nodes`, each with what it is given (`df = df[...]`
-    gives `df`: the rows of the table)."""
-    found: list[tuple[str, ast.expr]] = []
-    for node in nodes:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-                found.append((target.id, value))
-    return found
-
-
-def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
-    """The columns a function reads from a DataFrame or its copies: `df["AGEP"]`, `df.AGEP`,
-    `df.loc[mask, "SERIALNO"]`, `df[["SEX", "PINCP"]]`, and those it requires of it
-    (`required = ["age", "sex"]; if not set(required).issubset(df.columns): raise`)."""
-    names = frame_copies(fn, name)
-    columns = [
-        f for copy in sorted(names) for f in record_accesses(fn, copy, facts) if f not in FRAME_API
-    ]
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Subscript):
-            continue
-        owner = node.value
-        if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_name(owner.value, names):
-            picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
-        elif is_name(owner, names) and isinstance(node.slice, ast.List):
-            picked = node.slice
-        elif isinstance(owner, ast.Subscript) and is_name(owner.value, names):
-            picked = node.slice  # df[df["AGEP"] >= 65]["SERIALNO"]: a column of the rows kept
-        else:
-            continue
-        for elt in picked.elts if isinstance(picked, ast.List) else [picked]:
-            if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
-                columns.append(elt.value)
-    columns += required_columns(fn, names, facts)
-    for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
-        columns += [f for f in record_accesses(fn, row, facts) if f not in FRAME_API]
-    return list(dict.fromkeys(columns))
-
-
-def row_names(fn: FunctionNode, names: set[str]) -> list[str]:
-    """The loop names that take the rows of the table: `for _, row in df.iterrows()`,
-    `for row in df.itertuples()`."""
-    found = []
-    for node in ast.walk(fn):
-        if not (
-            isinstance(node, (ast.For, ast.comprehension))
-            and isinstance(node.iter, ast.Call)
-            and isinstance(node.iter.func, ast.Attribute)
-            and node.iter.func.attr in ("iterrows", "itertuples")
-            and is_name(node.iter.func.value, names)
-        ):
-            continue
-        target = node.target
-        if node.iter.func.attr == "iterrows" and isinstance(target, ast.Tuple):
-            target = target.elts[-1]
-        if isinstance(target, ast.Name):
-            found.append(target.id)
-    return found
-
-
-def required_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> list[str]:
-    """Column names of a list checked against the frame's columns: `set(required).issubset(
-    df.columns)`, `[c for c in REQUIRED if c not in df.columns]`."""
-    local: dict[str, Any] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            if isinstance(node.targets[0], ast.Name):
-                local[node.targets[0].id] = facts.const(node.value)
-    found: list[str] = []
-    for node in ast.walk(fn):
-        if not isinstance(node, (ast.Call, ast.Compare, ast.ListComp, ast.SetComp)):
-            continue
-        if not any(
-            isinstance(part, ast.Attribute)
-            and part.attr == "columns"
-            and is_name(part.value, names)
-            for part in ast.walk(node)
-        ):
-            continue
-        for part in ast.walk(node):
-            value = local.get(part.id, MISSING) if isinstance(part, ast.Name) else MISSING
-            if value is MISSING and isinstance(part, ast.Name):
-                value = facts.const(part)
-            if isinstance(part, (ast.List, ast.Tuple, ast.Set)):
-                value = facts.const(part)
-            if isinstance(value, (list, tuple, set, frozenset)):
-                found += [c for c in value if isinstance(c, str)]
-    return found
 
 
 def calls_methods_of(fn: ast.AST, name: str) -> bool:
@@ -759,39 +323,50 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
     return needed
 
 
-# `age_col`, `sex_column`, `col_sex`, `eGFR_col_name`: a parameter that names a column.
-COLUMN_NAME = re.compile(
-    r"^(?:(?P<stem>[A-Za-z]\w*?)_col(?:umn)?(?:_?name)?|col(?:umn)?_(?P<after>[A-Za-z]\w*))$"
-)
+# Names a key held in a variable goes by: `row[key]`, `record[field_name]`.
+KEY_NAMES = frozenset({"key", "k", "field", "field_name", "name", "column", "col", "attr", "item"})
 
 
-def column_parameters(
-    fn: FunctionNode, frame: str, defaults: dict[str, Any]
-) -> dict[str, str]:
-    """Parameters of `fn` that name a column of its table `frame`, with the column each names:
-    used as the table's key (`df[sex_col]`, `df.loc[rows, sex_col]`) or named so beside it
-    (`add_risk(df, age_col=None, sex_col=None)`, handing both to a helper). The column is the
-    parameter's default when that is text, else its name's stem (`sex_col`: "sex")."""
-    names = frame_copies(fn, frame)
-    keyed: set[str] = set()
+def keyed_by_text(fn: ast.AST, name: str, facts: ModuleFacts) -> bool:
+    """Whether parameter `name` is read by a key of text the source does not spell at the
+    read: `p[REQUIRED[0]]`, `p[f"Age {unit}"]`, `for key in FIELDS: p[key]`, `p[key]`."""
+    looped: set[str] = set()
     for node in ast.walk(fn):
-        if isinstance(node, ast.Subscript) and (
-            is_name(node.value, names)
-            or (isinstance(node.value, ast.Attribute) and is_name(node.value.value, names))
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            items = facts.const(node.iter)
+            texts = isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items)
+            if texts and items:
+                looped.add(node.target.id)
+    for node in ast.walk(fn):
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and isinstance(node.ctx, ast.Load)
         ):
-            key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else node.slice
-            if isinstance(key, ast.Name):
-                keyed.add(key.id)
-    found: dict[str, str] = {}
-    for arg in all_args(fn):
-        if arg.arg == frame:
             continue
-        match = COLUMN_NAME.match(arg.arg)
-        default = defaults.get(arg.arg, MISSING)
-        if match is None and arg.arg not in keyed:
+        key = node.slice
+        if isinstance(key, ast.Constant):
             continue
-        if isinstance(default, str) and default:
-            found[arg.arg] = default
-        elif match is not None:
-            found[arg.arg] = match.group("stem") or match.group("after")
-    return found
+        if isinstance(key, ast.JoinedStr) or isinstance(facts.const(key), str):
+            return True
+        if isinstance(key, ast.Name) and (key.id in looped or key.id.lower() in KEY_NAMES):
+            return True
+    return False
+
+
+def is_name(node: ast.AST, names: set[str]) -> bool:
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def copies_record(node: ast.AST, matcher: Matcher) -> bool:
+    """`{**row, "mode": m}` or `dict(row, mode=m)`: a copy of the record, a key or two added."""
+    if isinstance(node, ast.Dict):
+        pairs = zip(node.keys, node.values, strict=True)
+        return any(key is None and matcher(value) for key, value in pairs)
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "dict"
+        and bool(node.args)
+        and matcher(node.args[0])
+    )

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from analysis.execution.process import Call, Session
 from analysis.inputs.builder import InputBuilder
-from analysis.search.search import typical
+from analysis.search.contexts import typical
 from analysis.shapes import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, leaves_of
 from analysis.values import MISSING
 
@@ -90,7 +90,8 @@ def learn_missing_fields(
             break
         key, style = missing
         for node, path in records:
-            leaf_node = builder.leaf(key, (*path, (style, key)), model.leaves, [], None, MISSING)
+            step: InputPath = (*path, (style, key))
+            leaf_node = builder.leaf(key, step, model.leaves, [], None, MISSING)
             node.fields[key] = leaf_node
             assert leaf_node.leaf is not None
             learnt.append(leaf_node.leaf)

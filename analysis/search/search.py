@@ -15,37 +15,40 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Iterator
+from typing import Any
 
 from analysis.execution.harness.output import whole
 from analysis.execution.process import Call, Outcome, Session
-from analysis.inputs.pools import dedupe
 from analysis.report import REFUSAL_PREFIX
+from analysis.search.contexts import (
+    MAX_PROTECTED_PAIRS,
+    around,
+    contexts,
+    contrast,
+    protected_pairs,
+    typical,
+)
 from analysis.search.refusal import (
     about_another_input,
     is_realistic,
     listed_spelling,
     refusal_error,
 )
+from analysis.search.results import SearchResult, Trial, Witness
 from analysis.search.shifted import shifted_echo, swapped_echo
 from analysis.search.stability import stable_difference, varying_paths
 from analysis.shapes import ALIKE, InputModel, InputPath, Leaf, encode_value
 from analysis.values import value_kind
 from config.policy import Policy
 
-RANDOM_CONTEXTS = 32
 CONFIRM_RUNS = 2
 # More runs of each side when parts of the output vary: a part that looks stable over this
 # many runs of an unseeded coin flip would be a 1-in-64 accident on each side.
 STABLE_RUNS = 5
-# Pairs with another protected input, at most (tried only once some attribute is proved).
-MAX_PROTECTED_PAIRS = 400
 # Executions the pairs with another protected input may take in all: they are a last resort
 # for interactions (a sex that matters only past an age), not a second search.
 MAX_PAIR_EXECUTIONS = 1200
@@ -54,155 +57,6 @@ MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nond
 # of a thousand protected record keys would otherwise build, send and decode millions of
 # values before its first answer.
 MAX_BATCH_VALUES = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class Trial:
-    """One value of the varied leaf and what the call with it gave."""
-
-    value: Any
-    outcome: Outcome
-
-
-@dataclass
-class Witness:
-    leaf: Leaf
-    context: dict[InputPath, Any]
-    values: tuple[Any, Any]
-    outputs: tuple[str, str]
-    kind: Literal["output", "refuses"] = "output"
-
-
-@dataclass
-class SearchResult:
-    witnesses: dict[str, Witness] = field(default_factory=dict)  # by leaf display
-    executions: int = 0
-    ok_calls: int = 0
-    errors: Counter[str] = field(default_factory=Counter)
-    # The first message of each kind of error, to say why calls raised.
-    error_messages: dict[str, str] = field(default_factory=dict)
-    noisy: set[str] = field(default_factory=set)  # leaves given up for unstable output
-    needs: Counter[str] = field(default_factory=Counter)  # stubbed modules calls touched
-    # The leaves some of whose calls touched a stub (by display): not tested in full.
-    needing: set[str] = field(default_factory=set)
-    exhausted: bool = False  # stopped by the budget rather than by running out of contexts
-    # The leaves still open when the budget stopped the search (by display): not settled.
-    undecided: set[str] = field(default_factory=set)
-
-    @property
-    def never_ran(self) -> bool:
-        """Every call raised: the function was not tested at all."""
-        return self.executions > 0 and self.ok_calls == 0
-
-
-def typical(leaf: Leaf) -> Any:
-    """The base value of a leaf: an ordinary value, so that counterexamples read naturally."""
-    return leaf.pool[leaf.typical] if 0 <= leaf.typical < len(leaf.pool) else leaf.pool[0]
-
-
-def contexts(
-    model: InputModel, seed: int = 0, first: frozenset[str] = frozenset()
-) -> Iterator[dict[InputPath, Any]]:
-    """Assignments of every leaf: base, one factor at a time, then seeded random ones.
-    `first`: the inputs to vary before the others (static.acting_with)."""
-    leaves = model.leaves
-    base = {leaf.path: typical(leaf) for leaf in leaves}
-    yield dict(base)
-    if model.grouped:
-        # The peers as the item tried: a batch that must be of one sex runs only so.
-        yield {**base, ALIKE: True}
-    yield from around(model, base, first)
-    rng = random.Random(seed)
-    for _ in range(RANDOM_CONTEXTS):
-        yield {leaf.path: rng.choice(leaf.pool) for leaf in leaves}
-
-
-def around(
-    model: InputModel, base: dict[InputPath, Any], first: frozenset[str] = frozenset()
-) -> Iterator[dict[InputPath, Any]]:
-    """Variations of a base: one input at a time (the fixed peers' guarded inputs too), then
-    pairs of guarded inputs, and each guarded input of an item beside its peer's."""
-    # Inputs the code compares with constants guard branches: vary those first, and first
-    # among them those that act with a protected one.
-    ordered = sorted(
-        model.others, key=lambda leaf: (not leaf.guarded, leaf.display not in first)
-    ) + model.protected
-    peers = model.peers
-    # The peers rest on their own values, which the base leaves implicit (unless it sets them).
-    with_peers = {**{peer.path: typical(peer) for peer in peers}, **base}
-    for leaf in [*ordered, *peers]:
-        for value in leaf.pool if not leaf.protected else leaf.focus:
-            if value == with_peers[leaf.path]:
-                continue
-            ctx = dict(base)
-            ctx[leaf.path] = value
-            yield ctx
-    # Pairs of guarded inputs, every combination of their values: bias that shows only
-    # when two other conditions hold at once (income high *and* expenses above a line).
-    guarded = [leaf for leaf in model.others if leaf.guarded]
-    yield from pairs(guarded, base, lambda leaf: leaf.pool)
-    # An item and its peer in the states a condition reads (the penalty of a best-of pick
-    # shows where the candidate is under three years and the peer is close behind).
-    items = {leaf.path: leaf for leaf in guarded}
-    for peer in peers:
-        item = items.get(peer.path[1:])
-        if item is not None:
-            yield from pairs([item, peer], with_peers, contrast)
-
-
-def contrast(leaf: Leaf) -> list[Any]:
-    """The values of a leaf tried in each pair context: the code's own and the base value
-    (two people who differ as the code tells them apart), not the whole focus."""
-    chosen = dedupe([*leaf.pool[: leaf.from_code], typical(leaf)])
-    return chosen if len(chosen) >= 2 else dedupe([*chosen, *leaf.pool[:2]])
-
-
-def protected_pairs(
-    model: InputModel,
-    base: dict[InputPath, Any],
-    proved: set[str],
-    open_leaves: list[Leaf] | None = None,
-    scopes: dict[str, frozenset[int]] | None = None,
-) -> Iterator[dict[InputPath, Any]]:
-    """Pairs that move an attribute already `proved` beside another guarded input (their
-    contrasting values): a sex that matters only for one measurement *and* past an age
-    (`method == "ofc" and age > 17`). Tried last, and only once another attribute is proved
-    (Search.pairs_due): the pairs are many. With the function's `scopes` (static.
-    condition_scopes), only pairs that some condition reads together with an input still
-    open, or inputs of which the code says nothing here."""
-    guarded = [leaf for leaf in model.others if leaf.guarded]
-    protected = [leaf for leaf in model.protected if leaf.guarded]
-    firsts = [leaf for leaf in protected if leaf.display in proved]
-    for a in firsts:
-        for b in [*guarded, *protected]:
-            if b is a or (b in firsts and firsts.index(b) < firsts.index(a)):
-                continue
-            if scopes is None or together(scopes, [a, b], open_leaves or []):
-                yield from pairs([a, b], base, contrast)
-
-
-def together(scopes: dict[str, frozenset[int]], pair: list[Leaf], open_leaves: list[Leaf]) -> bool:
-    """Whether one condition may read the pair with an open leaf; unknown is yes."""
-    if any(leaf.display not in scopes for leaf in pair):
-        return True
-    shared = scopes[pair[0].display] & scopes[pair[1].display]
-    return any(
-        leaf.display not in scopes or shared & scopes[leaf.display]
-        for leaf in open_leaves
-        if leaf not in pair
-    )
-
-
-def pairs(
-    leaves: list[Leaf], base: dict[InputPath, Any], values: Callable[[Leaf], list[Any]]
-) -> Iterator[dict[InputPath, Any]]:
-    """Every combination of two leaves' values off the base, for each pair of the leaves."""
-    for i, a in enumerate(leaves):
-        for b in leaves[i + 1 :]:
-            for va in values(a):
-                for vb in values(b):
-                    if va != base[a.path] and vb != base[b.path]:
-                        yield {**base, a.path: va, b.path: vb}
 
 
 class Search:

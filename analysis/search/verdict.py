@@ -6,7 +6,7 @@ from __future__ import annotations
 from analysis.errors import ReplyForged, SessionDied
 from analysis.facts.conversions import Constant, converts
 from analysis.report import Example, Finding, FunctionReport
-from analysis.search.search import SearchResult
+from analysis.search.results import SearchResult
 from analysis.shapes import ALIKE, InputModel, display, every_item, plain_value
 from analysis.source.functions import FunctionInfo
 from analysis.static.review import most_responsible, reaches_all

@@ -216,3 +216,31 @@ def call_bindings(callee: FunctionNode, call: ast.Call, bound: bool) -> list[tup
     pairs = list(zip(params, call.args, strict=False))
     pairs += [(k.arg, k.value) for k in call.keywords if k.arg]
     return pairs
+
+
+def renamed_by_decorator(
+    info: FunctionInfo, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+) -> bool:
+    """Whether a decorator defined in the project returns a wrapper that takes named
+    positional parameters and no `**kwargs`: keyword arguments would not reach the function."""
+    for decorator in info.node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = ast.unparse(target) if isinstance(target, (ast.Name, ast.Attribute)) else ""
+        outer = functions.get(name) or functions.get(name.rsplit(".", 1)[-1])
+        if outer is None:
+            continue
+        returned = {
+            node.value.id
+            for node in ast.walk(outer)
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+        }
+        for inner in ast.walk(outer):
+            if (
+                isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and inner is not outer
+                and inner.name in returned
+                and inner.args.kwarg is None
+                and [*inner.args.posonlyargs, *inner.args.args]
+            ):
+                return True
+    return False

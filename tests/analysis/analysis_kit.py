@@ -16,7 +16,8 @@ from analysis import Engine, FunctionReport
 from analysis.execution.process import Limits, ProcessExecutor, Target
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.builder import InputBuilder
-from analysis.search.search import Search, SearchResult
+from analysis.search.results import SearchResult
+from analysis.search.search import Search
 from analysis.shapes import InputModel, Leaf
 from analysis.source.functions import find_function
 from config.policy import default_policy

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from analysis_kit import model_of, verdict
 
-from analysis.search.search import contexts
+from analysis.search.contexts import contexts
 from analysis.shapes import peer_index, peer_path
 
 SCORE = """

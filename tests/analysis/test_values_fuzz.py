@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.builder import InputBuilder
 from analysis.report import Example, Finding, FunctionReport, ScanReport
-from analysis.search.search import contexts
+from analysis.search.contexts import contexts
 from analysis.source.functions import list_functions
 from bot.render.json_report import render_json
 from bot.render.markdown import render_report

@@ -8,6 +8,8 @@
     describe   what a recorded argument holds, as bounded JSON
     recorder   the recording run of the project's own tests and demos
     recorded   recorded calls replayed with one leaf set
+    held       the JSON reader and writer and the MAC, held before code runs
+    loading    the module under test loaded as its project would
     runner     loads one module and calls one function many times (the protocol)
 
 Each uses the standard library only; imported (as the tests do), they import each other.

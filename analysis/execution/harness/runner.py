@@ -4,9 +4,9 @@ This file runs *inside* the sandbox, as ``python -B -S -s -P -c <prelude + this 
 (analysis/sandbox/bwrap.py; ``-s -P -c`` with rlimits only under --trust-code), so it must use
 the standard library only and import nothing from codebias. Not ``-I``: its ``-E`` would drop
 the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway.
-The child script is four files joined in this order: harness/output.py (the text of an
-output, masked), harness/stubs.py (recording stubs), harness/frames.py (a DataFrame stand-in
-where pandas is missing) and this one.
+The child script is the parts of this package joined in the order
+`analysis.execution.process.HARNESS_SOURCE` lists (see analysis/execution/harness/__init__.py),
+this one last.
 It speaks newline-delimited JSON on private file descriptors; the code under test gets /dev/null
 as stdin and a capped buffer as stdout, so it can neither read the protocol nor forge a reply by
 printing. Nor by writing on the reply pipe itself (it can find it in /proc/self/fd): the first
@@ -49,17 +49,13 @@ without arguments).
 
 import builtins
 import importlib.util
-import io
 import os
 import random
 import signal
 import sys
 import types
 from io import StringIO
-from json.decoder import JSONDecoder
-from json.encoder import c_make_encoder, encode_basestring_ascii
-from json.scanner import c_make_scanner
-from types import AsyncGeneratorType, CoroutineType, FunctionType, GeneratorType
+from types import AsyncGeneratorType, CoroutineType, GeneratorType
 
 # What the harness calls while code under test runs, held by name (see the docstring).
 write_fd = os.write
@@ -72,6 +68,13 @@ if __name__ != "__main__":
     # one script, these two first (analysis.execution.process.HARNESS_SOURCE), and nothing is
     # imported.
     from analysis.execution.harness.frames import Column, Table
+    from analysis.execution.harness.held import ENVIRONMENT, json_reader, json_writer, signer
+    from analysis.execution.harness.loading import (
+        command_callback,
+        of_project,
+        same_source,
+        site_builtins,
+    )
     from analysis.execution.harness.output import (  # noqa: F401 - MAX_ITEMS: the tests read it here
         MAX_ITEMS,
         MAX_REPR,
@@ -184,85 +187,6 @@ class Guard:
                     )
                     break
         return self.broken
-
-
-def json_reader():
-    """json.loads as the standard library has it now, in C, out of reach of assignments."""
-    constants = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
-    scan = c_make_scanner(JSONDecoder(parse_constant=constants.__getitem__))
-
-    def read(line):
-        value, _ = scan(line.strip(), 0)
-        return value
-
-    return read
-
-
-def json_writer():
-    """json.dumps(obj, default=str) as the standard library has it now, in C."""
-    encode = c_make_encoder(
-        None, str, encode_basestring_ascii, None, ": ", ", ", False, False, True
-    )
-
-    def write(obj):
-        return "".join(encode(obj, 0))
-
-    return write
-
-
-def signer(key):
-    """HMAC-SHA256 under `key` (at most 64 bytes), from hash states taken now."""
-    padded = key.ljust(64, b"\0")
-    inner = sha256(bytes(b ^ 0x36 for b in padded))
-    outer = sha256(bytes(b ^ 0x5C for b in padded))
-
-    def sign(data):
-        digest = inner.copy()
-        digest.update(data)
-        mac = outer.copy()
-        mac.update(digest.digest())
-        return mac.hexdigest()
-
-    return sign
-
-
-class Environment:
-    """The variables code under test asked for and did not find: the sandbox's environment
-    is empty, and a module that requires one (`os.environ["API_KEY"]`, or `os.getenv` and a
-    raise of its own) is reported as needing it, by name."""
-
-    def __init__(self):
-        self.absent = []
-
-    def watch(self):
-        cls = type(os.environ)
-        original = cls.__getitem__
-        absent = self.absent
-
-        def __getitem__(environ, key):
-            try:
-                return original(environ, key)
-            except KeyError:
-                if isinstance(key, str) and key not in absent:
-                    absent.append(key)
-                raise
-
-        cls.__getitem__ = __getitem__
-
-    def needed_by(self, exc):
-        """The absent variable an error is about: a KeyError of its name, or an error whose
-        message names it as a word."""
-        text = str(exc)
-        for name in self.absent:
-            if isinstance(exc, KeyError) and exc.args[:1] == (name,):
-                return name
-            found = text.find(name)
-            if found >= 0 and stands_alone(text, found, found + len(name), False):
-                return name
-        return None
-
-
-ENVIRONMENT = Environment()
 
 
 class Harness:
@@ -564,43 +488,6 @@ class Harness:
         raise ValueError(f"unknown value tag {tag!r}")
 
 
-def command_callback(target, qualname):
-    """The function a command-line framework wrapped (click's and typer's `Command` keep it
-    as `.callback`): calling the command would parse sys.argv instead."""
-    if isinstance(target, (FunctionType, type)):
-        return target
-    try:
-        callback = getattr(target, "callback", None)
-    except Exception:  # noqa: BLE001 - any object may answer attributes as it likes
-        return target
-    name = qualname.rsplit(".", 1)[-1]
-    if isinstance(callback, FunctionType) and callback.__name__ == name:
-        return callback
-    return target
-
-
-def same_source(module, filename, source):
-    """Whether `module` was loaded from `filename` and the file still holds `source`."""
-    if getattr(module, "__file__", None) != filename:
-        return False
-    try:
-        with open(filename, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return False
-    try:
-        encoding = tokenize_encoding(data)
-        return data.decode(encoding).removeprefix("\ufeff") == source
-    except (LookupError, UnicodeDecodeError, SyntaxError):
-        return False
-
-
-def tokenize_encoding(data):
-    import tokenize
-
-    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-
-
 async def collect(agen):
     """The items of an async generator, at most MAX_GENERATOR_ITEMS."""
     items = []
@@ -611,26 +498,8 @@ async def collect(agen):
     return items
 
 
-def of_project(module, roots):
-    """Whether a module is the target or one of the project's own (not a dependency)."""
-    file = getattr(module, "__file__", None)
-    if not isinstance(file, str) or file.startswith("<"):
-        return True
-    return any(file.startswith(root.rstrip("/") + "/") for root in roots if root)
-
-
 def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
-
-
-def site_builtins():
-    """`exit`, `quit`, `help`, `copyright`... as every interpreter started without -S has them
-    (code under test calls `exit()` and reads `builtins.help`); no .pth file is run for them."""
-    import site
-
-    site.setquit()
-    site.sethelper()
-    site.setcopyright()
 
 
 def main():
