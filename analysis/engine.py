@@ -28,7 +28,7 @@ from analysis.errors import (
 )
 from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution.interpreter import Interpreter, current_interpreter
-from analysis.execution.process import Call, Executor, Limits, Target
+from analysis.execution.process import Call, Executor, Limits, Outcome, Target
 from analysis.facts.imports import ImportedNames
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.builder import InputBuilder
@@ -234,19 +234,7 @@ class Engine:
         if found is None:
             return None
         module, info, model = found
-        base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
-        typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
-        groups = [dict(typical)] + [
-            {**typical, leaf.path: value}
-            for leaf in model.protected
-            for value in leaf.focus[:6]
-            if value != typical[leaf.path]
-        ]
-        calls = []
-        for group in groups:
-            for i, ctx in enumerate(base):
-                args, kwargs = model.assemble({**ctx, **group})
-                calls.append(Call(tuple(args), kwargs, seed=i, parts=True))
+        calls, groups = agreement_calls(model, samples)
         outcomes = []
         for text in (source, patched_source):
             executor = self.executor()
@@ -259,15 +247,7 @@ class Engine:
                         again = session.run(calls)
                 except CallsProveNothing:  # no output to compare: as if it never returned
                     return 0.0 if text is patched_source else None
-        unstable = [varying_paths(runs) for runs in zip(outcomes[0], again, strict=True)]
-        shares = []
-        for g in range(len(groups)):
-            chunk = range(g * len(base), (g + 1) * len(base))
-            pairs = [(outcomes[0][i], outcomes[1][i], unstable[i]) for i in chunk]
-            kept = [b.ok and a.same_except(b, varying) for a, b, varying in pairs if a.ok]
-            if kept:
-                shares.append(sum(kept) / len(kept))
-        return round(max(shares), 4) if shares else None
+        return best_share(outcomes[0], again, outcomes[1], groups)
 
     def function_inputs(
         self, source: str, path: str, qualname: str, place: Placement | None = None
@@ -511,3 +491,38 @@ class Engine:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
 
 
+def agreement_calls(model: InputModel, samples: int) -> tuple[list[Call], int]:
+    """The calls `Engine.agreement` compares: for each protected group (the typical values,
+    then each protected input at each of its focus values) the same `samples` contexts.
+    Returns them with the number of groups."""
+    base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
+    typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
+    groups = [dict(typical)] + [
+        {**typical, leaf.path: value}
+        for leaf in model.protected
+        for value in leaf.focus[:6]
+        if value != typical[leaf.path]
+    ]
+    calls = []
+    for group in groups:
+        for i, ctx in enumerate(base):
+            args, kwargs = model.assemble({**ctx, **group})
+            calls.append(Call(tuple(args), kwargs, seed=i, parts=True))
+    return calls, len(groups)
+
+
+def best_share(
+    original: list[Outcome], again: list[Outcome], patched: list[Outcome], groups: int
+) -> float | None:
+    """The best group's share of calls whose output the patch left as it was (parts that
+    vary between two runs of the original not compared); None when no call returned."""
+    unstable = [varying_paths(runs) for runs in zip(original, again, strict=True)]
+    shares = []
+    per_group = len(original) // groups if groups else 0
+    for g in range(groups):
+        chunk = range(g * per_group, (g + 1) * per_group)
+        pairs = [(original[i], patched[i], unstable[i]) for i in chunk]
+        kept = [b.ok and a.same_except(b, varying) for a, b, varying in pairs if a.ok]
+        if kept:
+            shares.append(sum(kept) / len(kept))
+    return round(max(shares), 4) if shares else None

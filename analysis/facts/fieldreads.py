@@ -54,29 +54,40 @@ def name_matcher(name: str) -> Matcher:
 def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[str, str] | None:
     """(field, "key" or "attr") when `node` reads a field of an object `base` matches:
     b["k"], b.get("k", d), b.setdefault("k", d), b.k, getattr(b, "k", d), b("k", ...)."""
-    if isinstance(node, ast.Call) and base(node.func) and node.args:
-        first = node.args[0]
-        if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            if first.value.isidentifier():  # an accessor: `person("age", period)`
-                return first.value, "key"
+    if isinstance(node, ast.Call):
+        return call_read(node, base)
     if isinstance(node, ast.Subscript) and base(node.value):
-        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-            return node.slice.value, "key"
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if base(node.func.value) and node.func.attr in KEY_READERS and node.args:
-            first = node.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                return first.value, "key"
-    elif isinstance(node, ast.Attribute) and base(node.value):
+        key = text_of(node.slice)
+        return (key, "key") if key is not None else None
+    if isinstance(node, ast.Attribute) and base(node.value):
         if id(node) not in method_calls and not node.attr.startswith("__"):
             return node.attr, "attr"
-    elif (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
-    ):
+    return None
+
+
+def call_read(node: ast.Call, base: Matcher) -> tuple[str, str] | None:
+    """The field a call reads of an object `base` matches: an accessor's `b("k", ...)`,
+    `b.get("k", d)` and the other KEY_READERS, `getattr(b, "k", d)`."""
+    accessed = text_of(node.args[0]) if base(node.func) and node.args else None
+    if accessed is not None and accessed.isidentifier():  # an accessor: `person("age", period)`
+        return accessed, "key"
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        if base(func.value) and func.attr in KEY_READERS and node.args:
+            key = text_of(node.args[0])
+            return (key, "key") if key is not None else None
+        return None
+    if isinstance(func, ast.Name) and func.id == "getattr":
         if len(node.args) >= 2 and base(node.args[0]):
-            second = node.args[1]
-            if isinstance(second, ast.Constant) and isinstance(second.value, str):
-                return second.value, "attr"
+            attribute = text_of(node.args[1])
+            return (attribute, "attr") if attribute is not None else None
+    return None
+
+
+def text_of(node: ast.AST) -> str | None:
+    """The text a string constant holds; None for any other node."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
     return None
 
 
@@ -164,18 +175,9 @@ def record_accesses(
     # Only the nodes around the record's mentions can read it (a method call's node holds
     # its attribute, and a binary operation its operands).
     nodes = matcher.nodes(fn)
-    method_calls = {
-        id(node.func)
-        for node in nodes
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and not group_accessor(node)
-    }
+    method_calls = method_call_ids(nodes)
     fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
-    callable_names = facts.functions
-    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        passed_in = function_defaults(fn, facts.functions)
-        callable_names = {**facts.functions, **passed_in} if passed_in else facts.functions
+    callable_names = callables_of(fn, facts)
     looped = looped_keys(fn, facts)
     # `parameters[p] * w`: reads by a looped key that are computed with (a score's weights);
     # a key read to look something up may be optional (`if p not in params: continue`).
@@ -187,30 +189,75 @@ def record_accesses(
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
             fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
-        if (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.slice, ast.Name)
-            and node.slice.id in looped
-            and id(node) in operands
-            and matcher(node.value)
-        ):
+        if id(node) in operands:
             # `parameters[p] * w for p, w in WEIGHTS.items()`: every key of the table
-            for table_key in looped[node.slice.id]:
+            for table_key in looped_reads(node, looped, matcher):
                 fields.setdefault(table_key, (fn, field_matcher(matcher, table_key), "key"))
-        called = called_function(node, callable_names) if isinstance(node, ast.Call) else None
-        if called is None or called[0] is fn or helper_depth == 0:
+        if not isinstance(node, ast.Call) or helper_depth == 0:
             continue
-        callee, bound = called
-        bindings = call_bindings(callee, node, bound)  # type: ignore[arg-type]
-        for param, arg in bindings:
-            if matcher(arg) or copies_record(arg, matcher):
-                found = record_accesses(callee, param, facts, None, helper_depth - 1)
-                for sub, where in found.items():
-                    fields.setdefault(sub, where)
-                for named, keyed in helper_keyed_reads(callee, param, bindings).items():
-                    fields.setdefault(named, (callee, keyed, "key via helper"))
+        called = called_function(node, callable_names)
+        if called is None or called[0] is fn:
+            continue
+        for sub, where in helper_reads(node, called, matcher, facts, helper_depth).items():
+            fields.setdefault(sub, where)
     if base is None:
         facts.memo[key] = dict(fields)
+    return fields
+
+
+def method_call_ids(nodes: list[ast.AST]) -> set[int]:
+    """The attribute nodes of the method calls among `nodes` (`p.get`, not a field read);
+    `group_accessor` calls read a group by name, and are no method of the record."""
+    return {
+        id(node.func)
+        for node in nodes
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not group_accessor(node)
+    }
+
+
+def callables_of(
+    fn: ast.AST, facts: ModuleFacts
+) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions `fn` may call by name: the module's, and those its defaults pass in."""
+    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        passed_in = function_defaults(fn, facts.functions)
+        return {**facts.functions, **passed_in} if passed_in else facts.functions
+    return facts.functions
+
+
+def looped_reads(node: ast.AST, looped: dict[str, list[str]], matcher: Matcher) -> list[str]:
+    """The keys `record[key]` reads where `key` walks a table's keys (`looped`)."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id in looped
+        and matcher(node.value)
+    ):
+        return looped[node.slice.id]
+    return []
+
+
+def helper_reads(
+    call: ast.Call,
+    called: tuple[FunctionNode, bool],
+    matcher: Matcher,
+    facts: ModuleFacts,
+    helper_depth: int,
+) -> dict[str, tuple[ast.AST, Matcher, str]]:
+    """The fields a helper reads of the record it is passed (or a copy of it), and the keys
+    it reads by a key its caller names (`get_value(p, "age")`)."""
+    callee, bound = called
+    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    bindings = call_bindings(callee, call, bound)
+    for param, arg in bindings:
+        if matcher(arg) or copies_record(arg, matcher):
+            found = record_accesses(callee, param, facts, None, helper_depth - 1)
+            for sub, where in found.items():
+                fields.setdefault(sub, where)
+            for named, keyed in helper_keyed_reads(callee, param, bindings).items():
+                fields.setdefault(named, (callee, keyed, "key via helper"))
     return fields
 
 
@@ -279,19 +326,7 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
     if key in facts.memo:
         found: set[str] = facts.memo[key]
         return found
-    local: dict[str, Any] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            if isinstance(node.targets[0], ast.Name):
-                local[node.targets[0].id] = facts.const(node.value, local)
-        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
-            local[node.target.id] = facts.const(node.iter, local)
-
-    def named(arg: ast.expr) -> list[str]:
-        value = facts.const(arg, local) if not isinstance(arg, ast.Name) else local.get(arg.id)
-        items = value if isinstance(value, (list, tuple)) else [value]
-        return [item for item in items if isinstance(item, str) and item.isidentifier()]
-
+    local = local_constants(fn, facts)
     needed: set[str] = set()
     methods = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
     for node in ast.walk(fn):
@@ -311,15 +346,43 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
             and isinstance(node.args[0], ast.Name)
             and node.args[0].id == name
         ):
-            needed.update(named(node.args[1]))
+            needed.update(attribute_names(node.args[1], facts, local))
         elif isinstance(node, ast.Call) and depth:
-            called = called_function(node, facts.functions)
-            if called is None or called[0] is fn:
-                continue
-            for param, arg in call_bindings(called[0], node, called[1]):
-                if isinstance(arg, ast.Name) and arg.id == name:
-                    needed |= required_attributes(called[0], param, facts, depth - 1)
+            needed |= required_by_helper(fn, node, name, facts, depth)
     facts.memo[key] = needed
+    return needed
+
+
+def local_constants(fn: ast.AST, facts: ModuleFacts) -> dict[str, Any]:
+    """The constant each local of `fn` is given (`required = ["age", "sex"]`), or loops over."""
+    local: dict[str, Any] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            if isinstance(node.targets[0], ast.Name):
+                local[node.targets[0].id] = facts.const(node.value, local)
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            local[node.target.id] = facts.const(node.iter, local)
+    return local
+
+
+def attribute_names(arg: ast.expr, facts: ModuleFacts, local: dict[str, Any]) -> list[str]:
+    """The attribute names `getattr`/`hasattr` is given: a constant, or a local's values."""
+    value = facts.const(arg, local) if not isinstance(arg, ast.Name) else local.get(arg.id)
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [item for item in items if isinstance(item, str) and item.isidentifier()]
+
+
+def required_by_helper(
+    fn: ast.AST, call: ast.Call, name: str, facts: ModuleFacts, depth: int
+) -> set[str]:
+    """The attributes a helper `fn` calls needs of the record `name` it is handed."""
+    called = called_function(call, facts.functions)
+    if called is None or called[0] is fn:
+        return set()
+    needed: set[str] = set()
+    for param, arg in call_bindings(called[0], call, called[1]):
+        if isinstance(arg, ast.Name) and arg.id == name:
+            needed |= required_attributes(called[0], param, facts, depth - 1)
     return needed
 
 

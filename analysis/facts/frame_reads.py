@@ -165,24 +165,32 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
         f for copy in sorted(names) for f in record_accesses(fn, copy, facts) if f not in FRAME_API
     ]
     for node in ast.walk(fn):
-        if not isinstance(node, ast.Subscript):
-            continue
-        owner = node.value
-        if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_name(owner.value, names):
-            picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
-        elif is_name(owner, names) and isinstance(node.slice, ast.List):
-            picked = node.slice
-        elif isinstance(owner, ast.Subscript) and is_name(owner.value, names):
-            picked = node.slice  # df[df["AGEP"] >= 65]["SERIALNO"]: a column of the rows kept
-        else:
-            continue
-        for elt in picked.elts if isinstance(picked, ast.List) else [picked]:
-            if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
-                columns.append(elt.value)
+        if isinstance(node, ast.Subscript):
+            columns += picked_columns(node, names)
     columns += required_columns(fn, names, facts)
     for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
         columns += [f for f in record_accesses(fn, row, facts) if f not in FRAME_API]
     return list(dict.fromkeys(columns))
+
+
+def picked_columns(node: ast.Subscript, names: set[str]) -> list[str]:
+    """The columns a subscript of the table picks: `df.loc[mask, "SERIALNO"]`,
+    `df[["SEX", "PINCP"]]`, `df[df["AGEP"] >= 65]["SERIALNO"]` (a column of the rows kept)."""
+    owner = node.value
+    picked: ast.expr | None
+    if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_name(owner.value, names):
+        picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
+    elif is_name(owner, names) and isinstance(node.slice, ast.List):
+        picked = node.slice
+    elif isinstance(owner, ast.Subscript) and is_name(owner.value, names):
+        picked = node.slice
+    else:
+        return []
+    return [
+        elt.value
+        for elt in (picked.elts if isinstance(picked, ast.List) else [picked])
+        if isinstance(elt, ast.Constant) and isinstance(elt.value, str)
+    ]
 
 
 def row_names(fn: FunctionNode, names: set[str]) -> list[str]:

@@ -41,6 +41,12 @@ WRAPPERS = frozenset("int float str bool abs round min max".split())
 NUMERIC_WRAPPERS = frozenset("int float abs round".split())
 
 
+# Builtins whose first argument is iterated: that input is a list.
+ITERABLE_CALLS = frozenset(
+    "len sum any all sorted enumerate set frozenset list tuple zip reversed".split()
+)
+
+
 class Harvester:
     """Files the constants of one function under the leaf names they are compared with."""
 
@@ -146,38 +152,9 @@ class Harvester:
                 return self.subjects(node.value)
             return [node.attr.lower()]
         if isinstance(node, ast.Subscript):
-            key = node.slice
-            if isinstance(key, ast.Tuple) and key.elts:  # `df.loc[mask, "country"]`
-                key = key.elts[-1]
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                return [key.value.lower()]
-            inner = self.subjects(node.value)
-            if isinstance(key, ast.Constant) and type(key.value) is int:
-                # `age[1] == "months"`: the unit of an (amount, unit) tuple, filed apart too
-                return inner + [f"{name}[{key.value}]" for name in inner]
-            return inner
+            return self.subscript_subjects(node)
         if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Attribute):
-                first = node.args[0] if node.args else None
-                if func.attr in KEY_READERS and isinstance(first, ast.Constant):
-                    name = first.value
-                    return [name.lower()] if isinstance(name, str) else []
-                if func.attr in STR_METHODS:
-                    return self.subjects(func.value)
-            if isinstance(func, ast.Name) and func.id in ("getattr",) and len(node.args) >= 2:
-                key = node.args[1]
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    return [key.value.lower()]
-            if (isinstance(func, ast.Name) and func.id in WRAPPERS) or (
-                self.facts.is_numeric_constructor(node)
-            ):
-                return [s for a in node.args for s in self.subjects(a)]
-            first = node.args[0] if node.args else None
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                if first.value.isidentifier():  # an accessor: `person("age", period)`
-                    return [first.value.lower()]
-            return []
+            return self.call_subjects(node)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, (ast.Add, ast.Sub)):
                 return self.subjects(node.left) + self.subjects(node.right)
@@ -186,6 +163,53 @@ class Harvester:
         if isinstance(node, ast.UnaryOp):
             return self.subjects(node.operand)
         return []
+
+    def subscript_subjects(self, node: ast.Subscript) -> list[str]:
+        """`p["age"]` is about "age"; `age[1]` about "age" and, apart, "age[1]"."""
+        key = node.slice
+        if isinstance(key, ast.Tuple) and key.elts:  # `df.loc[mask, "country"]`
+            key = key.elts[-1]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return [key.value.lower()]
+        inner = self.subjects(node.value)
+        if isinstance(key, ast.Constant) and type(key.value) is int:
+            # `age[1] == "months"`: the unit of an (amount, unit) tuple, filed apart too
+            return inner + [f"{name}[{key.value}]" for name in inner]
+        return inner
+
+    def call_subjects(self, node: ast.Call) -> list[str]:
+        """A call is about the key or attribute it reads (`p.get("age")`, `getattr(p,
+        "age")`, an accessor's `person("age", period)`), or about what it wraps
+        (`int(age)`, `sex.lower()`, `Decimal(income)`)."""
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            read = self.method_subjects(node, func)
+            if read is not None:
+                return read
+        if isinstance(func, ast.Name) and func.id in ("getattr",) and len(node.args) >= 2:
+            key = node.args[1]
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                return [key.value.lower()]
+        if (isinstance(func, ast.Name) and func.id in WRAPPERS) or (
+            self.facts.is_numeric_constructor(node)
+        ):
+            return [s for a in node.args for s in self.subjects(a)]
+        first = node.args[0] if node.args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            if first.value.isidentifier():  # an accessor: `person("age", period)`
+                return [first.value.lower()]
+        return []
+
+    def method_subjects(self, node: ast.Call, func: ast.Attribute) -> list[str] | None:
+        """`p.get("age")` is about "age", `sex.lower()` about what `sex` is about; None for
+        other methods."""
+        first = node.args[0] if node.args else None
+        if func.attr in KEY_READERS and isinstance(first, ast.Constant):
+            name = first.value
+            return [name.lower()] if isinstance(name, str) else []
+        if func.attr in STR_METHODS:
+            return self.subjects(func.value)
+        return None
 
     def possible(self, node: ast.expr) -> list[Any]:
         """Constants an expression can take: itself, or either branch of `a if c else b`."""
@@ -341,26 +365,27 @@ class Harvester:
         if value is MISSING:
             return
         if type(op) in BOUNDS and is_number(value):
-            held, broken = BOUNDS[type(op)]
-            for name in self.subjects(test.left):
-                bound = (held if holds else broken, float(value))
-                if bound not in self.facts.hint(name).bounds:
-                    self.facts.hint(name).bounds.append(bound)
+            self.bound(test.left, op, value, holds)
             return
         positive = isinstance(op, (ast.In, ast.Eq, ast.Is))
         if not positive and not isinstance(op, (ast.NotIn, ast.NotEq, ast.IsNot)):
             return
-        if isinstance(op, (ast.In, ast.NotIn)) and not isinstance(
-            value, (list, tuple, set, frozenset)
-        ):
-            # `x in "abc"`, `x in TABLE`: no list of values to rest on; nor `x in self.regions`
-            # where a base class says `regions = None`
+        items = compared_values(op, value)
+        if items is None:
             return
-        items = list(value) if isinstance(op, (ast.In, ast.NotIn)) else [value]
         for name in self.subjects(test.left):
             hint = self.facts.hint(name)
             kept = hint.accepted if positive == holds else hint.refused
             kept += [v for v in items if v not in kept]
+
+    def bound(self, subject: ast.expr, op: ast.cmpop, value: Any, holds: bool) -> None:
+        """A numeric limit the subject keeps to: `age >= 18` that must hold, or `age < 18`
+        that must not (raises), is (">=", 18)."""
+        held, broken = BOUNDS[type(op)]
+        for name in self.subjects(subject):
+            bound = (held if holds else broken, float(value))
+            if bound not in self.facts.hint(name).bounds:
+                self.facts.hint(name).bounds.append(bound)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -369,40 +394,12 @@ class Harvester:
             for name in self.subjects(node.args[0]):
                 self.facts.hint(name).kinds.add("isodate")
         if isinstance(func, ast.Attribute):
-            table = self.facts.const(func.value, self.local)
-            if func.attr == "get" and isinstance(table, dict) and node.args:
-                self.file(self.subjects(node.args[0]), list(table))
-            elif func.attr in STR_METHODS:
-                for name in self.subjects(func.value):
-                    self.facts.hint(name).kinds.add("str")
-                if func.attr in ("startswith", "endswith") and node.args:
-                    value = self.facts.const(node.args[0], self.local)
-                    if value is not MISSING:
-                        self.file(self.subjects(func.value), value, "str")
-            elif func.attr in ("append", "extend", "items", "keys", "values"):
-                for name in self.subjects(func.value):
-                    self.facts.hint(name).kinds.add(
-                        "list" if func.attr in ("append", "extend") else "dict"
-                    )
-        elif isinstance(func, ast.Name):
-            iterables = (
-                "len",
-                "sum",
-                "any",
-                "all",
-                "sorted",
-                "enumerate",
-                "set",
-                "frozenset",
-                "list",
-                "tuple",
-                "zip",
-                "reversed",
-            )
-            if func.id in iterables and node.args:
+            self.method_call(node, func)
+        elif isinstance(func, ast.Name) and node.args:
+            if func.id in ITERABLE_CALLS:
                 for name in self.subjects(node.args[0]):
                     self.facts.hint(name).kinds.add("list")
-            elif func.id in NUMERIC_WRAPPERS and node.args:
+            elif func.id in NUMERIC_WRAPPERS:
                 for name in self.subjects(node.args[0]):
                     self.facts.hint(name).kinds.add("num")
         if self.facts.is_numeric_constructor(node) and node.args:
@@ -411,6 +408,26 @@ class Harvester:
         helper = called_function(node, self.facts.functions)
         if helper is not None:
             self.link(*helper, node)
+
+    def method_call(self, node: ast.Call, func: ast.Attribute) -> None:
+        """A method says what its object is: a table looked up (`RATES.get(region)` files the
+        table's keys under "region"), text (`sex.lower()`, `code.startswith("F")`), a list or
+        a dict (`items.append`, `d.items()`)."""
+        table = self.facts.const(func.value, self.local)
+        if func.attr == "get" and isinstance(table, dict) and node.args:
+            self.file(self.subjects(node.args[0]), list(table))
+        elif func.attr in STR_METHODS:
+            for name in self.subjects(func.value):
+                self.facts.hint(name).kinds.add("str")
+            if func.attr in ("startswith", "endswith") and node.args:
+                value = self.facts.const(node.args[0], self.local)
+                if value is not MISSING:
+                    self.file(self.subjects(func.value), value, "str")
+        elif func.attr in ("append", "extend", "items", "keys", "values"):
+            for name in self.subjects(func.value):
+                self.facts.hint(name).kinds.add(
+                    "list" if func.attr in ("append", "extend") else "dict"
+                )
 
     def link(self, callee: FunctionNode, bound: bool, call: ast.Call) -> None:
         for param, arg in call_bindings(callee, call, bound):
@@ -426,6 +443,15 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+def compared_values(op: ast.cmpop, value: Any) -> list[Any] | None:
+    """The values `x == value` or `x in value` names; None for `x in "abc"`, `x in TABLE`:
+    no list of values to rest on (nor `x in self.regions` where a base class says
+    `regions = None`)."""
+    if isinstance(op, (ast.In, ast.NotIn)):
+        return list(value) if isinstance(value, (list, tuple, set, frozenset)) else None
+    return [value]
 
 
 def keep_within(hint: Hint, limits: list[tuple[str, float]]) -> None:
@@ -488,31 +514,12 @@ def looped_keys(fn: ast.AST, facts: HarvestFacts) -> dict[str, list[str]]:
 def tables_looped(fn: ast.AST, facts: HarvestFacts) -> dict[str, list[str]]:
     if not any(isinstance(node, (ast.For, ast.comprehension)) for node in ast.walk(fn)):
         return {}
-    held: dict[str, list[Any]] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                branches = (
-                    [node.value.body, node.value.orelse]
-                    if isinstance(node.value, ast.IfExp)
-                    else [node.value]
-                )
-                held.setdefault(target.id, []).extend(facts.const(b) for b in branches)
+    held = assigned_constants(fn, facts)
     found: dict[str, list[str]] = {}
     for node in ast.walk(fn):
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
-        target, table = node.target, node.iter
-        if (
-            isinstance(table, ast.Call)
-            and isinstance(table.func, ast.Attribute)
-            and table.func.attr in ("items", "keys")
-            and not table.args
-        ):
-            table = table.func.value
-            if isinstance(target, ast.Tuple) and target.elts:
-                target = target.elts[0]
+        target, table = looped_table(node)
         if not isinstance(target, ast.Name):
             continue
         tables = held.get(table.id, []) if isinstance(table, ast.Name) else []
@@ -524,3 +531,35 @@ def tables_looped(fn: ast.AST, facts: HarvestFacts) -> dict[str, list[str]]:
         if keys:
             found[target.id] = keys
     return found
+
+
+def assigned_constants(fn: ast.AST, facts: HarvestFacts) -> dict[str, list[Any]]:
+    """Every constant a local name is assigned in `fn` (both branches of `a if c else b`)."""
+    held: dict[str, list[Any]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                branches = (
+                    [node.value.body, node.value.orelse]
+                    if isinstance(node.value, ast.IfExp)
+                    else [node.value]
+                )
+                held.setdefault(target.id, []).extend(facts.const(b) for b in branches)
+    return held
+
+
+def looped_table(node: ast.For | ast.comprehension) -> tuple[ast.expr, ast.expr]:
+    """The loop's target and the table it walks: `for k, v in TABLE.items()` walks TABLE
+    with its keys in `k`."""
+    target, table = node.target, node.iter
+    if (
+        isinstance(table, ast.Call)
+        and isinstance(table.func, ast.Attribute)
+        and table.func.attr in ("items", "keys")
+        and not table.args
+    ):
+        table = table.func.value
+        if isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]
+    return target, table

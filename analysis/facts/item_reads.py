@@ -37,24 +37,45 @@ def element_accesses(
                 scope = node if isinstance(node, ast.For) else fn
                 fields.update(record_accesses(scope, target, facts))
         elif not mapping and isinstance(node, ast.Call) and given_the_list(node, names):
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if isinstance(arg, ast.Lambda) and arg.args.args:
-                    fields.update(record_accesses(arg, arg.args.args[0].arg, facts))
-                elif isinstance(arg, ast.Name) and arg.id in facts.functions:
-                    helper = facts.functions[arg.id]
-                    params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
-                    if params:
-                        fields.update(record_accesses(helper, params[0], facts))
+            fields.update(key_function_reads(node, facts))
         elif not mapping and isinstance(node, ast.Assign) and picks_one(node.value, names):
             items |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     if not mapping:
-        for item in sorted(items):
-            for field_name, where in record_accesses(fn, item, facts).items():
-                fields.setdefault(field_name, where)
-        indexed = record_accesses(fn, name, facts, base=item_of(names))
-        for field_name, where in indexed.items():
+        for field_name, where in picked_reads(fn, name, names, items, facts).items():
             fields.setdefault(field_name, where)
     facts.memo[key] = dict(fields)
+    return fields
+
+
+def key_function_reads(
+    call: ast.Call, facts: ModuleFacts
+) -> dict[str, tuple[ast.AST, Matcher, str]]:
+    """The fields a function given the list reads of each item: a lambda's first parameter
+    (`key=lambda c: c["age"]`), or a module function's (`key=adjusted`)."""
+    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(arg, ast.Lambda) and arg.args.args:
+            fields.update(record_accesses(arg, arg.args.args[0].arg, facts))
+        elif isinstance(arg, ast.Name) and arg.id in facts.functions:
+            helper = facts.functions[arg.id]
+            params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+            if params:
+                fields.update(record_accesses(helper, params[0], facts))
+    return fields
+
+
+def picked_reads(
+    fn: ast.AST, name: str, names: set[str], items: set[str], facts: ModuleFacts
+) -> dict[str, tuple[ast.AST, Matcher, str]]:
+    """The fields read of the items picked out (`best = max(name, ...)`, `items`) or taken
+    by index (`name[0].age`)."""
+    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    for item in sorted(items):
+        for field_name, where in record_accesses(fn, item, facts).items():
+            fields.setdefault(field_name, where)
+    indexed = record_accesses(fn, name, facts, base=item_of(names))
+    for field_name, where in indexed.items():
+        fields.setdefault(field_name, where)
     return fields
 
 

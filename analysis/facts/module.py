@@ -40,7 +40,6 @@ class ModuleFacts:
         # inputs), keyed by node identity; shared by the threads testing this module.
         self.memo: dict[Any, Any] = {}
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-        every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.constants: dict[str, Any] = {}
         self.enums: dict[str, list[str]] = {}
         # Names that build a number from a number or its text: `Decimal`, `D` after
@@ -49,13 +48,42 @@ class ModuleFacts:
         if imported is not None:
             # Defined here or imported, a name means the same; the module's own win.
             self.constants.update(imported.constants)
-            for name, cls in imported.classes.items():
-                self.classes[name] = cls
-                self.class_names.setdefault(id(cls), name)
-                if record_class_kind(cls) == "enum":
-                    self.enums[name] = enum_members(cls)
+            self.add_classes(imported.classes)
         for cls in functional_records(tree.body):
             self.classes[cls.name] = cls
+        every_function = self.read_definitions(tree)
+        if imported is not None:
+            # The module's own `Sex` is the one it means.
+            fields = imported.field_classes.items()
+            self.add_classes({name: cls for name, cls in fields if name not in self.classes})
+        self.index_functions(tree, every_function, imported)
+        for stmt in tree.body:
+            for name, value in literal_assignments(stmt, self):
+                self.constants[name] = value
+        if imported is not None:
+            for name, value in imported.context.items():
+                self.constants.setdefault(name, value)
+        self.read_class_constants(tree)
+        self.hints: dict[str, Hint] = {}
+        if not harvest:
+            return
+        if imported is not None:
+            every_function += imported_functions_named(tree, imported, every_function)
+        self.field_limits()
+        self.harvest(every_function)
+
+    def add_classes(self, classes: dict[str, ast.ClassDef]) -> None:
+        """Classes of other modules, known here by the names given (enums with members)."""
+        for name, cls in classes.items():
+            self.classes[name] = cls
+            self.class_names.setdefault(id(cls), name)
+            if record_class_kind(cls) == "enum":
+                self.enums[name] = enum_members(cls)
+
+    def read_definitions(self, tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The module's classes (and enums), numeric constructors, and every function it
+        defines (returned), at any depth."""
+        every_function: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 self.classes.setdefault(node.name, node)
@@ -65,14 +93,16 @@ class ModuleFacts:
                 every_function.append(node)
             elif isinstance(node, ast.ImportFrom) and node.module in NUMERIC_TYPES.values():
                 self.numeric_names |= numeric_constructors(node)
-        if imported is not None:
-            for name, cls in imported.field_classes.items():
-                if name not in self.classes:  # the module's own `Sex` is the one it means
-                    self.classes[name] = cls
-                    self.class_names.setdefault(id(cls), name)
-                    if record_class_kind(cls) == "enum":
-                        self.enums[name] = enum_members(cls)
-        # Helpers are looked up by name: module-level definitions win over methods.
+        return every_function
+
+    def index_functions(
+        self,
+        tree: ast.Module,
+        every_function: list[ast.FunctionDef | ast.AsyncFunctionDef],
+        imported: Exports | None,
+    ) -> None:
+        """Helpers by name: module-level definitions win over methods, and both over the
+        functions imported."""
         for stmt in tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[stmt.name] = stmt
@@ -81,14 +111,11 @@ class ModuleFacts:
         if imported is not None:
             for name, fn in imported.functions.items():
                 self.functions.setdefault(name, fn)
-        for stmt in tree.body:
-            for name, value in literal_assignments(stmt, self):
-                self.constants[name] = value
-        if imported is not None:
-            for name, value in imported.context.items():
-                self.constants.setdefault(name, value)
-        # A class of this module says what `self.x` is here, over a base class imported from
-        # elsewhere (`supported_regions = None` in the base, the real list in the model).
+
+    def read_class_constants(self, tree: ast.Module) -> None:
+        """Constants the classes set, as `Class.name` and `self.name`: a class of this module
+        says what `self.x` is here, over a base class imported from elsewhere
+        (`supported_regions = None` in the base, the real list in the model)."""
         own = {id(node) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
         said: set[str] = set()
         for cls in self.classes.values():
@@ -100,54 +127,39 @@ class ModuleFacts:
                             said.add(key)
                         else:
                             self.constants.setdefault(key, value)
-            # Tables an instance sets up for itself: `self.surcharge = {"miner": 40}`.
-            for node in ast.walk(cls):
-                if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                    target = node.targets[0]
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == "self"
-                    ):
-                        value = self.const(node.value)
-                        if value is not MISSING:
-                            self.constants.setdefault(f"self.{target.attr}", value)
-        self.hints: dict[str, Hint] = {}
-        if not harvest:
-            return
+            self.read_instance_tables(cls)
+
+    def read_instance_tables(self, cls: ast.ClassDef) -> None:
+        """Tables an instance sets up for itself: `self.surcharge = {"miner": 40}`."""
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    value = self.const(node.value)
+                    if value is not MISSING:
+                        self.constants.setdefault(f"self.{target.attr}", value)
+
+    def harvest(self, every_function: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
+        """The hints of every name, from every function; then shared between each helper's
+        parameters and what its callers pass."""
         links: list[tuple[str, str]] = []
-        if imported is not None:
-            # Helpers from other modules that this one calls: what they compare with is what
-            # the callers' inputs need (`territory_factor(driver)` in rating.py). Only those
-            # named here: `import networkx as nx` brings thousands.
-            own = {id(f) for f in every_function}
-            named = referenced_names(tree)
-            for name, function in imported.functions.items():
-                if name in named and id(function) not in own:
-                    own.add(id(function))
-                    every_function.append(function)
-            # And the methods of classes from other modules that this one names: a
-            # `Patient` dataclass validating `weight_kg` in `__post_init__` says which
-            # weights build one.
-            for name, cls in imported.classes.items():
-                if name not in named:
-                    continue
-                for stmt in cls.body:
-                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        if id(stmt) not in own:
-                            own.add(id(stmt))
-                            every_function.append(stmt)
-        self.field_limits()
         for fn in every_function:
             try:
                 Harvester(self, fn, links).run()
             except RecursionError:
                 continue  # an expression too deep to read: its values stay unknown
-        # A helper's parameter shares what is known of the names passed to it, both ways:
-        # the caller's input learns what the helper compares with (through helpers of
-        # helpers), the helper's parameter what its callers hold, each from the other's own
-        # facts only. Merged back and forth, one helper called with an age and with a sex
-        # (`check(value)`) would give every age the sex's values and the sex the age's.
+        self.share_links(links)
+
+    def share_links(self, links: list[tuple[str, str]]) -> None:
+        """A helper's parameter shares what is known of the names passed to it, both ways:
+        the caller's input learns what the helper compares with (through helpers of
+        helpers), the helper's parameter what its callers hold, each from the other's own
+        facts only. Merged back and forth, one helper called with an age and with a sex
+        (`check(value)`) would give every age the sex's values and the sex the age's."""
         unique = list(dict.fromkeys(links))  # a helper called 300 times: one link
         # The items of what is passed are the items of the parameter: `convert(p["age"])`
         # reading `value[1] == "months"` says what `age[1]` holds.
@@ -258,63 +270,59 @@ class ModuleFacts:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            inner = self._const(node.operand, local)
-            return (
-                -inner
-                if isinstance(inner, (int, float)) and not isinstance(inner, bool)
-                else MISSING
-            )
+            return negated(self._const(node.operand, local))
         if isinstance(node, ast.BinOp):
             return fold(node.op, self._const(node.left, local), self._const(node.right, local))
-        if isinstance(node, ast.Name):
-            if local and node.id in local:
-                return local[node.id]
-            return self.constants.get(node.id, MISSING)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            owner = node.value.id
-            if owner in self.enums and node.attr in self.enums[owner]:
-                return EnumMember(self.qualname(self.classes[owner]), node.attr)
-            return self.constants.get(f"{owner}.{node.attr}", MISSING)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            return self._named(node, local)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             items = [self._const(e, local) for e in node.elts]
             if any(i is MISSING for i in items):
                 return MISSING
             return tuple(items) if isinstance(node, ast.Tuple) else items
         if isinstance(node, ast.Dict):
-            keys = [self._const(k, local) if k is not None else MISSING for k in node.keys]
-            if any(k is MISSING for k in keys):
-                return MISSING
-            values = [self._const(v, local) for v in node.values]
-            try:
-                return {k: (None if v is MISSING else v) for k, v in zip(keys, values, strict=True)}
-            except TypeError:
-                return MISSING  # `{TABLE: 1}` where TABLE is itself a dict: no key
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("set", "frozenset", "tuple", "list", "sorted", "dict") and len(
-                node.args
-            ) == 1:
-                inner = self._const(node.args[0], local)
-                if node.func.id == "dict":  # `dict(MODEL_B_WEIGHTS)`: a copy to change
-                    return inner if isinstance(inner, dict) else MISSING
-                if isinstance(inner, dict):
-                    inner = list(inner)  # a dict's keys
-                if node.func.id == "sorted" and isinstance(inner, (list, tuple)):
-                    try:
-                        return sorted(inner)
-                    except TypeError:
-                        return MISSING
-                return inner
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("keys", "values")
-            and not node.args
-        ):
+            return self._table(node, local)
+        if isinstance(node, ast.Call):
+            return self._called(node, local)
+        return MISSING
+
+    def _named(self, node: ast.Name | ast.Attribute, local: dict[str, Any] | None) -> Any:
+        """A name's value (a local's first), an enum member, or a constant reached through a
+        name (`Limits.AGE`, `self.rate`)."""
+        if isinstance(node, ast.Name):
+            if local and node.id in local:
+                return local[node.id]
+            return self.constants.get(node.id, MISSING)
+        if not isinstance(node.value, ast.Name):
+            return MISSING
+        owner = node.value.id
+        if owner in self.enums and node.attr in self.enums[owner]:
+            return EnumMember(self.qualname(self.classes[owner]), node.attr)
+        return self.constants.get(f"{owner}.{node.attr}", MISSING)
+
+    def _table(self, node: ast.Dict, local: dict[str, Any] | None) -> Any:
+        """A dict display whose keys are all constants (a value not known reads None)."""
+        keys = [self._const(k, local) if k is not None else MISSING for k in node.keys]
+        if any(k is MISSING for k in keys):
+            return MISSING
+        values = [self._const(v, local) for v in node.values]
+        try:
+            return {k: (None if v is MISSING else v) for k, v in zip(keys, values, strict=True)}
+        except TypeError:
+            return MISSING  # `{TABLE: 1}` where TABLE is itself a dict: no key
+
+    def _called(self, node: ast.Call, local: dict[str, Any] | None) -> Any:
+        """Calls that make a constant of a constant: a copy (`tuple(X)`, `sorted(X)`), a
+        table's keys or values, a number from its text (`Decimal("0.5")`)."""
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in COPIES and len(node.args) == 1:
+            return copied(func.id, self._const(node.args[0], local))
+        if isinstance(func, ast.Attribute) and func.attr in ("keys", "values") and not node.args:
             # `list(_SMART2_REGIONAL_RATIOS.keys())`: the regions a model supports
-            table = self._const(node.func.value, local)
+            table = self._const(func.value, local)
             if isinstance(table, dict):
-                return list(table) if node.func.attr == "keys" else list(table.values())
-        if isinstance(node, ast.Call) and self.is_numeric_constructor(node) and len(node.args) == 1:
+                return list(table) if func.attr == "keys" else list(table.values())
+        if self.is_numeric_constructor(node) and len(node.args) == 1:
             return as_number(self._const(node.args[0], local))
         return MISSING
 
@@ -332,6 +340,30 @@ ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
 }  # fmt: skip
+
+
+# Builtins that copy a constant into another container (a dict's keys, but for `dict`).
+COPIES = frozenset({"set", "frozenset", "tuple", "list", "sorted", "dict"})
+
+
+def copied(builtin: str, inner: Any) -> Any:
+    """What `builtin(inner)` gives, for one of COPIES: `dict(MODEL_B_WEIGHTS)` a copy to
+    change, `list(TABLE)` its keys, `sorted(...)` sorted (MISSING if it cannot be)."""
+    if builtin == "dict":
+        return inner if isinstance(inner, dict) else MISSING
+    if isinstance(inner, dict):
+        inner = list(inner)  # a dict's keys
+    if builtin == "sorted" and isinstance(inner, (list, tuple)):
+        try:
+            return sorted(inner)
+        except TypeError:
+            return MISSING
+    return inner
+
+
+def negated(value: Any) -> Any:
+    """`-x` of a constant number; MISSING for anything else."""
+    return -value if isinstance(value, (int, float)) and not isinstance(value, bool) else MISSING
 
 
 def fold(op: ast.operator, left: Any, right: Any) -> Any:
@@ -432,3 +464,31 @@ def literal_assignments(stmt: ast.stmt, facts: ModuleFacts) -> Iterator[tuple[st
         value = facts.const(stmt.value)
         if value is not MISSING and isinstance(stmt.target, ast.Name):
             yield stmt.target.id, value
+
+
+def imported_functions_named(
+    tree: ast.Module,
+    imported: Exports,
+    every_function: list[ast.FunctionDef | ast.AsyncFunctionDef],
+) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Functions of other modules worth harvesting here. Helpers this module calls: what they
+    compare with is what the callers' inputs need (`territory_factor(driver)` in rating.py);
+    only those named here (`import networkx as nx` brings thousands). And the methods of the
+    classes it names: a `Patient` dataclass validating `weight_kg` in `__post_init__` says
+    which weights build one."""
+    own = {id(f) for f in every_function}
+    named = referenced_names(tree)
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for name, function in imported.functions.items():
+        if name in named and id(function) not in own:
+            own.add(id(function))
+            found.append(function)
+    for name, cls in imported.classes.items():
+        if name not in named:
+            continue
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if id(stmt) not in own:
+                    own.add(id(stmt))
+                    found.append(stmt)
+    return found

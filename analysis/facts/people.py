@@ -78,56 +78,78 @@ def only_people(
     strengths = {leaf.path: strength(leaf, policy) for leaf in model.protected}
     if all(s == "strong" for s in strengths.values()):
         return model
-    people = policy.people
-    markers = [name_tokens(m) for m in people.markers]
-    infra = [name_tokens(p) for p in people.not_people]
-    fields = [name_tokens(f) for f in people.fields]
-    words = PersonWords(markers, fields, policy)
-    context = function_names(info, model)
-    strong = "strong" in strengths.values()
-    # Two categories say a person only when one is named by a word that is not weak: a
-    # button's `disabled` beside an image's `orientation` are two things.
-    categories = {leaf.category for leaf in model.protected}
-    mixed = len(categories) > 1 and any(s != "weak" for s in strengths.values())
-    durations = duration_params(info.node)
-    persons = person_records(model, strengths)
-    # What holds for the whole function, and for each holder (the parameters, or one record's
-    # fields), is decided once: per leaf it made a thousand fields of one record quadratic.
-    about_a_person = strong or names(function_and_class(info), markers)
-    about_things = names(context, infra)
-    holders: dict[tuple[object, ...], tuple[bool, bool]] = {}
+    about = PersonEvidence(model, info, policy, facts, strengths)
     for leaf in model.protected:
-        word = strengths[leaf.path]
-        if word == "strong":
-            continue
-        own = path_names(leaf)
-        if words.name_a_person(own) or leaf.path[:-1] in persons:
-            continue
-        if names(own, infra):
+        if strengths[leaf.path] != "strong" and not about.a_person(leaf):
             leaf.category = None
-            continue
-        holder_key = tuple(leaf.path[:1]) if len(leaf.path) > 1 else ()
-        if holder_key not in holders:
-            holder = holder_names(info, leaf, model)
-            holders[holder_key] = (words.name_a_person(holder), names(holder, fields))
-        holder_a_person, holder_has_fields = holders[holder_key]
-        if about_a_person or holder_a_person:
-            continue
-        duration = len(leaf.path) == 1 and leaf.path[0][1] in durations
-        if about_things or duration:
-            leaf.category = None
-            continue
-        if word == "unless_infrastructure":
-            continue
-        if (
-            mixed
-            or holder_has_fields
-            or compared_with_values(leaf, policy, facts)
-            or module_about_people(facts, policy)
-        ):
-            continue
-        leaf.category = None
     return model
+
+
+class PersonEvidence:
+    """What says whether the protected inputs of one function, named by words that are not
+    strong, are about a person. What holds for the whole function, and for each holder (the
+    parameters, or one record's fields), is decided once: per leaf it made a thousand fields
+    of one record quadratic."""
+
+    def __init__(
+        self,
+        model: InputModel,
+        info: FunctionInfo,
+        policy: Policy,
+        facts: ModuleFacts,
+        strengths: dict[InputPath, Strength],
+    ) -> None:
+        self.model, self.info, self.policy, self.facts = model, info, policy, facts
+        self.strengths = strengths
+        people = policy.people
+        markers = [name_tokens(m) for m in people.markers]
+        self.infra = [name_tokens(p) for p in people.not_people]
+        self.fields = [name_tokens(f) for f in people.fields]
+        self.words = PersonWords(markers, self.fields, policy)
+        strong = "strong" in strengths.values()
+        # Two categories say a person only when one is named by a word that is not weak: a
+        # button's `disabled` beside an image's `orientation` are two things.
+        categories = {leaf.category for leaf in model.protected}
+        self.mixed = len(categories) > 1 and any(s != "weak" for s in strengths.values())
+        self.durations = duration_params(info.node)
+        self.persons = person_records(model, strengths)
+        self.about_a_person = strong or names(function_and_class(info), markers)
+        self.about_things = names(function_names(info, model), self.infra)
+        self.holders: dict[tuple[object, ...], tuple[bool, bool]] = {}
+
+    def a_person(self, leaf: Leaf) -> bool:
+        """Whether a protected leaf is about a person, and stays protected."""
+        own = path_names(leaf)
+        if self.words.name_a_person(own) or leaf.path[:-1] in self.persons:
+            return True
+        if names(own, self.infra):
+            return False
+        holder_a_person, holder_has_fields = self.holder(leaf)
+        if self.about_a_person or holder_a_person:
+            return True
+        duration = len(leaf.path) == 1 and leaf.path[0][1] in self.durations
+        if self.about_things or duration:
+            return False
+        if self.strengths[leaf.path] == "unless_infrastructure":
+            return True
+        return (
+            self.mixed
+            or holder_has_fields
+            or compared_with_values(leaf, self.policy, self.facts)
+            or module_about_people(self.facts, self.policy)
+        )
+
+    def holder(self, leaf: Leaf) -> tuple[bool, bool]:
+        """Whether what holds the leaf (the parameters, or its record) names a person, and
+        whether it names a person's fields."""
+        holder_key = tuple(leaf.path[:1]) if len(leaf.path) > 1 else ()
+        if holder_key not in self.holders:
+            holder = holder_names(self.info, leaf, self.model)
+            self.holders[holder_key] = (
+                self.words.name_a_person(holder),
+                names(holder, self.fields),
+            )
+        return self.holders[holder_key]
 
 
 def compared_with_values(leaf: Leaf, policy: Policy, facts: ModuleFacts) -> bool:

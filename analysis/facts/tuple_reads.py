@@ -35,30 +35,49 @@ def tuple_positions(
             positions = {}  # `name[0].upper()` or `name.strip()`: a word, not a tuple
             break
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-            if isinstance(target, (ast.Tuple, ast.List)) and matcher(value):
-                names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
-                if 2 <= len(names) <= MAX_POSITIONS and all(names):
-                    for i, local in enumerate(names):
-                        positions[i] = local or ""
-            elif isinstance(target, ast.Name) and position_of(value, matcher) is not None:
-                positions[position_of(value, matcher)] = target.id  # type: ignore[index]
+            positions.update(unpacked(node.targets[0], node.value, matcher))
         index = position_of(node, matcher)
         if index is not None:
             positions.setdefault(index, "")
         if helper_depth and isinstance(node, ast.Call):
-            called = called_function(node, facts.functions)
-            if called is not None and called[0] is not fn:
-                callee, bound = called
-                for param, arg in call_bindings(callee, node, bound):
-                    if matcher(arg):
-                        found = tuple_positions(callee, param, facts, None, helper_depth - 1)
-                        for i, local in found.items():
-                            if not positions.get(i):
-                                positions[i] = local
+            for i, local in helper_positions(fn, node, matcher, facts, helper_depth).items():
+                if not positions.get(i):
+                    positions[i] = local
     if base is None:
         facts.memo[key] = dict(positions)
     return positions
+
+
+def unpacked(target: ast.expr, value: ast.expr, matcher: Matcher) -> dict[int, str]:
+    """Positions an assignment takes from the tuple, by the local that takes each:
+    `value, unit = age` -> {0: "value", 1: "unit"}, `w = weight[0]` -> {0: "w"}."""
+    if isinstance(target, (ast.Tuple, ast.List)) and matcher(value):
+        names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
+        if 2 <= len(names) <= MAX_POSITIONS and all(names):
+            return {i: local or "" for i, local in enumerate(names)}
+        return {}
+    if isinstance(target, ast.Name):
+        index = position_of(value, matcher)
+        if index is not None:
+            return {index: target.id}
+    return {}
+
+
+def helper_positions(
+    fn: ast.AST, call: ast.Call, matcher: Matcher, facts: ModuleFacts, helper_depth: int
+) -> dict[int, str]:
+    """The positions a helper reads of the tuple it is handed."""
+    called = called_function(call, facts.functions)
+    if called is None or called[0] is fn:
+        return {}
+    found: dict[int, str] = {}
+    callee, bound = called
+    for param, arg in call_bindings(callee, call, bound):
+        if matcher(arg):
+            for i, local in tuple_positions(callee, param, facts, None, helper_depth - 1).items():
+                if not found.get(i):
+                    found[i] = local
+    return found
 
 
 def position_of(node: ast.AST, matcher: Matcher) -> int | None:

@@ -74,20 +74,32 @@ def age_subscripts(
             and mentions(node.args[0], ages)
         ):
             yield node.func.value, roots, True
-        if not depth or not isinstance(node, ast.Call):
-            continue
-        called = called_function(node, facts.functions)
-        if called is None or called[0] is fn:
-            continue
-        bindings = call_bindings(called[0], node, called[1])
-        callee_ages = {param for param, arg in bindings if mentions(arg, ages)}
-        callee_roots = {
-            param: roots[arg.id]
-            for param, arg in bindings
-            if isinstance(arg, ast.Name) and arg.id in roots
-        }
-        if callee_ages and callee_roots:
-            yield from age_subscripts(called[0], callee_ages, callee_roots, facts, depth - 1)
+        if depth and isinstance(node, ast.Call):
+            yield from helper_subscripts(fn, node, ages, roots, facts, depth)
+
+
+def helper_subscripts(
+    fn: ast.AST,
+    call: ast.Call,
+    ages: set[str],
+    roots: dict[str, str],
+    facts: ModuleFacts,
+    depth: int,
+) -> Iterator[tuple[ast.expr, dict[str, str], bool]]:
+    """What a helper `fn` calls with an age indexes by it: `qx(mt, x + n)` whose `qx` reads
+    `mt.qx[x]` indexes the caller's `mt.qx`."""
+    called = called_function(call, facts.functions)
+    if called is None or called[0] is fn:
+        return
+    bindings = call_bindings(called[0], call, called[1])
+    callee_ages = {param for param, arg in bindings if mentions(arg, ages)}
+    callee_roots = {
+        param: roots[arg.id]
+        for param, arg in bindings
+        if isinstance(arg, ast.Name) and arg.id in roots
+    }
+    if callee_ages and callee_roots:
+        yield from age_subscripts(called[0], callee_ages, callee_roots, facts, depth - 1)
 
 
 def mentions(node: ast.AST, names: set[str]) -> bool:

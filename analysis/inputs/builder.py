@@ -5,6 +5,7 @@ the value pool of every leaf."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Any
 
 from analysis.facts.fieldreads import (
@@ -17,7 +18,6 @@ from analysis.facts.fieldreads import (
     required_attributes,
 )
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
-from analysis.facts.hint import Hint
 from analysis.facts.item_reads import element_accesses
 from analysis.facts.module import ModuleFacts
 from analysis.facts.param_docs import documented_flags, module_descriptions, param_descriptions
@@ -42,7 +42,7 @@ from analysis.inputs.doc_examples import (
     documented_items,
     seed_from_examples,
 )
-from analysis.inputs.leaves import LeafMaker, in_years, spread_typicals
+from analysis.inputs.leaves import LeafMaker, spread_typicals
 from analysis.shapes import (
     MAPPING_KEYS,
     VARARGS,
@@ -56,10 +56,12 @@ from analysis.shapes import (
 )
 from analysis.source.functions import (
     FunctionInfo,
+    FunctionNode,
     function_defaults,
     is_classvar,
     record_class_kind,
     renamed_by_decorator,
+    signature_defaults,
 )
 from analysis.static.review import passed_to_helpers
 from analysis.values import MISSING, EnumMember
@@ -72,7 +74,22 @@ VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "
 # How a module names the function that makes a thing: `load_tables()` for `tables`.
 MAKER_VERBS = ("load", "get", "make", "build", "create", "default", "read", "new")
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
+
+
+@dataclass(frozen=True)
+class Spot:
+    """One input whose shape is wanted: its name, annotation and default, its path from the
+    call, how deeply it is nested, and the matcher of the record it is a field of (`base`).
+    Each recogniser of `InputBuilder.shape` reads it in the function `fn` it is given."""
+
+    name: str
+    annotation: ast.expr | None
+    default: Any
+    path: InputPath
+    depth: int
+    base: Matcher | None
 
 
 class InputBuilder:
@@ -91,22 +108,70 @@ class InputBuilder:
         self.named_columns: dict[str, list[str]] = {}
 
     def build(self, info: FunctionInfo) -> InputModel:
+        """The inputs of one function: a shape for every parameter, a pool for every leaf."""
         fn = self.leaf_maker.function = info.node
-        # `x: the age as integer number`: what the docstring says a parameter holds (or,
-        # when its own is silent, what the module's other docstrings say of the name)
+        self.read_docs(fn)
+        args = fn.args
+        positional = [*args.posonlyargs, *args.args]
+        leaves: list[Leaf] = []
+        params: list[Param] = []
+        self.read_examples(info, positional)
+        if (
+            info.owner is not None
+            and "staticmethod" not in info.decorators
+            and positional
+            and positional[0].arg in INSTANCE_NAMES
+        ):
+            first, positional = positional[0], positional[1:]
+            params += self.instance_param(info, first, leaves)
+        posonly = {a.arg for a in args.posonlyargs}
+        positional_names = {a.arg for a in positional}
+        defaults = signature_defaults(args)
+        passed_in = function_defaults(fn, self.facts.functions)
+        naming = self.column_names(fn, [*positional, *args.kwonlyargs], defaults)
+        # Parameters go by keyword, unless a decorator of the project puts a wrapper with
+        # parameters of its own names in front (`def inner(data)`, no functools.wraps): then
+        # by position, as callers do. Past a parameter left to its default, by keyword.
+        kwonly = {a.arg for a in args.kwonlyargs}
+        by_keyword = not renamed_by_decorator(info, self.facts.functions)
+        for arg in [*positional, *args.kwonlyargs]:
+            if arg.arg in passed_in and arg.arg not in posonly:
+                by_keyword = True
+                continue  # `factor=rating.gender_factor`: the call keeps the function passed in
+            keyword = (by_keyword and arg.arg not in posonly) or arg.arg in kwonly
+            params.append(self.parameter(info, arg, keyword, defaults, naming, leaves))
+        if args.vararg is not None and not passed_in.keys() & {a.arg for a in positional}:
+            # `def f(age, sex, *folds)`: the named ones go by position, then the extras.
+            for param in params:
+                param.keyword = param.keyword and param.name not in positional_names
+            extras = vararg_leaf(fn, args.vararg, (("param", args.vararg.arg),), leaves)
+            params.append(Param(args.vararg.arg, False, extras, spread=True))
+        if args.kwarg is not None:
+            params += self.keyword_record(fn, args.kwarg, leaves)
+        return self.finish(info, params, leaves)
+
+    def keyword_record(self, fn: FunctionNode, kwarg: ast.arg, leaves: list[Leaf]) -> list[Param]:
+        """`def score(**applicant)`: the keys it reads are keyword arguments of the call."""
+        spread = self.shape(fn, kwarg.arg, None, MISSING, (("param", kwarg.arg),), leaves, 0)
+        if spread.kind == "record":
+            return [Param(kwarg.arg, True, spread, spread=True)]
+        return []
+
+    def read_docs(self, fn: FunctionNode) -> None:
+        """`x: the age as integer number`: what the docstring says a parameter holds (or,
+        when its own is silent, what the module's other docstrings say of the name)."""
         key = ("module docs",)
         if key not in self.facts.memo:
             self.facts.memo[key] = module_descriptions(self.facts.tree)
         self.leaf_maker.docs = {**self.facts.memo[key], **param_descriptions(fn)}
         if ("documented flags",) not in self.facts.memo:
             self.facts.memo[("documented flags",)] = documented_flags(self.facts.tree)
-        args = fn.args
-        positional = [*args.posonlyargs, *args.args]
-        leaves: list[Leaf] = []
-        params: list[Param] = []
-        decorators = info.decorators
-        # `>>> f(...)` in the docstring: values its author wrote down, in the shape wanted
-        bound_first = info.owner is not None and "staticmethod" not in decorators
+
+    def read_examples(self, info: FunctionInfo, positional: list[ast.arg]) -> None:
+        """`>>> f(...)` in the docstring, and the module's demo calling the function: values
+        their author wrote down, in the shape wanted."""
+        fn = info.node
+        bound_first = info.owner is not None and "staticmethod" not in info.decorators
         named = [a.arg for a in positional]
         if bound_first and named and named[0] in INSTANCE_NAMES:
             named = named[1:]
@@ -118,41 +183,29 @@ class InputBuilder:
                 self.facts.memo[key] = demonstrated_calls(self.facts.tree, self.facts.const)
             shown = self.facts.memo[key].get(fn.name, [])
             self.examples += bind_calls(shown, named)[: MAX_EXAMPLES - len(self.examples)]
-        if (
-            info.owner is not None
-            and "staticmethod" not in decorators
-            and positional
-            and positional[0].arg in INSTANCE_NAMES
-        ):
-            first, positional = positional[0], positional[1:]
-            if "classmethod" not in decorators and info.name == "__init__":
-                # The constructor itself sets the instance up from its own parameters: the
-                # instance it is given starts empty (what it ends as is the output).
-                cls = self.facts.qualname(info.owner)
-                params.append(Param(first.arg, False, Node("new", fields={}, cls=cls)))
-            elif "classmethod" not in decorators:
-                # A method gets a real instance of its class, built from the fields or
-                # constructor parameters it declares, which become inputs like any other.
-                self_shape = self.instance_shape(info.owner, first.arg, leaves)
-                params.append(Param(first.arg, False, self_shape))
-        posonly = {a.arg for a in args.posonlyargs}
-        positional_names = {a.arg for a in positional}
-        defaults = dict(
-            zip(
-                [a.arg for a in [*args.posonlyargs, *args.args]][::-1],
-                args.defaults[::-1],
-                strict=False,
-            )
-        )
-        defaults.update(
-            {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
-        )
-        passed_in = function_defaults(fn, self.facts.functions)
-        # `add_risk(df, age_col=None, sex_col=None)`: parameters that name the table's
-        # columns hold those names, and the table those columns.
+
+    def instance_param(self, info: FunctionInfo, first: ast.arg, leaves: list[Leaf]) -> list[Param]:
+        """A method's instance: none for a classmethod's class."""
+        assert info.owner is not None
+        if "classmethod" in info.decorators:
+            return []
+        if info.name == "__init__":
+            # The constructor itself sets the instance up from its own parameters: the
+            # instance it is given starts empty (what it ends as is the output).
+            cls = self.facts.qualname(info.owner)
+            return [Param(first.arg, False, Node("new", fields={}, cls=cls))]
+        # A method gets a real instance of its class, built from the fields or constructor
+        # parameters it declares, which become inputs like any other.
+        return [Param(first.arg, False, self.instance_shape(info.owner, first.arg, leaves))]
+
+    def column_names(
+        self, fn: FunctionNode, arguments: list[ast.arg], defaults: dict[str, ast.expr]
+    ) -> dict[str, str]:
+        """`add_risk(df, age_col=None, sex_col=None)`: parameters that name the table's
+        columns hold those names, and the table those columns (`named_columns`)."""
         naming: dict[str, str] = {}
         self.named_columns = {}
-        for arg in [*positional, *args.kwonlyargs]:
+        for arg in arguments:
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_frame(
                 fn, arg.arg, arg.annotation
             ):
@@ -160,46 +213,39 @@ class InputBuilder:
                 columns = column_parameters(fn, arg.arg, texts)
                 naming.update(columns)
                 self.named_columns[arg.arg] = list(dict.fromkeys(columns.values()))
-        # Parameters go by keyword, unless a decorator of the project puts a wrapper with
-        # parameters of its own names in front (`def inner(data)`, no functools.wraps): then
-        # by position, as callers do. Past a parameter left to its default, by keyword.
-        kwonly = {a.arg for a in args.kwonlyargs}
-        by_keyword = not renamed_by_decorator(info, self.facts.functions)
-        for arg in [*positional, *args.kwonlyargs]:
-            if arg.arg in passed_in and arg.arg not in posonly:
-                by_keyword = True
-                continue  # `factor=rating.gender_factor`: the call keeps the function passed in
-            keyword = (by_keyword and arg.arg not in posonly) or arg.arg in kwonly
-            default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
-            path: InputPath = (("param", arg.arg),)
-            given = (
-                self.facts.given_self(fn, arg.arg)
-                if info.owner is not None and arg.annotation is None
-                else None
-            )
-            if given is not None:  # the module's own calls pass an instance of one class
-                params.append(Param(arg.arg, keyword, self.instance_shape(given, arg.arg, leaves)))
-                continue
-            if arg.arg in naming:  # the column's name, fixed: no value of what it holds
-                column = Leaf(path, display(path), arg.arg, [naming[arg.arg]])
-                leaves.append(column)
-                params.append(Param(arg.arg, keyword, Node("leaf", leaf=column)))
-                continue
-            shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
-            params.append(Param(arg.arg, keyword, shape))
-        if args.vararg is not None and not passed_in.keys() & {a.arg for a in positional}:
-            # `def f(age, sex, *folds)`: the named ones go by position, then the extras.
-            for param in params:
-                param.keyword = param.keyword and param.name not in positional_names
-            extras = vararg_leaf(fn, args.vararg, (("param", args.vararg.arg),), leaves)
-            params.append(Param(args.vararg.arg, False, extras, spread=True))
-        if args.kwarg is not None:
-            # `def score(**applicant)`: the keys it reads are keyword arguments of the call.
-            spread = self.shape(
-                fn, args.kwarg.arg, None, MISSING, (("param", args.kwarg.arg),), leaves, 0
-            )
-            if spread.kind == "record":
-                params.append(Param(args.kwarg.arg, True, spread, spread=True))
+        return naming
+
+    def parameter(
+        self,
+        info: FunctionInfo,
+        arg: ast.arg,
+        keyword: bool,
+        defaults: dict[str, ast.expr],
+        naming: dict[str, str],
+        leaves: list[Leaf],
+    ) -> Param:
+        """One named parameter and its shape."""
+        fn = info.node
+        default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
+        path: InputPath = (("param", arg.arg),)
+        given = (
+            self.facts.given_self(fn, arg.arg)
+            if info.owner is not None and arg.annotation is None
+            else None
+        )
+        if given is not None:  # the module's own calls pass an instance of one class
+            return Param(arg.arg, keyword, self.instance_shape(given, arg.arg, leaves))
+        if arg.arg in naming:  # the column's name, fixed: no value of what it holds
+            column = Leaf(path, display(path), arg.arg, [naming[arg.arg]])
+            leaves.append(column)
+            return Param(arg.arg, keyword, Node("leaf", leaf=column))
+        shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
+        return Param(arg.arg, keyword, shape)
+
+    def finish(self, info: FunctionInfo, params: list[Param], leaves: list[Leaf]) -> InputModel:
+        """The model, its leaves' typical values spread, seeded from the examples, tables by
+        age given, the helpers each protected leaf is passed to found; only real people."""
+        fn = info.node
         spread_typicals(leaves, self.policy)
         seed_from_examples(self.examples, leaves)
         tables_by_age(fn, leaves, self.facts)
@@ -334,101 +380,131 @@ class InputBuilder:
         base: Matcher | None = None,
         owner: str = "",
     ) -> Node:
-        """`owner`: the name of the record this is a field of (`age` of `age["value"]`)."""
-        item_class = annotated_item_class(annotation, self.facts)
-        if item_class is not None and depth < MAX_DEPTH:
-            # `list[Applicant]`: items are instances of a class of the project.
-            list_item: InputPath = (*path, ("index", 0))
-            item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
-            if item.kind != "leaf":
-                return Node("list", item=item)
-            leaves.remove(item.leaf)  # type: ignore[arg-type]
-        cls = annotated_class(annotation, self.facts)
-        if cls is not None and depth < MAX_DEPTH:
-            kind = record_class_kind(cls)
-            if kind == "enum":
-                members = [
-                    EnumMember(self.facts.qualname(cls), m)
-                    for m in self.facts.enums.get(cls.name, [])
-                ]
-                return self.leaf(name, path, leaves, members, annotation, default)
-            if kind in ("dataclass", "namedtuple", "pydantic", "typeddict"):
-                node_kind = "record" if kind == "typeddict" else "new"
-                extra = self.undeclared_reads(fn, name, cls, base) if node_kind == "new" else {}
-                if extra:
-                    # `patient.prior_stroke_tia` where PatientData declares no such field:
-                    # callers hand a duck-typed object, which no instance could stand for.
-                    declared = self.class_fields(cls, path, leaves, depth, "record", "attr")
-                    read = self.record(fn, extra, path, leaves, depth, local=True, owner=name)
-                    return Node("record", fields={**declared.fields, **read.fields})
-                return self.class_fields(cls, path, leaves, depth, node_kind)
-        if (
-            depth < MAX_DEPTH
-            and base is None
-            and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and is_frame(fn, name, annotation)
-        ):
-            columns = frame_columns(fn, name, self.facts)
-            if depth == 0:
-                columns += [c for c in self.named_columns.get(name, []) if c not in columns]
-            if columns:
-                # A cell is reached as df["AGEP"][0]: the column, then the row tried.
-                cells: dict[str, InputPath] = {
-                    c: (*path, ("key", c), ("index", 0)) for c in columns
-                }
-                columns_shape = {
-                    col: self.shape(fn, col, None, MISSING, cell, leaves, depth + 1)
-                    for col, cell in cells.items()
-                }
-                return Node("frame", item=Node("record", fields=columns_shape))
-        if depth < MAX_DEPTH and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            accessed = record_accesses(fn, name, self.facts, base)
-            if (
-                set(accessed) <= VALUE_ATTRIBUTES
-                and all(style == "attr" for _, _, style in accessed.values())
-                and self.policy.canonical_category(name)
-            ):
-                accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
-            if accessed:
-                return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
-            for kind in ("list", "mapping"):
-                mapping = kind == "mapping"
-                element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
-                if element:
-                    step = ("key", MAPPING_KEYS[0]) if mapping else ("index", 0)
-                    item = self.record(fn, element, (*path, step), leaves, depth, local=False)
-                    return Node(kind, item=item)
-            positions = tuple_positions(fn, name, self.facts, base)
-            documented = documented_items(self.examples, path) if annotation is None else 0
-            if documented:
-                # Documented as `(17, 'years')`: that many items, whether read in a loop
-                # (`input[count + 1]`) or by branches for other shapes (`len(h) == 4`).
-                positions = {i: positions.get(i, "") for i in range(documented)}
-            if annotation is None and self.held_as_tuple(name, positions):
-                return self.tuple_shape(name, positions, path, leaves, default)
-        if (
-            depth == 0
-            and base is None
-            and self.strings_name_people()
-            and keyed_by_text(fn, name, self.facts)
-        ):
-            # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
-            return Node("record", fields={})
-        if (
-            depth == 0
-            and base is None
-            and annotation is None
-            and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and vectorised(fn, name)
-        ):
-            # `kappa = 0.9 - 0.2 * female; kappa[ratio < 1] = ...`: a Series, tried in its
-            # first row with a peer in the second (the leaf is the parameter itself: the
-            # static review reads the column as the code does)
-            return Node("series", item=self.leaf(name, path, leaves, [], annotation, default))
+        """The shape of one input, read in `fn`: the first of these that recognises it, in
+        this order of priority: a list of a class of the project, an instance (or enum, or
+        record) of one, a DataFrame, a record of the keys or attributes read, a list or
+        mapping of such records, a small tuple, a record keyed by text held elsewhere, a
+        Series, the amount of a measurement; else a leaf. `base`: the matcher of the record
+        this is a field of, `owner` its name (`age` of `age["value"]`)."""
+        spot = Spot(name, annotation, default, path, depth, base)
+        found = self.list_of_class(spot, fn, leaves)
+        if found is None:
+            found = self.of_class(spot, fn, leaves)
+        if found is None and depth < MAX_DEPTH and isinstance(fn, FUNCTIONS):
+            found = self.frame(spot, fn, leaves)
+            if found is None:
+                found = self.read_record(spot, fn, leaves)
+        if found is None and depth == 0 and base is None:
+            found = self.whole_input(spot, fn, leaves)
+        if found is not None:
+            return found
         if owner and name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
+
+    def list_of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
+        """`list[Applicant]`: items are instances of a class of the project."""
+        name, annotation, path, depth = spot.name, spot.annotation, spot.path, spot.depth
+        item_class = annotated_item_class(annotation, self.facts)
+        if item_class is None or depth >= MAX_DEPTH:
+            return None
+        list_item: InputPath = (*path, ("index", 0))
+        item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
+        if item.kind != "leaf":
+            return Node("list", item=item)
+        leaves.remove(item.leaf)  # type: ignore[arg-type]
+        return None
+
+    def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
+        """An input annotated with a class of the project: a member of an enum, an instance
+        of a dataclass, named tuple or pydantic model, a TypedDict's record."""
+        name, annotation, default = spot.name, spot.annotation, spot.default
+        path, depth, base = spot.path, spot.depth, spot.base
+        cls = annotated_class(annotation, self.facts)
+        if cls is None or depth >= MAX_DEPTH:
+            return None
+        kind = record_class_kind(cls)
+        if kind == "enum":
+            members = [
+                EnumMember(self.facts.qualname(cls), m) for m in self.facts.enums.get(cls.name, [])
+            ]
+            return self.leaf(name, path, leaves, members, annotation, default)
+        if kind not in ("dataclass", "namedtuple", "pydantic", "typeddict"):
+            return None
+        node_kind = "record" if kind == "typeddict" else "new"
+        extra = self.undeclared_reads(fn, name, cls, base) if node_kind == "new" else {}
+        if extra:
+            # `patient.prior_stroke_tia` where PatientData declares no such field:
+            # callers hand a duck-typed object, which no instance could stand for.
+            declared = self.class_fields(cls, path, leaves, depth, "record", "attr")
+            read = self.record(fn, extra, path, leaves, depth, local=True, owner=name)
+            return Node("record", fields={**declared.fields, **read.fields})
+        return self.class_fields(cls, path, leaves, depth, node_kind)
+
+    def frame(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Node | None:
+        """A DataFrame of the columns the function reads; a cell is reached as df["AGEP"][0]:
+        the column, then the row tried."""
+        name, annotation, path = spot.name, spot.annotation, spot.path
+        depth, base = spot.depth, spot.base
+        if base is not None or not is_frame(fn, name, annotation):
+            return None
+        columns = frame_columns(fn, name, self.facts)
+        if depth == 0:
+            columns += [c for c in self.named_columns.get(name, []) if c not in columns]
+        if not columns:
+            return None
+        cells: dict[str, InputPath] = {c: (*path, ("key", c), ("index", 0)) for c in columns}
+        columns_shape = {
+            col: self.shape(fn, col, None, MISSING, cell, leaves, depth + 1)
+            for col, cell in cells.items()
+        }
+        return Node("frame", item=Node("record", fields=columns_shape))
+
+    def read_record(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Node | None:
+        """A record of the keys or attributes the function reads, a list or mapping of such
+        records, or a small tuple read by position."""
+        name, annotation, default = spot.name, spot.annotation, spot.default
+        path, depth, base = spot.path, spot.depth, spot.base
+        accessed = record_accesses(fn, name, self.facts, base)
+        if (
+            set(accessed) <= VALUE_ATTRIBUTES
+            and all(style == "attr" for _, _, style in accessed.values())
+            and self.policy.canonical_category(name)
+        ):
+            accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
+        if accessed:
+            return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
+        for kind in ("list", "mapping"):
+            mapping = kind == "mapping"
+            element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
+            if element:
+                step = ("key", MAPPING_KEYS[0]) if mapping else ("index", 0)
+                item = self.record(fn, element, (*path, step), leaves, depth, local=False)
+                return Node(kind, item=item)
+        positions = tuple_positions(fn, name, self.facts, base)
+        documented = documented_items(self.examples, path) if annotation is None else 0
+        if documented:
+            # Documented as `(17, 'years')`: that many items, whether read in a loop
+            # (`input[count + 1]`) or by branches for other shapes (`len(h) == 4`).
+            positions = {i: positions.get(i, "") for i in range(documented)}
+        if annotation is None and self.leaf_maker.held_as_tuple(name, positions):
+            return self.leaf_maker.tuple_shape(name, positions, path, leaves, default)
+        return None
+
+    def whole_input(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
+        """A parameter of the function itself that is a record keyed by text held elsewhere,
+        or a Series."""
+        name, annotation, default, path = spot.name, spot.annotation, spot.default, spot.path
+        if self.strings_name_people() and keyed_by_text(fn, name, self.facts):
+            # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
+            return Node("record", fields={})
+        if annotation is None and isinstance(fn, FUNCTIONS) and vectorised(fn, name):
+            # `kappa = 0.9 - 0.2 * female; kappa[ratio < 1] = ...`: a Series, tried in its
+            # first row with a peer in the second (the leaf is the parameter itself: the
+            # static review reads the column as the code does)
+            return Node("series", item=self.leaf(name, path, leaves, [], annotation, default))
+        return None
 
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""
@@ -452,53 +528,6 @@ class InputBuilder:
                 for node in ast.walk(self.facts.tree)
             )
         return bool(self.facts.memo[key])
-
-    def held_as_tuple(self, name: str, positions: dict[int, str]) -> bool:
-        """Whether a value is a small tuple read by position: `age[0]` of `(17, "years")`, or
-        unpacked (`value, unit = weight`). One read of `x[0]` alone is the first letter of a
-        word as often: so only for a value the code never compares with text, of no category
-        but age."""
-        if not positions:
-            return False
-        if len(positions) >= 2 or min(positions) > 0:
-            return True
-        category = self.policy.canonical_category(name)
-        if category not in (None, "age"):
-            return False
-        return "str" not in self.facts.hints.get(name.lower(), Hint()).kinds
-
-    def tuple_shape(
-        self,
-        name: str,
-        positions: dict[int, str],
-        path: InputPath,
-        leaves: list[Leaf],
-        default: Any,
-    ) -> Node:
-        """The tuple's items: the one that carries the value (the local named for its
-        category, else the first) keeps the name; the others (a unit...) take the names the
-        code gives them, and are no protected input."""
-        category = self.policy.canonical_category(name)
-        carrier = next(
-            (
-                i
-                for i, local in sorted(positions.items())
-                if category and local and self.policy.canonical_category(local) == category
-            ),
-            0,
-        )
-        items: dict[str, Node] = {}
-        for i in range(max(positions) + 1):
-            step: InputPath = (*path, ("index", i))
-            if i == carrier:
-                items[str(i)] = self.leaf(name, step, leaves, [], None, MISSING)
-            else:
-                local = positions.get(i) or f"{name}[{i}]"
-                item = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
-                if category == "age" and item.leaf is not None:
-                    in_years(item.leaf)
-                items[str(i)] = item
-        return Node("tuple", fields=items)
 
     def record(
         self,

@@ -142,31 +142,38 @@ def seed_from_examples(examples: list[dict[str, Any]], leaves: list[Leaf], depth
         for leaf in leaves:
             value = reached(bound, leaf.path[depth:])
             if measurement(value) and leaf.category is None:
-                # `(72, 'in')` handed whole to a converter: numbers alone do not fit it. Only
-                # for the other inputs: a protected one keeps its values to vary.
-                if not any(measurement(v) for v in leaf.pool):
-                    leaf.pool.clear()
-                    leaf.from_code = 0
-                if not any(same(v, value) for v in leaf.pool):
-                    leaf.pool.insert(leaf.from_code, value)
-                    leaf.from_code += 1
-                if n == 0:
-                    leaf.typical = next(i for i, v in enumerate(leaf.pool) if same(v, value))
-                continue
-            if value is MISSED or not isinstance(value, SCALARS):
-                continue
-            index = next((i for i, v in enumerate(leaf.pool) if same(v, value)), None)
-            if index is None or index >= leaf.from_code:
-                # Among the code's own values, which come first and are varied early.
-                base = leaf.pool[leaf.typical] if leaf.pool else None
-                if index is not None:
-                    leaf.pool.pop(index)
-                index = leaf.from_code
-                leaf.pool.insert(index, value)
-                leaf.from_code += 1
-                leaf.typical = next((i for i, v in enumerate(leaf.pool) if same(v, base)), index)
-            if n == 0:
-                leaf.typical = index
+                seed_measurement(leaf, value, first=n == 0)
+            elif value is not MISSED and isinstance(value, SCALARS):
+                seed_value(leaf, value, first=n == 0)
+
+
+def seed_measurement(leaf: Leaf, value: Any, first: bool) -> None:
+    """`(72, 'in')` handed whole to a converter: numbers alone do not fit it. Only for the
+    other inputs: a protected one keeps its values to vary. The first call's is the base."""
+    if not any(measurement(v) for v in leaf.pool):
+        leaf.pool.clear()
+        leaf.from_code = 0
+    if not any(same(v, value) for v in leaf.pool):
+        leaf.pool.insert(leaf.from_code, value)
+        leaf.from_code += 1
+    if first:
+        leaf.typical = next(i for i, v in enumerate(leaf.pool) if same(v, value))
+
+
+def seed_value(leaf: Leaf, value: Any, first: bool) -> None:
+    """A documented value among the code's own values, which come first and are varied
+    early; the first call's is the base."""
+    index = next((i for i, v in enumerate(leaf.pool) if same(v, value)), None)
+    if index is None or index >= leaf.from_code:
+        base = leaf.pool[leaf.typical] if leaf.pool else None
+        if index is not None:
+            leaf.pool.pop(index)
+        index = leaf.from_code
+        leaf.pool.insert(index, value)
+        leaf.from_code += 1
+        leaf.typical = next((i for i, v in enumerate(leaf.pool) if same(v, base)), index)
+    if first:
+        leaf.typical = index
 
 
 MISSED = object()

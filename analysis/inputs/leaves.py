@@ -16,7 +16,7 @@ from analysis.facts.module import ModuleFacts
 from analysis.inputs.pools import age_form, typical_index, value_pool
 from analysis.shapes import InputModel, InputPath, Leaf, Node, display
 from analysis.source.functions import FunctionInfo, FunctionNode
-from analysis.values import is_number
+from analysis.values import MISSING, is_number
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
 # Categories whose words name a person's attribute in any description ("the age", "sex of").
@@ -187,26 +187,7 @@ class LeafMaker:
     ) -> Node:
         """`category_name`: the name whose category the leaf carries, when not its own
         ("" for none): the "value" of `patient["age"]["value"]` is an age."""
-        category = self.policy.canonical_category(name if category_name is None else category_name)
-        if (
-            category is None
-            and category_name is None
-            and len(path) == 1
-            and name in self.docs
-            and not self.policy.excluded_name(name)  # `age_unit`: its name says what it is
-        ):
-            category = self.documented_category(self.docs[name], name)
-        if (
-            category is None
-            and category_name is None
-            and len(path) == 1
-            and self.callers is not None
-            and self.function is not None
-            and not self.policy.excluded_name(name)
-        ):
-            category = category_from_callers(self.function, name, self.facts, self.callers)
-        if category is not None and self.names_a_column(default, category):
-            category = None  # `age="age"`: the name of a column of ages, not an age
+        category = self.category_of(name, path, default, category_name)
         hint = self.name_hint(name, category)
         declared: list[Any] = []
         if annotation is not None:
@@ -215,42 +196,13 @@ class LeafMaker:
                 hint = replace(hint, kinds=hint.kinds | {kind})
             declared = literal_choices(annotation, self.facts)
             choices = choices or declared
-        # How this input carries an age is its own business: `dob.year` in one function says
-        # nothing about a `dateOfBirth` string in another.
-        own_hint = self.facts.hints.get(name.lower(), Hint())
-        own = set(own_hint.kinds)
-        if all(c is None or isinstance(c, bool) for c in own_hint.constants):
-            own.discard("other")  # `if is_male is None:` checks for a missing flag
-        if annotation is not None:
-            own.add(annotation_kind(annotation) or "")
-            if own & {"int", "float"}:
-                # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
-                own -= {"dateobj", "isodate"}
-        elif name in self.facts.memo.get(("documented flags",), ()):
-            own.add("bool")  # `is_north_american (bool): ...`
+        own = self.own_kinds(name, annotation)
         form = age_form(name, own) if category == "age" else None
-        if category is not None and (
-            is_flag(name, own)
-            or self.names_a_value(name, category, own)
-            or (
-                coded_field(path, own, self.facts.hints.get(name.lower()))
-                and not any(is_number(v) for v in self.policy.protected[category].values)
-            )
-        ):
+        if category is not None and self.yes_or_no(name, path, category, own):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
             # words (a non-empty string is always truthy).
             choices, hint = [True, False], Hint(kinds={"bool"})
-        # The same name in many functions gets the same pool: computed once per module.
-        key = (
-            "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
-            type(default), repr(default), frozenset(own),
-        )  # fmt: skip
-        if key not in self.facts.memo:
-            self.facts.memo[key] = value_pool(
-                hint, choices, category, self.policy, default, form, name, frozenset(own)
-            )
-        pool, from_code = self.facts.memo[key]
-        pool = list(pool)
+        pool, from_code = self.pool(name, hint, choices, category, default, form, own)
         if declared:  # `Literal["white", "black"]`: "White" is refused, rest on one declared
             hint = replace(hint, accepted=[*hint.accepted, *declared])
         leaf = Leaf(
@@ -265,3 +217,127 @@ class LeafMaker:
         )
         leaves.append(leaf)
         return Node("leaf", leaf=leaf)
+
+    def category_of(
+        self, name: str, path: InputPath, default: Any, category_name: str | None
+    ) -> str | None:
+        """The category a leaf carries: its name's (or `category_name`'s); for a parameter
+        of no category by name, what its docstring says, else what the module's calls pass."""
+        category = self.policy.canonical_category(name if category_name is None else category_name)
+        open_parameter = (
+            category is None
+            and category_name is None
+            and len(path) == 1
+            and not self.policy.excluded_name(name)  # `age_unit`: its name says what it is
+        )
+        if open_parameter and name in self.docs:
+            category = self.documented_category(self.docs[name], name)
+        if (
+            open_parameter
+            and category is None
+            and self.callers is not None
+            and self.function is not None
+        ):
+            category = category_from_callers(self.function, name, self.facts, self.callers)
+        if category is not None and self.names_a_column(default, category):
+            category = None  # `age="age"`: the name of a column of ages, not an age
+        return category
+
+    def own_kinds(self, name: str, annotation: ast.expr | None) -> set[str]:
+        """How this input itself is used. How it carries an age is its own business:
+        `dob.year` in one function says nothing about a `dateOfBirth` string in another."""
+        own_hint = self.facts.hints.get(name.lower(), Hint())
+        own = set(own_hint.kinds)
+        if all(c is None or isinstance(c, bool) for c in own_hint.constants):
+            own.discard("other")  # `if is_male is None:` checks for a missing flag
+        if annotation is not None:
+            own.add(annotation_kind(annotation) or "")
+            if own & {"int", "float"}:
+                # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
+                own -= {"dateobj", "isodate"}
+        elif name in self.facts.memo.get(("documented flags",), ()):
+            own.add("bool")  # `is_north_american (bool): ...`
+        return own
+
+    def yes_or_no(self, name: str, path: InputPath, category: str, own: set[str]) -> bool:
+        """Whether a protected leaf is a flag of its category: by its annotation or name, named
+        for one value, or a record's 1/0 code of a category of words."""
+        return (
+            is_flag(name, own)
+            or self.names_a_value(name, category, own)
+            or (
+                coded_field(path, own, self.facts.hints.get(name.lower()))
+                and not any(is_number(v) for v in self.policy.protected[category].values)
+            )
+        )
+
+    def pool(
+        self,
+        name: str,
+        hint: Hint,
+        choices: list[Any],
+        category: str | None,
+        default: Any,
+        form: str | None,
+        own: set[str],
+    ) -> tuple[list[Any], int]:
+        """The leaf's pool and how many of its values come from the code. The same name in
+        many functions gets the same pool: computed once per module."""
+        key = (
+            "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
+            type(default), repr(default), frozenset(own),
+        )  # fmt: skip
+        if key not in self.facts.memo:
+            self.facts.memo[key] = value_pool(
+                hint, choices, category, self.policy, default, form, name, frozenset(own)
+            )
+        pool, from_code = self.facts.memo[key]
+        return list(pool), from_code
+
+    def held_as_tuple(self, name: str, positions: dict[int, str]) -> bool:
+        """Whether a value is a small tuple read by position: `age[0]` of `(17, "years")`, or
+        unpacked (`value, unit = weight`). One read of `x[0]` alone is the first letter of a
+        word as often: so only for a value the code never compares with text, of no category
+        but age."""
+        if not positions:
+            return False
+        if len(positions) >= 2 or min(positions) > 0:
+            return True
+        category = self.policy.canonical_category(name)
+        if category not in (None, "age"):
+            return False
+        return "str" not in self.facts.hints.get(name.lower(), Hint()).kinds
+
+
+    def tuple_shape(
+        self,
+        name: str,
+        positions: dict[int, str],
+        path: InputPath,
+        leaves: list[Leaf],
+        default: Any,
+    ) -> Node:
+        """The tuple's items: the one that carries the value (the local named for its
+        category, else the first) keeps the name; the others (a unit...) take the names the
+        code gives them, and are no protected input."""
+        category = self.policy.canonical_category(name)
+        carrier = next(
+            (
+                i
+                for i, local in sorted(positions.items())
+                if category and local and self.policy.canonical_category(local) == category
+            ),
+            0,
+        )
+        items: dict[str, Node] = {}
+        for i in range(max(positions) + 1):
+            step: InputPath = (*path, ("index", i))
+            if i == carrier:
+                items[str(i)] = self.leaf(name, step, leaves, [], None, MISSING)
+            else:
+                local = positions.get(i) or f"{name}[{i}]"
+                item = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
+                if category == "age" and item.leaf is not None:
+                    in_years(item.leaf)
+                items[str(i)] = item
+        return Node("tuple", fields=items)

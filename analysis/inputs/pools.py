@@ -76,6 +76,55 @@ def value_pool(
     Returns the pool and how many of its first values come from the code itself.
     """
     kinds = set(hint.kinds)
+    pool = in_form(code_values(hint, choices, kinds), form, category is None, kinds)
+    coded = category is not None and used_as_code(hint, kinds, use, policy.protected[category])
+    if coded:
+        # `sexo == 1`, `sex * 5`: a number, whatever words another function compares its
+        # category with; a code is never negative (the neighbour of `sex == 0`).
+        pool = [v for v in pool if is_number(v) and v >= 0]
+    from_code = len(dedupe(pool))
+    if category is not None:
+        pool += category_values(policy.protected[category], form, kinds, use, coded)
+    if is_given(default) and default not in pool:
+        pool.append(default)
+    if category is not None:
+        pool = realistic(pool, policy.protected[category])
+    if category is None or not pool:
+        pool += ordinary_values(name, kinds)
+    pool = dedupe(pool)[:MAX_POOL]
+    if is_given(default) and default not in pool and pool:
+        pool[-1] = default  # the signature's own default is always tried, however long the pool
+    return pool, min(from_code, len(pool))
+
+
+def is_given(default: Any) -> bool:
+    """Whether a signature's default is a value to try (not absent, not None)."""
+    return default is not MISSING and default is not None
+
+
+def in_form(pool: list[Any], form: str | None, plain: bool, kinds: set[str]) -> list[Any]:
+    """The values that suit how the leaf carries its value: text or dates for an age given
+    as a date; only dates for an input of no category (`plain`) annotated as one."""
+    if form in ("date", "isodate"):
+        return [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
+    if plain and "dateobj" in kinds:
+        return [v for v in pool if isinstance(v, DateValue)]  # annotated `date`: nothing else
+    return pool
+
+
+def used_as_code(hint: Hint, kinds: set[str], use: frozenset[str], category: Category) -> bool:
+    """Whether a leaf of a category of words is used as a numeric code (`sexo == 1`)."""
+    return (
+        "bool" not in kinds  # `is_male`: a flag's own True and False (leaves.is_flag)
+        and not any(isinstance(c, EnumMember) for c in hint.constants)
+        and coded_use(use, category)
+    )
+
+
+def code_values(hint: Hint, choices: list[Any], kinds: set[str]) -> list[Any]:
+    """The values the code itself names for a leaf: its choices, the tables passed to it, the
+    constants it is compared with (numbers with their neighbours, words in their usual
+    spellings), lists of the lengths it checks, and what it looks for inside."""
     pool: list[Any] = [*choices, *hint.given]
     numeric = bool(kinds & {"int", "float", "num"})
     spellings: list[Any] = []
@@ -97,52 +146,40 @@ def value_pool(
             pool += [needle, f"{needle} degree", needle.upper()]
         else:
             pool.append([needle])
-    if form in ("date", "isodate"):
-        pool = [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
-    elif category is None and "dateobj" in kinds:
-        pool = [v for v in pool if isinstance(v, DateValue)]  # annotated `date`: nothing else
-    coded = (
-        category is not None
-        and "bool" not in kinds  # `is_male`: a flag's own True and False (builder.is_flag)
-        and not any(isinstance(c, EnumMember) for c in hint.constants)
-        and coded_use(use, policy.protected[category])
-    )
+    return pool
+
+
+def category_values(
+    category: Category, form: str | None, kinds: set[str], use: frozenset[str], coded: bool
+) -> list[Any]:
+    """The values of a protected leaf's category, as the code can take them: codes where it
+    uses the category as a number, the values that suit how it uses the leaf otherwise."""
     if coded:
-        # `sexo == 1`, `sex * 5`: a number, whatever words another function compares its
-        # category with; a code is never negative (the neighbour of `sex == 0`).
-        pool = [v for v in pool if is_number(v) and v >= 0]
-    from_code = len(dedupe(pool))
-    if category is not None:
-        cat_values = [as_form(v, form) for v in policy.protected[category].values]
-        if coded:
-            pool += CODES
-        else:
-            if "bool" in kinds:
-                pool += [True, False]  # `is_male: bool`: the category's words are all truthy
-            fitting = [v for v in cat_values if fits(v, kinds)]
-            pool += fitting or ([] if "bool" in kinds else cat_values)
-            if use == {"truthy"} and "bool" not in kinds and not any(map(is_number, cat_values)):
-                pool += FLAG_CODES  # `if gender:` alone: a 0/1 flag, where every word is true
-    if default is not MISSING and default is not None and default not in pool:
-        pool.append(default)
-    if category is not None:
-        pool = realistic(pool, policy.protected[category])
-    if category is None or not pool:
-        # Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401
-        # would hide any difference that needs a realistic magnitude.
-        tokens = name_tokens(name)
-        if not kinds - {"truthy"} and tokens and tokens[-1] in TEXT_NAMES:
-            # `logger_name`, `title`: text, when nothing else says what they hold (words
-            # that read like no category's value, so that no echo is taken for another's).
-            pool += ["sample", "sample text"]
-        else:
-            pool += kind_defaults(kinds)
-        if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
-            pool += next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
-    pool = dedupe(pool)[:MAX_POOL]
-    if default is not MISSING and default is not None and default not in pool and pool:
-        pool[-1] = default  # the signature's own default is always tried, however long the pool
-    return pool, min(from_code, len(pool))
+        return list(CODES)
+    values: list[Any] = []
+    cat_values = [as_form(v, form) for v in category.values]
+    if "bool" in kinds:
+        values += [True, False]  # `is_male: bool`: the category's words are all truthy
+    fitting = [v for v in cat_values if fits(v, kinds)]
+    values += fitting or ([] if "bool" in kinds else cat_values)
+    if use == {"truthy"} and "bool" not in kinds and not any(map(is_number, cat_values)):
+        values += FLAG_CODES  # `if gender:` alone: a 0/1 flag, where every word is true
+    return values
+
+
+def ordinary_values(name: str, kinds: set[str]) -> list[Any]:
+    """Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401 would
+    hide any difference that needs a realistic magnitude."""
+    tokens = name_tokens(name)
+    if not kinds - {"truthy"} and tokens and tokens[-1] in TEXT_NAMES:
+        # `logger_name`, `title`: text, when nothing else says what they hold (words
+        # that read like no category's value, so that no echo is taken for another's).
+        values: list[Any] = ["sample", "sample text"]
+    else:
+        values = kind_defaults(kinds)
+    if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
+        values += next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
+    return values
 
 
 # What a category of words holds where the code uses it as a number: a code (0/1, 1/2).
@@ -234,55 +271,83 @@ def typical_index(
     signature), and on one it accepts when it accepts only some (`assert sex in ["M", "F"]`):
     every other input would be tried against a call that can only raise.
     """
-    refused = [v for v in hint.refused if not isinstance(v, bool)] if hint else []
-    accepted = [v for v in pool if hint and any(same(v, a) for a in hint.accepted)]
-
-    bounds = hint.bounds if hint else []
-
-    def fine(value: Any) -> bool:
-        if any(same(value, r) for r in refused):
-            return False
-        if bounds and is_number(value) and not within(value, bounds):
-            return False  # a numeric limit says nothing of a word or a member
-        return not accepted or any(same(value, a) for a in accepted)
-
-    # The signature's own None is a way to call it (`num_vars=None`: choose the model from the
-    # inputs), even when the values given otherwise must be some (`not in (4, 6, 8)`).
-    unrefused = default is None and not any(same(default, r) for r in refused)
-    if default is not MISSING and default in pool and (fine(default) or unrefused):
+    fine = Acceptable(hint, pool)
+    if rests_on_default(pool, default, fine):
         return pool.index(default)
     members = [v for v in pool if isinstance(v, EnumMember) and fine(v)]
     if members:
-        # A typed input (`sex: Sex`) rests on a member of its type, not on a word of the
-        # category: `int(profile.sex)` only works on the member. Sex.MALE for "male".
-        words = [str(v).casefold() for v in policy.protected[category].values] if category else []
-        named = sorted(
-            (m for m in members if m.member.casefold() in words),
-            key=lambda m: words.index(m.member.casefold()),
-        )
-        return pool.index((named or members)[0])
+        return pool.index(typical_member(members, category, policy))
     if category is not None:
-        usual = [v for v in policy.protected[category].values if v in pool and fine(v)]
-        if own_kinds & {"num", "int", "float"} and not own_kinds & {"str", "bool", "truthy"}:
-            # `0.2467 * (sex - 0.5642)`: a sex the code uses as a number is a number.
-            usual = [v for v in usual if is_number(v)]
-        # Within the span of the code's own thresholds when it has several: code about
-        # children (`age < 1`, `age > 20`) is about nobody at a default adult age of 30.
-        span = [v for v in (hint.constants if hint else []) if is_number(v)]
-        # Keys of a table by age (`_BASELINE[current_age]` for ages 46 to 89) say where the
-        # code works: at an age the table holds.
-        keyed = longest_run(span)
-        if len(keyed) >= MIN_TABLE_RUN:
-            span = keyed
-        if len(set(span)) >= 2:
-            inside = [v for v in usual if is_number(v) and min(span) <= v <= max(span)]
-            usual = inside + [v for v in usual if v not in inside]
+        usual = usual_values(pool, policy.protected[category], fine, hint, own_kinds)
         if usual:
             return pool.index(usual[0])
     # A required input rests on a value, not on None: the code's `if x is None:` reports a
     # missing input, and a base on which two inputs are missing fails whatever one varies.
     given = [i for i, v in enumerate(pool) if fine(v) and not (v is None and default is MISSING)]
     return given[0] if given else next((i for i, v in enumerate(pool) if fine(v)), 0)
+
+
+def rests_on_default(pool: list[Any], default: Any, fine: Acceptable) -> bool:
+    """Whether a leaf rests on the signature's default. Its own None is a way to call it
+    (`num_vars=None`: choose the model from the inputs), even when the values given
+    otherwise must be some (`not in (4, 6, 8)`)."""
+    unrefused = default is None and not any(same(default, r) for r in fine.refused)
+    return default is not MISSING and default in pool and (fine(default) or unrefused)
+
+
+class Acceptable:
+    """Whether a leaf may rest on a value: not one the code refuses, within its numeric
+    limits, and one it accepts when it accepts only some."""
+
+    def __init__(self, hint: Hint | None, pool: list[Any]) -> None:
+        self.refused = [v for v in hint.refused if not isinstance(v, bool)] if hint else []
+        self.accepted = [v for v in pool if hint and any(same(v, a) for a in hint.accepted)]
+        self.bounds = hint.bounds if hint else []
+
+    def __call__(self, value: Any) -> bool:
+        if any(same(value, r) for r in self.refused):
+            return False
+        if self.bounds and is_number(value) and not within(value, self.bounds):
+            return False  # a numeric limit says nothing of a word or a member
+        return not self.accepted or any(same(value, a) for a in self.accepted)
+
+
+def typical_member(members: list[EnumMember], category: str | None, policy: Policy) -> Any:
+    """A typed input (`sex: Sex`) rests on a member of its type, not on a word of the
+    category: `int(profile.sex)` only works on the member. Sex.MALE for "male"."""
+    words = [str(v).casefold() for v in policy.protected[category].values] if category else []
+    named = sorted(
+        (m for m in members if m.member.casefold() in words),
+        key=lambda m: words.index(m.member.casefold()),
+    )
+    return (named or members)[0]
+
+
+def usual_values(
+    pool: list[Any],
+    category: Category,
+    fine: Acceptable,
+    hint: Hint | None,
+    own_kinds: frozenset[str],
+) -> list[Any]:
+    """The category's values in the pool a leaf may rest on, those where the code works
+    first."""
+    usual = [v for v in category.values if v in pool and fine(v)]
+    if own_kinds & {"num", "int", "float"} and not own_kinds & {"str", "bool", "truthy"}:
+        # `0.2467 * (sex - 0.5642)`: a sex the code uses as a number is a number.
+        usual = [v for v in usual if is_number(v)]
+    # Within the span of the code's own thresholds when it has several: code about
+    # children (`age < 1`, `age > 20`) is about nobody at a default adult age of 30.
+    span = [v for v in (hint.constants if hint else []) if is_number(v)]
+    # Keys of a table by age (`_BASELINE[current_age]` for ages 46 to 89) say where the
+    # code works: at an age the table holds.
+    keyed = longest_run(span)
+    if len(keyed) >= MIN_TABLE_RUN:
+        span = keyed
+    if len(set(span)) >= 2:
+        inside = [v for v in usual if is_number(v) and min(span) <= v <= max(span)]
+        usual = inside + [v for v in usual if v not in inside]
+    return usual
 
 
 LIMITS: dict[str, Callable[[float, float], bool]] = {

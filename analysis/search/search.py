@@ -19,6 +19,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.execution.harness.output import whole
@@ -43,7 +44,7 @@ from analysis.search.shifted import shifted_echo, swapped_echo
 from analysis.search.stability import stable_difference, varying_paths
 from analysis.shapes import ALIKE, InputModel, InputPath, Leaf, encode_value
 from analysis.values import value_kind
-from config.policy import Policy
+from config.policy import Category, Policy
 
 CONFIRM_RUNS = 2
 # More runs of each side when parts of the output vary: a part that looks stable over this
@@ -57,6 +58,17 @@ MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nond
 # of a thousand protected record keys would otherwise build, send and decode millions of
 # values before its first answer.
 MAX_BATCH_VALUES = 200_000
+
+
+@dataclass
+class Batch:
+    """The calls of one round: for each (leaf, context, context index) tried, its values;
+    and a context whose leaves did not all fit, carried to the next round."""
+
+    groups: list[tuple[Leaf, dict[InputPath, Any], int, list[Any]]] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    carried: list[tuple[int, dict[InputPath, Any], list[Leaf]]] = field(default_factory=list)
+    drained: bool = False  # the contexts ran out before the batch was full
 
 
 class Search:
@@ -128,6 +140,11 @@ class Search:
         return self.echoes[key]
 
     def run(self) -> SearchResult:
+        """Rounds of calls until every target leaf has a witness or is given up, or the budget
+        is spent: each round a batch of (leaf, context) groups, twice as many as the last
+        (up to 16 per leaf), run in one go. When the contexts run out and another attribute
+        was proved, pairs of protected inputs come next; when every base call failed, the
+        first context that worked becomes the base (re-centring)."""
         open_leaves = [leaf for leaf in self.targets if len(leaf.pool) > 1]
         seen: dict[str, set[str]] = {leaf.display: set() for leaf in open_leaves}
         batch_size = 2
@@ -135,86 +152,25 @@ class Search:
         base_failed: bool | None = None
         # A context whose leaves did not all fit in the last batch, with the leaves left.
         carried: list[tuple[int, dict[InputPath, Any], list[Leaf]]] = []
-        while open_leaves:
-            if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
-                self.result.exhausted = True
-                self.result.undecided = {leaf.display for leaf in open_leaves}
-                break
-            if self.paired and self.result.executions >= self.pairs_until:
-                break
-            groups: list[tuple[Leaf, dict[InputPath, Any], int, list[Any]]] = []
-            calls: list[Call] = []
-            limit = self.max_executions
-            if self.paired:
-                limit = min(limit, self.pairs_until)
-            room = limit - self.result.executions
+        while open_leaves and not self.out_of_budget(open_leaves):
+            room = self.room()
             batch_room = max(1, MAX_BATCH_VALUES // max(1, len(self.model.leaves)))
             todo = itertools.chain(carried, ((i, c, open_leaves) for i, c in stream))
-            carried = []
-            for index, ctx, leaves in todo:
-                for at, leaf in enumerate(leaves):
-                    if len(calls) >= batch_room:  # the rest of this context goes next
-                        rest = [other for other in leaves[at:] if other in open_leaves]
-                        carried = [(index, ctx, rest)] if rest else []
-                        break
-                    # Contexts that differ only in this leaf's own value are the same test
-                    # (and, for a leaf without peers, in whether peers are alike).
-                    skip = {leaf.path} if leaf.path in self.grouped else {leaf.path, ALIKE}
-                    key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p not in skip))
-                    key = f"{index == 0}{key}"  # a base runs the whole pool, again if need be
-                    if key in seen[leaf.display]:
-                        continue
-                    seen[leaf.display].add(key)
-                    values = list(
-                        leaf.pool if index == 0 else contrast(leaf) if self.paired else leaf.focus
-                    )
-                    groups.append((leaf, ctx, index, values))
-                    calls += [self.call(ctx, leaf, v, index) for v in values]
-                if (
-                    carried
-                    or len(groups) >= batch_size * len(open_leaves)
-                    or len(calls) >= min(room, batch_room)
-                    or time.monotonic() > self.deadline
-                ):
-                    break
-            else:
+            batch = self.fill(todo, open_leaves, seen, batch_size, room, batch_room)
+            carried = batch.carried
+            if batch.drained:
                 stream = enumerate(iter(()))
-                if not calls and self.pairs_due():
-                    # Another attribute was proved: one that matters only together with it
-                    # (a sex only past an age) shows in pairs with its values.
-                    self.paired = True
-                    self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
-                    base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
-                    proved = set(self.result.witnesses)
-                    pairs = protected_pairs(self.model, base, proved, open_leaves, self.scopes)
-                    stream = enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
+                if not batch.calls and self.pairs_due():
+                    stream = self.start_pairs(open_leaves)
                     continue
-            if not calls:
+            if not batch.calls:
                 break
-            calls = calls[:room]
+            calls = batch.calls[:room]
             outcomes = self.session.run(calls)
             self.result.executions += len(calls)
-            position = 0
-            working: dict[InputPath, Any] | None = None
-            for leaf, ctx, index, values in groups:
-                chunk = outcomes[position : position + len(values)]
-                position += len(values)
-                if working is None:
-                    # The context with the value that returned: in the base, the input
-                    # varied may be the one that made every other call fail (a region the
-                    # tables lack).
-                    fine = [v for v, o in zip(values, chunk, strict=False) if o.ok]
-                    if fine:
-                        working = {**ctx, leaf.path: fine[0]}
-                if index == 0 and base_failed is None:
-                    base_failed = not any(o.ok for o in chunk)
-                if leaf not in open_leaves or len(chunk) < len(values):
-                    continue
-                if self.examine(leaf, ctx, index, values, chunk):
-                    open_leaves.remove(leaf)
-                elif self.noisy_counts[leaf.display] >= MAX_NOISY:
-                    self.result.noisy.add(leaf.display)
-                    open_leaves.remove(leaf)
+            working, failed = self.read_batch(batch.groups, outcomes, open_leaves)
+            if base_failed is None:
+                base_failed = failed
             if base_failed and working is not None and self.may_recenter:
                 self.may_recenter = False
                 # The context that works is the base now: its whole pool for each input (a
@@ -224,6 +180,111 @@ class Search:
                 stream = itertools.chain([(0, working)], around_it)
             batch_size = min(batch_size * 2, 16)
         return self.result
+
+    def out_of_budget(self, open_leaves: list[Leaf]) -> bool:
+        """Whether the search must stop: its executions or time spent (the leaves still open
+        then undecided), or the executions the pairs may take."""
+        if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
+            self.result.exhausted = True
+            self.result.undecided = {leaf.display for leaf in open_leaves}
+            return True
+        return self.paired and self.result.executions >= self.pairs_until
+
+    def room(self) -> int:
+        """Executions left to this search (to its pairs, once they started)."""
+        limit = self.max_executions
+        if self.paired:
+            limit = min(limit, self.pairs_until)
+        return limit - self.result.executions
+
+    def fill(
+        self,
+        todo: Iterator[tuple[int, dict[InputPath, Any], list[Leaf]]],
+        open_leaves: list[Leaf],
+        seen: dict[str, set[str]],
+        batch_size: int,
+        room: int,
+        batch_room: int,
+    ) -> Batch:
+        """The next batch: for each context in turn, each open leaf's values in it, until the
+        batch holds enough groups or calls, or the time is up; `drained` when the contexts
+        ran out first."""
+        batch = Batch()
+        for index, ctx, leaves in todo:
+            for at, leaf in enumerate(leaves):
+                if len(batch.calls) >= batch_room:  # the rest of this context goes next
+                    rest = [other for other in leaves[at:] if other in open_leaves]
+                    batch.carried = [(index, ctx, rest)] if rest else []
+                    break
+                values = self.values_to_try(leaf, ctx, index, seen[leaf.display])
+                if values is None:
+                    continue
+                batch.groups.append((leaf, ctx, index, values))
+                batch.calls += [self.call(ctx, leaf, v, index) for v in values]
+            if (
+                batch.carried
+                or len(batch.groups) >= batch_size * len(open_leaves)
+                or len(batch.calls) >= min(room, batch_room)
+                or time.monotonic() > self.deadline
+            ):
+                return batch
+        batch.drained = True
+        return batch
+
+    def values_to_try(
+        self, leaf: Leaf, ctx: dict[InputPath, Any], index: int, seen: set[str]
+    ) -> list[Any] | None:
+        """The values of `leaf` to call in `ctx`: its whole pool in a base, else its contrast
+        or focus values; None when a context that differs only in the leaf's own value (and,
+        for a leaf without peers, in whether peers are alike) was tried: the same test."""
+        skip = {leaf.path} if leaf.path in self.grouped else {leaf.path, ALIKE}
+        key = repr(sorted((repr(p), repr(v)) for p, v in ctx.items() if p not in skip))
+        key = f"{index == 0}{key}"  # a base runs the whole pool, again if need be
+        if key in seen:
+            return None
+        seen.add(key)
+        return list(leaf.pool if index == 0 else contrast(leaf) if self.paired else leaf.focus)
+
+    def start_pairs(self, open_leaves: list[Leaf]) -> Iterator[tuple[int, dict[InputPath, Any]]]:
+        """Another attribute was proved: one that matters only together with it (a sex only
+        past an age) shows in pairs with its values. The contexts of those pairs."""
+        self.paired = True
+        self.pairs_until = self.result.executions + MAX_PAIR_EXECUTIONS
+        base = {leaf.path: typical(leaf) for leaf in self.model.leaves}
+        proved = set(self.result.witnesses)
+        pairs = protected_pairs(self.model, base, proved, open_leaves, self.scopes)
+        return enumerate(itertools.islice(pairs, MAX_PROTECTED_PAIRS), 1)
+
+    def read_batch(
+        self,
+        groups: list[tuple[Leaf, dict[InputPath, Any], int, list[Any]]],
+        outcomes: list[Outcome],
+        open_leaves: list[Leaf],
+    ) -> tuple[dict[InputPath, Any] | None, bool | None]:
+        """Each group's outcomes examined; a leaf with a witness, or too noisy, is closed.
+        Returns the first context with a value that returned (in the base, the input varied
+        may be the one that made every other call fail: a region the tables lack), and
+        whether the first base in the batch failed in every call (None: no base in it)."""
+        position = 0
+        working: dict[InputPath, Any] | None = None
+        base_failed: bool | None = None
+        for leaf, ctx, index, values in groups:
+            chunk = outcomes[position : position + len(values)]
+            position += len(values)
+            if working is None:
+                fine = [v for v, o in zip(values, chunk, strict=False) if o.ok]
+                if fine:
+                    working = {**ctx, leaf.path: fine[0]}
+            if index == 0 and base_failed is None:
+                base_failed = not any(o.ok for o in chunk)
+            if leaf not in open_leaves or len(chunk) < len(values):
+                continue
+            if self.examine(leaf, ctx, index, values, chunk):
+                open_leaves.remove(leaf)
+            elif self.noisy_counts[leaf.display] >= MAX_NOISY:
+                self.result.noisy.add(leaf.display)
+                open_leaves.remove(leaf)
+        return working, base_failed
 
     def examine(
         self,
@@ -239,22 +300,12 @@ class Search:
         # A missing value (None, "unknown") is no value of the attribute: "age unknown" next
         # to "age 30" tells nothing of how people are treated.
         ok = [t for t in ok if not absent(t.value)]
-        for o in outs:
-            if not o.ok:
-                kind = o.error.split(":")[0]
-                self.result.errors[kind] += 1
-                self.result.error_messages.setdefault(kind, o.error)
-                self.result.needs.update(o.needs)
-                if o.needs:
-                    self.result.needing.add(leaf.display)
+        self.note_errors(leaf, outs)
         if leaf.category in self.refusals_only:
             # Its output is the attribute in another form: only a refusal is a finding, and
             # one shows in the first context where any value returns, or nowhere.
             return self.refusal(leaf, ctx, index, values, outs) or any(o.ok for o in outs)
-        # Words the input takes are masked in every call (echo_words): another input's
-        # "white" beside a race tried as "white" reads the same in both outputs.
-        masked = {str(w).strip().casefold() for w in self.echo_words(leaf)}
-        clash = {s for s in colliding(leaf, ctx, values) if s.strip().casefold() not in masked}
+        clash = self.clashing(leaf, ctx, values)
         unstable = self.unstable.get(leaf.display, frozenset())
         for a, b in candidate_pairs(ok, unstable):
             if clash:
@@ -275,6 +326,24 @@ class Search:
                     return self.examine(leaf, ctx, index, values, outs, again=False)
                 return False
         return self.refusal(leaf, ctx, index, values, outs)
+
+    def note_errors(self, leaf: Leaf, outs: list[Outcome]) -> None:
+        """The errors of the calls that raised, by kind, and the modules they needed."""
+        for o in outs:
+            if not o.ok:
+                kind = o.error.split(":")[0]
+                self.result.errors[kind] += 1
+                self.result.error_messages.setdefault(kind, o.error)
+                self.result.needs.update(o.needs)
+                if o.needs:
+                    self.result.needing.add(leaf.display)
+
+    def clashing(self, leaf: Leaf, ctx: dict[InputPath, Any], values: list[Any]) -> set[str]:
+        """Spellings of the values that read like another input's in this context, but for
+        the words the input takes, which are masked in every call (echo_words): another
+        input's "white" beside a race tried as "white" reads the same in both outputs."""
+        masked = {str(w).strip().casefold() for w in self.echo_words(leaf)}
+        return {s for s in colliding(leaf, ctx, values) if s.strip().casefold() not in masked}
 
     def runs(
         self, ctx: dict[InputPath, Any], leaf: Leaf, index: int, a: Any, b: Any, times: int
@@ -328,30 +397,55 @@ class Search:
         spec = self.policy.protected.get(leaf.category or "") if self.policy else None
         if spec is None or leaf.category is None or not spec.realistic:
             return False
+        category = leaf.category
+        fine = [
+            (v, o)
+            for v, o in zip(values, outs, strict=True)
+            if o.ok and realistic_value(leaf, category, spec, v)
+        ]
+        refused = self.refused(leaf, category, spec, ctx, fine, values, outs)
+        if not fine or not refused:
+            return False
+        return self.confirm_refusal(leaf, ctx, index, fine, refused)
 
-        def real(value: Any) -> bool:
-            assert spec is not None and leaf.category is not None
-            if leaf.declared and value not in leaf.declared:
-                return False  # `sex: Literal["male", "female"]`: the signature's own terms
-            return is_realistic(value, leaf.category, spec, leaf.pool)
-
-        fine = [(v, o) for v, o in zip(values, outs, strict=True) if o.ok and real(v)]
+    def refused(
+        self,
+        leaf: Leaf,
+        category: str,
+        spec: Category,
+        ctx: dict[InputPath, Any],
+        fine: list[tuple[Any, Outcome]],
+        values: list[Any],
+        outs: list[Outcome],
+    ) -> list[tuple[Any, Outcome]]:
+        """The realistic values refused beside `fine`, those that returned: of a kind that
+        returned, in a spelling that returned none (or the policy's), the error not about
+        another input."""
         kinds = {value_kind(v) for v, _ in fine}
         # Raising for "Male" while "male" returns asks for a spelling: that is validation,
         # unless the value raised is spelt as the policy lists it.
         spelt = {str(v).casefold() for v, _ in fine}
         others = [v for path, v in ctx.items() if path not in (leaf.path, ALIKE)]
-        refused = [
+        return [
             (v, o)
             for v, o in zip(values, outs, strict=True)
             if refusal_error(o)
-            and real(v)
+            and realistic_value(leaf, category, spec, v)
             and value_kind(v) in kinds  # text refused where numbers are taken: validation
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
             and not about_another_input(o.error, v, others, self.other_names(leaf), leaf.name)
         ]
-        if not fine or not refused:
-            return False
+
+    def confirm_refusal(
+        self,
+        leaf: Leaf,
+        ctx: dict[InputPath, Any],
+        index: int,
+        fine: list[tuple[Any, Outcome]],
+        refused: list[tuple[Any, Outcome]],
+    ) -> bool:
+        """The clearest pair (the base value if it returned; a different value rather than
+        another spelling), run again: a witness if both sides do as before."""
         base = typical(leaf)
         # One kind on both sides: a number for a number, a word for a word.
         kind = value_kind(refused[0][0])
@@ -372,6 +466,14 @@ class Search:
             "refuses",
         )
         return True
+
+
+def realistic_value(leaf: Leaf, category: str, spec: Category, value: Any) -> bool:
+    """Whether a value is one a person of the category could give, in the terms of the
+    leaf's signature when it declares them (`sex: Literal["male", "female"]`)."""
+    if leaf.declared and value not in leaf.declared:
+        return False
+    return is_realistic(value, category, spec, leaf.pool)
 
 
 def colliding(leaf: Leaf, ctx: dict[InputPath, Any], values: list[Any]) -> set[str]:

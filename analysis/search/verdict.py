@@ -13,6 +13,31 @@ from analysis.static.review import most_responsible, reaches_all
 from config.policy import Policy
 
 
+def findings_of(info: FunctionInfo, model: InputModel, result: SearchResult) -> list[Finding]:
+    """A finding for each witness, at the line most responsible for the difference."""
+    findings = []
+    reached = reaches_all(info.node, [witness.leaf for witness in result.witnesses.values()])
+    for witness in result.witnesses.values():
+        leaf = witness.leaf
+        assert leaf.category is not None
+        reach = most_responsible(reached[leaf.display])
+        inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
+        # With the peers alike, the value tried is every item's.
+        every = ALIKE in witness.context
+        findings.append(
+            Finding(
+                attribute=leaf.category,
+                parameter=display(every_item(leaf.path, model)) if every else leaf.display,
+                example=Example(
+                    inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
+                ),
+                line=reach.line if reach else info.line,
+                kind=witness.kind,
+            )
+        )
+    return findings
+
+
 def record_result(
     info: FunctionInfo,
     model: InputModel,
@@ -28,25 +53,7 @@ def record_result(
         static_review(info, model, report, "the module tampers with the test harness")
         report.executions = result.executions
         return
-    reached = reaches_all(info.node, [witness.leaf for witness in result.witnesses.values()])
-    for witness in result.witnesses.values():
-        leaf = witness.leaf
-        assert leaf.category is not None
-        reach = most_responsible(reached[leaf.display])
-        inputs = model.plain({**witness.context, leaf.path: witness.values[0]})
-        # With the peers alike, the value tried is every item's.
-        every = ALIKE in witness.context
-        report.findings.append(
-            Finding(
-                attribute=leaf.category,
-                parameter=display(every_item(leaf.path, model)) if every else leaf.display,
-                example=Example(
-                    inputs, [plain_value(v) for v in witness.values], list(witness.outputs)
-                ),
-                line=reach.line if reach else info.line,
-                kind=witness.kind,
-            )
-        )
+    report.findings += findings_of(info, model, result)
     if report.status == "error":
         # The child died or ran out of time before any proof: what the code says still holds.
         died(info, model, report, report.reason or "the sandbox died", result.executions)

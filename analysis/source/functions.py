@@ -244,3 +244,16 @@ def renamed_by_decorator(
             ):
                 return True
     return False
+
+
+def signature_defaults(args: ast.arguments) -> dict[str, ast.expr]:
+    """The default of every parameter that has one, by name."""
+    defaults = dict(
+        zip(
+            [a.arg for a in [*args.posonlyargs, *args.args]][::-1],
+            args.defaults[::-1],
+            strict=False,
+        )
+    )
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d})
+    return defaults

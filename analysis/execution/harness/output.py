@@ -196,6 +196,8 @@ def more(items):
 
 def canonical(obj, masks, depth=0):
     """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
+    # One branch per kind of value, in the order they must be tried (a bool before an int,
+    # a mask before anything): split up, the precedence would no longer read in one place.
     if depth > 20:
         return "..."
     if is_masked(obj, masks):

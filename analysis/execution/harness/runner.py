@@ -418,6 +418,8 @@ class Harness:
         return self.found_classes[name]
 
     def decode(self, value):
+        # One branch per value tag of the protocol, in the docstring's order: the encoder
+        # (analysis/shapes.py) reads as its mirror only while they stay side by side.
         if isinstance(value, list):
             return [self.decode(v) for v in value]
         if not isinstance(value, dict):
