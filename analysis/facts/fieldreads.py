@@ -47,6 +47,19 @@ class Matcher:
         return mentions(fn).around(self.words)
 
 
+@dataclass(frozen=True)
+class FieldRead:
+    """Where a field of a record is read and how: in `where` (the function, or the helper
+    the record is passed to), by `step` ("key" or "attr"); `matcher` stands for the field
+    itself, to follow reads of its own fields (`driver.profile.age`). `via_helper`: read by
+    a helper through a key its caller names (`get_value(p, "age")`)."""
+
+    where: ast.AST
+    matcher: Matcher
+    step: str
+    via_helper: bool = False
+
+
 def name_matcher(name: str) -> Matcher:
     return Matcher(lambda node: isinstance(node, ast.Name) and node.id == name, frozenset({name}))
 
@@ -161,7 +174,7 @@ def record_accesses(
     facts: ModuleFacts,
     base: Matcher | None = None,
     helper_depth: int = 2,
-) -> dict[str, tuple[ast.AST, Matcher, str]]:
+) -> dict[str, FieldRead]:
     """Keys and attributes read from `name` (or from what `base` matches).
 
     Maps each field to the function where it was read (helpers the record is passed to
@@ -176,7 +189,7 @@ def record_accesses(
     # its attribute, and a binary operation its operands).
     nodes = matcher.nodes(fn)
     method_calls = method_call_ids(nodes)
-    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    fields: dict[str, FieldRead] = {}
     callable_names = callables_of(fn, facts)
     looped = looped_keys(fn, facts)
     # `parameters[p] * w`: reads by a looped key that are computed with (a score's weights);
@@ -188,11 +201,12 @@ def record_accesses(
     for node in nodes:
         read = field_read(node, matcher, method_calls)
         if read is not None and read[0] not in fields:
-            fields[read[0]] = (fn, field_matcher(matcher, read[0]), read[1])
+            fields[read[0]] = FieldRead(fn, field_matcher(matcher, read[0]), read[1])
         if id(node) in operands:
             # `parameters[p] * w for p, w in WEIGHTS.items()`: every key of the table
             for table_key in looped_reads(node, looped, matcher):
-                fields.setdefault(table_key, (fn, field_matcher(matcher, table_key), "key"))
+                read_by_key = FieldRead(fn, field_matcher(matcher, table_key), "key")
+                fields.setdefault(table_key, read_by_key)
         if not isinstance(node, ast.Call) or helper_depth == 0:
             continue
         called = called_function(node, callable_names)
@@ -245,11 +259,11 @@ def helper_reads(
     matcher: Matcher,
     facts: ModuleFacts,
     helper_depth: int,
-) -> dict[str, tuple[ast.AST, Matcher, str]]:
+) -> dict[str, FieldRead]:
     """The fields a helper reads of the record it is passed (or a copy of it), and the keys
     it reads by a key its caller names (`get_value(p, "age")`)."""
     callee, bound = called
-    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    fields: dict[str, FieldRead] = {}
     bindings = call_bindings(callee, call, bound)
     for param, arg in bindings:
         if matcher(arg) or copies_record(arg, matcher):
@@ -257,7 +271,7 @@ def helper_reads(
             for sub, where in found.items():
                 fields.setdefault(sub, where)
             for named, keyed in helper_keyed_reads(callee, param, bindings).items():
-                fields.setdefault(named, (callee, keyed, "key via helper"))
+                fields.setdefault(named, FieldRead(callee, keyed, "key", via_helper=True))
     return fields
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from analysis.facts.fieldreads import (
+    FieldRead,
     Matcher,
     is_name,
     record_accesses,
@@ -16,7 +17,7 @@ from analysis.source.mentions import mentions
 
 def element_accesses(
     fn: ast.AST, name: str, facts: ModuleFacts, mapping: bool = False
-) -> dict[str, tuple[ast.AST, Matcher, str]]:
+) -> dict[str, FieldRead]:
     """Fields read from the items of a list parameter: `for c in name: c["age"]`, a key
     function given the list (`sorted(name, key=lambda c: c["age"])`, `key=adjusted`,
     `filter(lambda c: ..., name)`, `name.sort(key=...)`), items taken by index (`name[0].age`)
@@ -28,7 +29,7 @@ def element_accesses(
     if key in facts.memo:
         return dict(facts.memo[key])
     names = list_aliases(fn, name)
-    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    fields: dict[str, FieldRead] = {}
     items: set[str] = set()  # local names bound to one item
     for node in mentions(fn).around(names):  # a loop, a call or a pick mentions the list
         if isinstance(node, (ast.For, ast.comprehension)):
@@ -49,10 +50,10 @@ def element_accesses(
 
 def key_function_reads(
     call: ast.Call, facts: ModuleFacts
-) -> dict[str, tuple[ast.AST, Matcher, str]]:
+) -> dict[str, FieldRead]:
     """The fields a function given the list reads of each item: a lambda's first parameter
     (`key=lambda c: c["age"]`), or a module function's (`key=adjusted`)."""
-    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    fields: dict[str, FieldRead] = {}
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         if isinstance(arg, ast.Lambda) and arg.args.args:
             fields.update(record_accesses(arg, arg.args.args[0].arg, facts))
@@ -66,10 +67,10 @@ def key_function_reads(
 
 def picked_reads(
     fn: ast.AST, name: str, names: set[str], items: set[str], facts: ModuleFacts
-) -> dict[str, tuple[ast.AST, Matcher, str]]:
+) -> dict[str, FieldRead]:
     """The fields read of the items picked out (`best = max(name, ...)`, `items`) or taken
     by index (`name[0].age`)."""
-    fields: dict[str, tuple[ast.AST, Matcher, str]] = {}
+    fields: dict[str, FieldRead] = {}
     for item in sorted(items):
         for field_name, where in record_accesses(fn, item, facts).items():
             fields.setdefault(field_name, where)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.facts.fieldreads import (
+    FieldRead,
     Matcher,
     calls_methods_of,
     field_matcher,
@@ -344,7 +345,7 @@ class InputBuilder:
 
     def undeclared_reads(
         self, fn: ast.AST, name: str, cls: ast.ClassDef, base: Matcher | None
-    ) -> dict[str, tuple[ast.AST, Matcher, str]]:
+    ) -> dict[str, FieldRead]:
         """Attributes a function reads from its record that the record's class (and its bases
         in the module) never declares; none when it calls the record's own methods, which a
         stand-in would lack."""
@@ -362,7 +363,7 @@ class InputBuilder:
         asked = {attr for attr in reads if self.policy.canonical_category(attr)}
         needed = (required_attributes(fn, name, self.facts) | asked) - declared
         return {
-            attr: reads.get(attr) or (fn, field_matcher(name_matcher(name), attr), "attr")
+            attr: reads.get(attr) or FieldRead(fn, field_matcher(name_matcher(name), attr), "attr")
             for attr in sorted(needed)
             if not attr.startswith(("_", "model_"))
         }
@@ -469,7 +470,7 @@ class InputBuilder:
         accessed = record_accesses(fn, name, self.facts, base)
         if (
             set(accessed) <= VALUE_ATTRIBUTES
-            and all(style == "attr" for _, _, style in accessed.values())
+            and all(read.step == "attr" and not read.via_helper for read in accessed.values())
             and self.policy.canonical_category(name)
         ):
             accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
@@ -532,7 +533,7 @@ class InputBuilder:
     def record(
         self,
         fn: ast.AST,
-        accessed: dict[str, tuple[ast.AST, Matcher, str]],
+        accessed: dict[str, FieldRead],
         path: InputPath,
         leaves: list[Leaf],
         depth: int,
@@ -544,20 +545,21 @@ class InputBuilder:
         (fields of list items always do)."""
         fields = {
             fname: self.shape(
-                where,
+                read.where,
                 fname,
                 None,
                 MISSING,
-                (*path, (style.split()[0], fname)),
+                (*path, (read.step, fname)),
                 leaves,
                 depth + 1,
                 # a read through a helper (`get_value(p, "age")`) goes on in the helper
-                matcher if (where is fn or not local or style.endswith("via helper")) else None,
+                read.matcher if (read.where is fn or not local or read.via_helper) else None,
                 owner,
             )
-            for fname, (where, matcher, style) in accessed.items()
+            for fname, read in accessed.items()
         }
-        for fname, (where, _, _) in accessed.items():
+        for fname, read in accessed.items():
+            where = read.where
             if where is not fn and isinstance(where, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for leaf in leaves_of(fields[fname]):
                     leaf.read_in = leaf.read_in or where.name  # the helper reading it
