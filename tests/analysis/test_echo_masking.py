@@ -62,6 +62,16 @@ ECHOES = {
         "def f(income: int, age_band: AgeBand):\n"
         "    return Profile(income, age_band)\n"
     ),
+    # athleteprofiler's Athlete.__str__: the age worked out of the birth date is the birth
+    # date in other words. (A title or pronoun chosen by the sex is not: train/records.py's
+    # `greeting` is biased.)
+    "an age worked out of a birth date": (
+        "import datetime\n"
+        "def f(name, date_of_birth):\n"
+        "    born = datetime.date.fromisoformat(date_of_birth)\n"
+        "    days = (datetime.date.today() - born).days\n"
+        "    return f'{name} is {days // 365} years old'\n"
+    ),
 }
 
 
@@ -81,6 +91,13 @@ DECISIONS = {
         "    return f'{gender}: ' + ('approved' if gender == 'male' else 'review')\n"
     ),
     "arithmetic on the value": "def f(age):\n    return age * 2\n",
+    "a decision on the age worked out of a birth date": (
+        "import datetime\n"
+        "def f(date_of_birth):\n"
+        "    born = datetime.date.fromisoformat(date_of_birth)\n"
+        "    years = (datetime.date.today() - born).days // 365\n"
+        "    return f'{years} years: ' + ('senior rate' if years >= 65 else 'standard rate')\n"
+    ),
     "a rate beside an enum member in a dataclass": (
         "import dataclasses, enum\n"
         "class AgeBand(enum.Enum):\n"
