@@ -23,6 +23,14 @@ from analysis import harness_output as output
 from analysis.execution import Outcome
 from analysis.search import ambiguous, spellings
 
+# An enum of age bands, as india-tax-guru's models declare one.
+AGE_BANDS = (
+    "import dataclasses, enum\n"
+    "class AgeBand(enum.Enum):\n"
+    "    BELOW_60 = 'below_60'\n"
+    "    SENIOR = 'senior_60_80'\n"
+)
+
 ECHOES = {
     "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",
     "a sentence quoting it": "def f(name, sex):\n    return f'{name} ({sex})'\n",
@@ -51,11 +59,8 @@ ECHOES = {
     # india-tax-guru's profile builder: an enum member copied into a dataclass, whose repr
     # writes it `<AgeBand.SENIOR: 'senior'>`.
     "an enum member in a dataclass's repr": (
-        "import dataclasses, enum\n"
-        "class AgeBand(enum.Enum):\n"
-        "    BELOW_60 = 'below_60'\n"
-        "    SENIOR = 'senior_60_80'\n"
-        "@dataclasses.dataclass\n"
+        AGE_BANDS
+        + "@dataclasses.dataclass\n"
         "class Profile:\n"
         "    income: int\n"
         "    age_band: AgeBand\n"
@@ -99,11 +104,8 @@ DECISIONS = {
         "    return f'{years} years: ' + ('senior rate' if years >= 65 else 'standard rate')\n"
     ),
     "a rate beside an enum member in a dataclass": (
-        "import dataclasses, enum\n"
-        "class AgeBand(enum.Enum):\n"
-        "    BELOW_60 = 'below_60'\n"
-        "    SENIOR = 'senior_60_80'\n"
-        "@dataclasses.dataclass\n"
+        AGE_BANDS
+        + "@dataclasses.dataclass\n"
         "class Profile:\n"
         "    age_band: AgeBand\n"
         "    rate: float\n"
