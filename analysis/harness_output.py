@@ -122,10 +122,12 @@ def fold(text):
 
 
 def fold_character(char):
+    if char in "\u0130\u0131":
+        return "i"  # re's IGNORECASE puts dotted İ and dotless ı with i and I
     for form in (char.casefold(), char.lower()):
         if len(form) == 1:
             return form
-    return "i" if char == "\u0130" else char
+    return char
 
 
 def stands_alone(text, start, end, number):
