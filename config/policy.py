@@ -186,10 +186,9 @@ class Policy(Strict):
                 )
         return self
 
-    def in_scope(self, path: str, paths: Paths | None = None) -> bool:
-        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`;
-        `paths`: these instead, as `Paths.naming` gives them for a named folder)."""
-        return path.endswith(".py") and (paths or self.paths).selects(path)
+    def in_scope(self, path: str) -> bool:
+        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`)."""
+        return path.endswith(".py") and self.paths.selects(path)
 
     @cached_property
     def enabled_categories(self) -> dict[str, Category]:

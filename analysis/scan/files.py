@@ -4,11 +4,10 @@ Files named on their own are read as given; folders are walked for the Python fi
 policy's `paths:` selects, leaving out the folders of tools and environments (`.venv`,
 `build`, hidden folders). An exclusion that covers a named folder itself is waived for it:
 `scan examples/` reads the examples that `scan .` leaves out. `force_exclude` applies the
-policy's rules to named files too, as
-ruff's `--force-exclude` does, so that a hook handed every changed file tests what `scan .`
-and the App test. A symbolic link met on a walk is read only when it leads to a file inside
-the walked folder: a link to nothing, in a loop, or to a file elsewhere (another checkout,
-`/etc`) is named as unreadable, and the walk goes on.
+policy's rules to named files too, as ruff's `--force-exclude` does, so that a hook handed
+every changed file tests what `scan .` and the App test. A symbolic link met on a walk is
+read only when it leads to a file inside the walked folder: a link to nothing, in a loop, or
+to a file elsewhere (another checkout, `/etc`) is named as unreadable, and the walk goes on.
 """
 
 from __future__ import annotations
@@ -66,7 +65,7 @@ def walk(root: Path, policy: Policy, selection: Selection) -> None:
         if skipped_folder(rel):
             continue
         place = inside / rel  # where the walk found it, links not followed
-        if not policy.in_scope(place.relative_to(base).as_posix(), paths):
+        if not paths.selects(place.relative_to(base).as_posix()):  # a `*.py` already
             continue
         if file.is_symlink():
             problem = link_problem(file, inside)

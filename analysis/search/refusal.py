@@ -84,15 +84,10 @@ def about_another_input(
     message = error.partition(":")[2]
     if named_in(message, other_names):
         return True
-    own_words = name_tokens(own)
-    if len(own_words) >= 2:
-        text = " ".join(re.findall(r"[a-z0-9]+", message.casefold()))
-        rest = re.sub(rf"\b{re.escape(' '.join(own_words))}\b", " ", text)
-        if rest != text and any(
-            re.search(rf"\b{re.escape(' '.join(name_tokens(n)))}\b", rest)
-            for n in other_names
-            if name_tokens(n)
-        ):
+    if len(name_tokens(own)) >= 2:
+        text = words_of(message)
+        rest = name_pattern(own).sub(" ", text)
+        if rest != text and named_in(rest, other_names, least=1):
             return True
 
     def mentions(value: Any) -> bool:
@@ -109,12 +104,21 @@ def about_another_input(
     return not mentions(refused) and any(mentions(v) for v in others)
 
 
-def named_in(message: str, names: tuple[str, ...]) -> bool:
+def named_in(message: str, names: tuple[str, ...], least: int = 2) -> bool:
     """Whether the message names one of `names` by its words (`diabetes_age`, `diabetesAge` as
-    "diabetes age"); names of one word ("age", "sex") are too common to tell inputs apart."""
-    text = " ".join(re.findall(r"[a-z0-9]+", message.casefold()))
-    for name in names:
-        words = name_tokens(name)
-        if len(words) >= 2 and re.search(rf"\b{re.escape(' '.join(words))}\b", text):
-            return True
-    return False
+    "diabetes age"); names of one word ("age", "sex") are too common to tell inputs apart,
+    unless `least` is 1."""
+    text = words_of(message)
+    return any(
+        len(name_tokens(name)) >= least and name_pattern(name).search(text) for name in names
+    )
+
+
+def words_of(message: str) -> str:
+    """A message as its words, lower case, one space apart."""
+    return " ".join(re.findall(r"[a-z0-9]+", message.casefold()))
+
+
+def name_pattern(name: str) -> re.Pattern[str]:
+    """A name's words as whole words of `words_of` text."""
+    return re.compile(rf"\b{re.escape(' '.join(name_tokens(name)))}\b")

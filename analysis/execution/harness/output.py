@@ -7,6 +7,7 @@ only and imports nothing from codebias.
 """
 
 import re
+from datetime import date
 from enum import Enum
 from itertools import islice
 from math import isfinite
@@ -54,6 +55,9 @@ def mask_text(text, masks):
             tokens[repr(m)] = False
             if isinstance(m.value, str):  # not a number: 1 of `Sex.MALE = 1` may be a decision
                 tokens[m.value.strip()] = False
+        for years in ages_from_birth(m):
+            # The age code works out from a birth date: "is 30 years old" echoes 1996-06-15.
+            tokens.setdefault(str(years), True)
         if is_number(m) and isfinite(m):
             # `f"{age:.1f} yr"`: the number as text formats it, to 1 to 3 decimals
             tokens.update({f"{m:.{digits}f}": True for digits in (1, 2, 3)})
@@ -63,6 +67,24 @@ def mask_text(text, masks):
         # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
         text = mask_whole(text, token, tokens[token])
     return text
+
+
+def ages_from_birth(value):
+    """The whole years from a date (or ISO text of one) to today, as code works an age out of
+    a birth date: by the calendar, `days // 365` or `days / 365.25`; none for anything else."""
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            value = date.fromisoformat(value)
+        except ValueError:
+            return set()
+    if not isinstance(value, date):
+        return set()
+    today = date.today()
+    if hasattr(value, "date"):  # a datetime
+        value = value.date()
+    days = (today - value).days
+    calendar = today.year - value.year - ((today.month, today.day) < (value.month, value.day))
+    return {y for y in (calendar, days // 365, int(days / 365.25)) if 0 <= y <= 130}
 
 
 def mask_whole(text, token, number):
@@ -100,10 +122,12 @@ def fold(text):
 
 
 def fold_character(char):
+    if char in "\u0130\u0131":
+        return "i"  # re's IGNORECASE puts dotted İ and dotless ı with i and I
     for form in (char.casefold(), char.lower()):
         if len(form) == 1:
             return form
-    return "i" if char == "\u0130" else char
+    return char
 
 
 def stands_alone(text, start, end, number):
