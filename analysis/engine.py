@@ -1,9 +1,12 @@
 """The engine: from source text to one verdict per function, with proof.
 
-For each function: find its inputs and the protected ones among them (inputs.py), take
-values from the code and the policy (hints.py), search for a witness in a child process
-(search.py, execution.py), and point each finding at the line most responsible (static.py).
-Code that cannot run gets a static review instead, and says why.
+The engine reads the files of a scan (analysis/scan/), loads each module once
+(analysis/modules.py: parsed or recovered, its facts read) and judges each function
+(analysis/judging.py): its inputs and the protected ones among them (analysis/inputs/,
+analysis/shapes.py), values from the code and the policy (analysis/facts/), a search for a
+witness in a sandboxed child (analysis/search/, analysis/execution/, analysis/sandbox/),
+each finding pointed at the line most responsible (analysis/static/). Code that cannot run
+gets a static review instead, and says why.
 """
 
 from __future__ import annotations
@@ -14,79 +17,41 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
 from pathlib import Path as FsPath
 
-from analysis.acceptance import Acceptance
-from analysis.builder import InputBuilder
-from analysis.conversions import converts
-from analysis.diff import changed_lines, lines_for
 from analysis.errors import (
     CallsProveNothing,
     ExecutionError,
-    LoadDied,
-    ReplyForged,
     RequirementMissing,
     SandboxUnavailable,
-    SessionDied,
     SourceError,
 )
-from analysis.evidence.replay import (
-    RECORDED_EXECUTIONS,
-    RECORDED_TIME,
-    merge,
-    recorded_bases,
-    replay,
-)
 from analysis.evidence.store import Candidate, EvidenceStore
-from analysis.execution import Call, Executor, Limits, Target
-from analysis.functions import FunctionInfo, attribute_path, find_function, list_functions
-from analysis.hints import ModuleFacts
-from analysis.imports import ImportedNames
-from analysis.inputs import InputModel
-from analysis.interpreter import Interpreter, current_interpreter
-from analysis.missing_fields import has_opaque_record, learn_missing_fields
-from analysis.people import only_people
-from analysis.project import ModuleLocation, Placement, Project
+from analysis.execution.interpreter import Interpreter, current_interpreter
+from analysis.execution.process import Call, Executor, Limits, Outcome, Target
+from analysis.facts.imports import ImportedNames
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.judging import Judgement
+from analysis.modules import Module, is_test
 from analysis.report import FunctionReport, ScanReport
-from analysis.scan_budget import Deadline, ScanBudget
-from analysis.scan_files import select_files
-from analysis.search import Search, contexts
-from analysis.source import ParsedModule, parse_module, read_source, recover_module
-from analysis.stability import varying_paths
-from analysis.static import acting_with, condition_scopes, never_read
-from analysis.taint import tainters
-from analysis.verdict import (
-    died,
+from analysis.scan.budget import Deadline, ScanBudget
+from analysis.scan.diff import changed_lines, lines_for
+from analysis.scan.files import select_files
+from analysis.scan.project import ModuleLocation, Placement, Project
+from analysis.search.acceptance import Acceptance
+from analysis.search.contexts import contexts
+from analysis.search.stability import varying_paths
+from analysis.search.verdict import (
     drop_conversions,
-    record_result,
     static_review,
-    stopped,
-    tampered,
 )
+from analysis.shapes import InputModel
+from analysis.source.functions import FunctionInfo, attribute_path, find_function, list_functions
+from analysis.source.reading import parse_module, read_source, recover_module
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Module:
-    """One parsed file, shared by the functions tested from it."""
-
-    path: str
-    parsed: ParsedModule
-    facts: ModuleFacts
-    runnable: bool  # False when recovery dropped code: running what is left would mislead
-    note: str | None = None
-    # Where it lives in its project, when it has one: it is then imported as that module.
-    project: Project | None = None
-    location: ModuleLocation | None = None
-
-    def intact(self, info: FunctionInfo) -> bool:
-        """Whether a function's own lines survived recovery unchanged, so it can be run."""
-        return self.runnable or not any(
-            info.first_line <= n <= info.end_line for n in self.parsed.touched
-        )
 
 
 class Engine:
@@ -145,7 +110,7 @@ class Engine:
         self, paths: Sequence[str], diff_text: str | None = None, force_exclude: bool = False
     ) -> ScanReport:
         """Files named as given (`force_exclude`: unless the policy leaves them out), folders
-        walked for what the policy selects (analysis.scan_files)."""
+        walked for what the policy selects (analysis.scan.files)."""
         started = time.monotonic()
         wanted = changed_lines(diff_text) if diff_text is not None else None
         selection = select_files(paths, self.policy, force_exclude)
@@ -229,7 +194,7 @@ class Engine:
 
     def place(self, path: str, home: FsPath | None) -> Placement:
         """Where a file on disk is imported: as its module in the project at `home` (see
-        analysis.scan_files), or on its own without one. `scan` and `fix` both load this way."""
+        analysis.scan.files), or on its own without one. `scan` and `fix` both load this way."""
         if home is None:
             return Placement(None, None)
         project = self.project(home)
@@ -263,25 +228,13 @@ class Engine:
         varied), keeping the best: removing a bias must change the outputs of the group it
         favoured or hurt, but should leave at least one group's outcomes as they were. Parts
         of an output that vary between two runs of the original (a clock, an id) are not
-        compared, as the search leaves them out (analysis.stability).
+        compared, as the search leaves them out (analysis.search.stability).
         """
         found = self.function_inputs(source, path, qualname, place)
         if found is None:
             return None
         module, info, model = found
-        base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
-        typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
-        groups = [dict(typical)] + [
-            {**typical, leaf.path: value}
-            for leaf in model.protected
-            for value in leaf.focus[:6]
-            if value != typical[leaf.path]
-        ]
-        calls = []
-        for group in groups:
-            for i, ctx in enumerate(base):
-                args, kwargs = model.assemble({**ctx, **group})
-                calls.append(Call(tuple(args), kwargs, seed=i, parts=True))
+        calls, groups = agreement_calls(model, samples)
         outcomes = []
         for text in (source, patched_source):
             executor = self.executor()
@@ -294,15 +247,7 @@ class Engine:
                         again = session.run(calls)
                 except CallsProveNothing:  # no output to compare: as if it never returned
                     return 0.0 if text is patched_source else None
-        unstable = [varying_paths(runs) for runs in zip(outcomes[0], again, strict=True)]
-        shares = []
-        for g in range(len(groups)):
-            chunk = range(g * len(base), (g + 1) * len(base))
-            pairs = [(outcomes[0][i], outcomes[1][i], unstable[i]) for i in chunk]
-            kept = [b.ok and a.same_except(b, varying) for a, b, varying in pairs if a.ok]
-            if kept:
-                shares.append(sum(kept) / len(kept))
-        return round(max(shares), 4) if shares else None
+        return best_share(outcomes[0], again, outcomes[1], groups)
 
     def function_inputs(
         self, source: str, path: str, qualname: str, place: Placement | None = None
@@ -526,7 +471,7 @@ class Engine:
         started = time.monotonic()
         report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
         try:
-            self.judge(module, info, report)
+            Judgement(self, module, info, report).judge()
         except RecursionError:
             report.findings = []
             report.status, report.method = "unverified", "static"
@@ -541,186 +486,43 @@ class Engine:
         self.accept(module, info, report)
         return report
 
-    def judge(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
-        if is_test(module.path, info):
-            # A test passes the values it checks (a parametrised `age` and an assert): it
-            # decides nothing about a person, and its failures are no refusals.
-            report.status, report.reason = "skipped", "a test function"
-            return
-        budget = self.policy.budget
-        # The budget counts from here: reading the function's inputs is part of testing it.
-        # A function whose reading alone takes the budget (thousands of record keys) is
-        # judged from its code; starting it in its sandbox counts only against the search.
-        started = time.monotonic()
-        deadline = started + budget.seconds_per_function
-        builder = InputBuilder(module.facts, self.policy)
-        model = builder.build(info)
-        reading = time.monotonic() - started
-        protected = model.protected
-        report.attributes_tested = sorted({leaf.category for leaf in protected if leaf.category})
-        # A record read only by keys the source does not spell out may still hold a person,
-        # and so may the calls the project's own tests and demos made (analysis/evidence/).
-        opaque = not protected and has_opaque_record(model)
-        if self.recording(module, info):
-            self.evidence.wait()
-        calls = self.evidence.calls(module.project, module.location, info)
-        recorded = recorded_bases(info, calls, builder, model, self.policy)
-        if not protected and not opaque and not recorded:
-            report.status, report.reason = "skipped", "no protected input"
-            return
-        if not module.intact(info):
-            if not protected:
-                report.status, report.reason = "skipped", "no protected input"
-                return
-            static_review(info, model, report, module.note or "the module cannot run")
-            return
-        targets = [leaf for leaf in protected if not never_read(info.node, leaf)]
-        if not targets and not opaque and not recorded:
-            report.reason = "no protected input is ever read"
-            return
-        if reading > budget.seconds_per_function:
-            static_review(info, model, report, spent_reading(budget.seconds_per_function))
-            return
-        try:
-            executor = self.executor()
-        except SandboxUnavailable as exc:
-            static_review(info, model, report, f"not executed: {exc}")
-            return
-        replaying = tuple(call.id for call, _ in recorded)
-        # evidence: the recorded calls get a time of their own, on top of the search's
-        extra = budget.seconds_per_function * RECORDED_TIME if recorded else 0.0
-        limits = replace(self.limits, session_timeout=self.limits.session_timeout + extra)
-        try:
-            session = executor.open(self.target(info, module, recorded=replaying), limits)
-        except ReplyForged as exc:
-            static_review(info, model, report, tampered(exc))
-            return
-        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
-            died(info, model, report, str(exc), executions=0)
-            return
-        except (OSError, ExecutionError) as exc:
-            static_review(info, model, report, f"could not start the function: {exc}")
-            return
-        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
-        refusals_only = {
-            category
-            for category in self.policy.enabled_categories
-            if converts(info, category, self.policy, module.facts.const)
-        }
-        with session:
-            if session.load_error:
-                static_review(info, model, report, f"cannot run: {session.load_error}")
-                return
-            # evidence: the calls the project's own runs made come first; what they prove is
-            # not searched again, and what they do not is left to the synthesised inputs.
-            try:
-                replayed = replay(
-                    info,
-                    recorded,
-                    session,
-                    self.policy,
-                    min(RECORDED_EXECUTIONS, budget.executions_per_function // 2),
-                    time.monotonic() + budget.seconds_per_function * RECORDED_TIME,
-                    refusals_only,
-                )
-            except (ReplyForged, CallsProveNothing) as exc:
-                stopped(info, model, report, exc, session.calls)
-                return
-            report.findings += replayed.findings
-            tested = set(report.attributes_tested) | replayed.attributes
-            report.attributes_tested = sorted(tested)
-            targets = [leaf for leaf in targets if leaf.category not in replayed.proved]
-            if replayed.died:
-                report.reason = replayed.died
-                report.status = "error" if not report.findings else report.status
-            if replayed.died or (replayed.result.executions and not targets and not opaque):
-                replayed.result.executions = session.calls
-                record_result(info, model, report, replayed.result, module.runnable, module.note)
-                return
-            if not targets and not opaque:  # recorded calls with no protected value inside
-                if protected:
-                    report.reason = "no protected input is ever read"
-                else:
-                    report.status, report.reason = "skipped", "no protected input"
-                return
-            deadline = max(deadline, time.monotonic() + budget.seconds_per_function)
-            try:
-                learnt, _ = learn_missing_fields(model, builder, session)
-            except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
-                stopped(info, model, report, exc, session.calls)
-                return
-            if learnt:  # keys the code reads that its source does not name
-                model = only_people(model, info, self.policy, module.facts)
-                targets += [leaf for leaf in learnt if leaf.protected]
-                tested |= {leaf.category for leaf in model.protected if leaf.category}
-                report.attributes_tested = sorted(tested)
-            if not targets:
-                if replayed.result.executions:  # the recorded calls ran: that is the verdict
-                    replayed.result.executions = session.calls
-                    record_result(
-                        info, model, report, replayed.result, module.runnable, module.note
-                    )
-                    return
-                report.status, report.reason = "skipped", "no protected input"
-                return
-            prepared = time.monotonic()
-            walks = tainters(info.node, model.leaves)
-            scopes = condition_scopes(info.node, model.leaves, walks)
-            acting = acting_with(info.node, model.leaves, walks)
-            reading += time.monotonic() - prepared
-            if reading > budget.seconds_per_function:
-                static_review(info, model, report, spent_reading(budget.seconds_per_function))
-                report.executions = session.calls
-                return
-            search = Search(
-                model,
-                session,
-                targets,
-                max(budget.executions_per_function - session.calls, 1),
-                deadline,
-                policy=self.policy,
-                refusals_only=refusals_only,
-                scopes=scopes,
-                acting=acting,
-            )
-            try:
-                result = search.run()
-            except (ReplyForged, CallsProveNothing) as exc:
-                stopped(info, model, report, exc, session.calls)
-                return
-            except SessionDied as exc:
-                result = search.result
-                report.reason = str(exc)
-                if not result.witnesses and not report.findings:
-                    report.status = "error"
-            merge(result, replayed.result)  # evidence: what the recorded calls saw
-            # The session counts every call: the probes, and the one a dying child was in.
-            result.executions = session.calls
-        record_result(info, model, report, result, module.runnable, module.note)
-
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
 
 
-def spent_reading(seconds: float) -> str:
-    """The reason of a function whose own analysis used up its time before any call."""
-    return (
-        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
-        "budget.seconds_per_function); judged statically"
-    )
+def agreement_calls(model: InputModel, samples: int) -> tuple[list[Call], int]:
+    """The calls `Engine.agreement` compares: for each protected group (the typical values,
+    then each protected input at each of its focus values) the same `samples` contexts.
+    Returns them with the number of groups."""
+    base = [ctx for _, ctx in zip(range(samples), contexts(model), strict=False)]
+    typical = {leaf.path: leaf.pool[leaf.typical] for leaf in model.protected}
+    groups = [dict(typical)] + [
+        {**typical, leaf.path: value}
+        for leaf in model.protected
+        for value in leaf.focus[:6]
+        if value != typical[leaf.path]
+    ]
+    calls = []
+    for group in groups:
+        for i, ctx in enumerate(base):
+            args, kwargs = model.assemble({**ctx, **group})
+            calls.append(Call(tuple(args), kwargs, seed=i, parts=True))
+    return calls, len(groups)
 
 
-def is_test(path: str, info: FunctionInfo) -> bool:
-    """A pytest or unittest test: `test*` functions and methods in a test module
-    (`test_*.py`, `*_test.py`, `tests.py`, or under a `tests`/`test` folder)."""
-    if not info.name.startswith("test"):
-        return False
-    parts = FsPath(path).parts
-    name = parts[-1] if parts else ""
-    return (
-        name.startswith("test_")
-        or name.endswith("_test.py")
-        or name == "tests.py"
-        or any(part in ("tests", "test") for part in parts[:-1])
-    )
+def best_share(
+    original: list[Outcome], again: list[Outcome], patched: list[Outcome], groups: int
+) -> float | None:
+    """The best group's share of calls whose output the patch left as it was (parts that
+    vary between two runs of the original not compared); None when no call returned."""
+    unstable = [varying_paths(runs) for runs in zip(original, again, strict=True)]
+    shares = []
+    per_group = len(original) // groups if groups else 0
+    for g in range(groups):
+        chunk = range(g * per_group, (g + 1) * per_group)
+        pairs = [(original[i], patched[i], unstable[i]) for i in chunk]
+        kept = [b.ok and a.same_except(b, varying) for a, b, varying in pairs if a.ok]
+        if kept:
+            shares.append(sum(kept) / len(kept))
+    return round(max(shares), 4) if shares else None

@@ -38,11 +38,11 @@ from corpus_labels import SPLITS, Label, load_labels  # noqa: E402
 
 from analysis.engine import Engine  # noqa: E402
 from analysis.errors import ExecutionError  # noqa: E402
-from analysis.functions import FunctionNode, find_function  # noqa: E402
-from analysis.inputs import Leaf  # noqa: E402
 from analysis.mitigation import FixResult, mechanical_fix  # noqa: E402
-from analysis.project import Placement, Project  # noqa: E402
-from analysis.static import Tainter  # noqa: E402
+from analysis.scan.project import Placement, Project  # noqa: E402
+from analysis.shapes import Leaf  # noqa: E402
+from analysis.source.functions import FunctionNode, find_function  # noqa: E402
+from analysis.static.review import Tainter  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 BLIND = ("holdout", "shapes_holdout")

@@ -47,7 +47,7 @@ TARGETS = {
         ),
     ),
     "search": Target(
-        "analysis/search.py",
+        "analysis/search/search.py",
         (
             "tests/analysis/test_witness_rerun.py",
             "tests/analysis/test_echo_masking.py",
@@ -56,7 +56,7 @@ TARGETS = {
         ),
     ),
     "harness": Target(
-        "analysis/harness.py",
+        "analysis/execution/harness/runner.py",
         (
             "tests/analysis/test_harness_protocol.py",
             "tests/analysis/test_echo_masking.py",

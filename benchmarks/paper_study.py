@@ -7,11 +7,11 @@ prompt of StarCoder and of CodeLlama-7b-Python to the 334 study prompts. Each li
 {input, output} becomes a completions JSONL in a temporary folder (never in the repository):
 prompt_id is the position, category comes from cbs_prompts.json at the same position, sample
 is 0 (K=1). The raw outputs start by echoing the generation prompt; that echo is the prompt,
-not the model's answer, so it is cut off (`analysis.completions.paper_answer`, which
+not the model's answer, so it is cut off (`analysis.study.completions.paper_answer`, which
 `codebias bench` applies when given such a list directly). The answers collected in
 benchmarks/data (see its README) are benched too.
 
-How many answers become testable depends on how answers are read (analysis/source.py).
+How many answers become testable depends on how answers are read (analysis/source/reading.py).
 `--baseline REF` also benches every set with the code of git revision REF (exported to a
 temporary folder), so that the figures say what reading them as a person does adds.
 
@@ -42,7 +42,7 @@ PAPER_ATTRIBUTES = ("age", "gender", "race", "region", "education", "occupation"
 BEGIN, END = "<!-- paper_study:begin -->", "<!-- paper_study:end -->"
 
 sys.path.insert(0, str(ROOT))
-from analysis.completions import paper_answer  # noqa: E402
+from analysis.study.completions import paper_answer  # noqa: E402
 
 
 def to_jsonl(data: Path, model: str, folder: Path) -> Path:
@@ -142,7 +142,7 @@ def table(rows: list[tuple[str, dict[str, Any], float]]) -> str:
 # asked of the code at the baseline revision and of the current code).
 READ_COUNTS = """
 import ast, collections, inspect, json, sys
-from analysis.source import recover_module
+from analysis.source.reading import recover_module
 # Read as an answer where the tree knows the difference from a repository file.
 answer = {"answer": True} if "answer" in inspect.signature(recover_module).parameters else {}
 counts = collections.Counter()

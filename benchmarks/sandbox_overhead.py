@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from analysis.engine import Engine  # noqa: E402
-from analysis.execution import (  # noqa: E402
+from analysis.execution.process import (  # noqa: E402
     HARNESS_SOURCE,
     Call,
     Executor,
@@ -41,10 +41,10 @@ from analysis.execution import (  # noqa: E402
     ProcessExecutor,
     Target,
 )
-from analysis.functions import list_functions  # noqa: E402
 from analysis.sandbox import BwrapExecutor, default_executor  # noqa: E402
 from analysis.sandbox.bwrap import prelude  # noqa: E402
-from analysis.source import parse_module  # noqa: E402
+from analysis.source.functions import list_functions  # noqa: E402
+from analysis.source.reading import parse_module  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 

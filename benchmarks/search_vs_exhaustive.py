@@ -31,13 +31,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from analysis.builder import InputBuilder  # noqa: E402
 from analysis.engine import Engine  # noqa: E402
-from analysis.functions import list_functions  # noqa: E402
-from analysis.inputs import InputModel  # noqa: E402
-from analysis.search import Search  # noqa: E402
-from analysis.static import acting_with, condition_scopes, never_read  # noqa: E402
-from analysis.taint import tainters  # noqa: E402
+from analysis.inputs.builder import InputBuilder  # noqa: E402
+from analysis.search.search import Search  # noqa: E402
+from analysis.shapes import InputModel  # noqa: E402
+from analysis.source.functions import list_functions  # noqa: E402
+from analysis.static.review import acting_with, condition_scopes, never_read  # noqa: E402
+from analysis.static.taint import tainters  # noqa: E402
 from config.policy import default_policy  # noqa: E402
 
 

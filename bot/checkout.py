@@ -1,6 +1,6 @@
 """The part of a repository a review needs, on disk: the changed modules and what they import.
 
-A function runs as a module of its package (see analysis/project.py), so the sandbox needs the
+A function runs as a module of its package (see analysis/scan/project.py), so the sandbox needs the
 package's `__init__` files, the repository modules it imports (transitively), their data files
 next to them, and the build configuration that says where packages live. Not the whole
 repository: a review fetches only that, within a budget.
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.project import Project, imported_modules, module_files
+from analysis.scan.project import Project, imported_modules, module_files
 from bot.cache import ResultsCache
 from bot.github import Json, RepoClient
 

@@ -60,7 +60,7 @@ class HelpFormatter(argparse.HelpFormatter):
 
 def build_parser() -> argparse.ArgumentParser:
     from analysis.mitigation.prompts import DEFAULT_STRATEGY, STRATEGIES
-    from analysis.study import GENERATION_STRATEGIES
+    from analysis.study.scores import GENERATION_STRATEGIES
 
     parser = argparse.ArgumentParser(
         prog="codebias",

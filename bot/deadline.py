@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from analysis.scan_budget import Deadline
+from analysis.scan.budget import Deadline
 
 # Long enough for a large pull request tested function by function in the sandbox.
 JOB_TIMEOUT = 30 * 60

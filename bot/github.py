@@ -27,7 +27,7 @@ from githubkit.exception import GitHubException
 from redis import Redis
 
 from analysis.errors import SourceError
-from analysis.source import decode_source
+from analysis.source.reading import decode_source
 from bot.github_errors import GitHubError, GitHubNotFound, translate
 from bot.settings import Settings
 from config.layering import Fetch

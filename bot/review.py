@@ -18,12 +18,12 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 from analysis import ENGINE_VERSION, Engine, FunctionReport
-from analysis.functions import FunctionInfo, list_functions
-from analysis.interpreter import Interpreter
-from analysis.project import Placement
+from analysis.execution.interpreter import Interpreter
 from analysis.report import safe_repr
-from analysis.scan_budget import Deadline
-from analysis.scan_files import selects
+from analysis.scan.budget import Deadline
+from analysis.scan.files import selects
+from analysis.scan.project import Placement
+from analysis.source.functions import FunctionInfo, list_functions
 from bot.cache import ResultsCache, cache_key
 from bot.changes import FileChange, file_change
 from bot.checkout import Checkout, Fetcher

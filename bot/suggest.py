@@ -18,12 +18,12 @@ from dataclasses import asdict, dataclass
 
 from analysis import ENGINE_VERSION, Engine, FunctionReport
 from analysis.errors import ExecutionError, SandboxUnavailable
-from analysis.functions import find_function
 from analysis.mitigation import Completion, Message, Provider, ProviderError, propose_fix
 from analysis.mitigation.answer import Candidate
 from analysis.mitigation.mechanical import STRATEGY as MECHANICAL
 from analysis.mitigation.splice import splice, unified_patch
-from analysis.project import Placement
+from analysis.scan.project import Placement
+from analysis.source.functions import find_function
 from bot.cache import ResultsCache, cache_key
 from bot.github import RepoClient
 from bot.outcome import FunctionResult, ReviewOutcome, Suggestion

@@ -88,7 +88,7 @@ class Python(Strict):
     require: tuple[str, ...] = ()  # modules that must be importable, or the scan stops
 
 
-# How much evidence a category word needs to count (analysis/people.py).
+# How much evidence a category word needs to count (analysis/facts/people.py).
 Strength = Literal["weak", "unless_infrastructure", "strong"]
 
 
@@ -109,7 +109,7 @@ class Evidence(Strict):
 
 
 class People(Strict):
-    """Where weak words count (analysis/people.py): only with evidence of a person."""
+    """Where weak words count (analysis/facts/people.py): only with evidence of a person."""
 
     # Words of protected categories as often about things as about people (a cloud region, a
     # phone number's country code, a word's grammatical gender, a node's degree): protected
@@ -128,7 +128,7 @@ class People(Strict):
 
 
 class Allow(Strict):
-    # "module.qualname", "qualname", "path/file.py::qualname" or a glob (analysis.acceptance)
+    # "module.qualname", "qualname", "path/file.py::qualname" or a glob (analysis.search.acceptance)
     function: str
     attribute: str  # a category or any of its synonyms, "*" for all
     reason: str
@@ -190,10 +190,9 @@ class Policy(Strict):
                 )
         return self
 
-    def in_scope(self, path: str, paths: Paths | None = None) -> bool:
-        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`;
-        `paths`: these instead, as `Paths.naming` gives them for a named folder)."""
-        return path.endswith(".py") and (paths or self.paths).selects(path)
+    def in_scope(self, path: str) -> bool:
+        """Whether a repository-relative Python file is tested (`paths:`, see `Paths`)."""
+        return path.endswith(".py") and self.paths.selects(path)
 
     @cached_property
     def enabled_categories(self) -> dict[str, Category]:
@@ -265,7 +264,7 @@ class Policy(Strict):
         return cache[name]
 
     def strength(self, word: tuple[str, ...]) -> Strength:
-        """How much a category word needs to count (analysis/people.py): evidence of a person
+        """How much a category word needs to count (analysis/facts/people.py): evidence of a person
         (`people.weak`), no evidence of infrastructure (`people.unless_infrastructure`), or
         nothing (every other word)."""
         return self._strength.get(word, "strong")

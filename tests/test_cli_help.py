@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from analysis.mitigation import STRATEGIES
-from analysis.study import GENERATION_STRATEGIES
+from analysis.study.scores import GENERATION_STRATEGIES
 from bot.cli import main
 
 COMMANDS = ["scan", "fix", "bench", "review", "serve", "worker"]

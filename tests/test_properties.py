@@ -339,7 +339,7 @@ def through_helpers(case: Case) -> Case:
 @given(cases(min_drivers=1).map(through_helpers))
 def test_a_helper_takes_the_attribute_its_caller_hands_it(case: Case) -> None:
     """`_weight_0(v)` says nothing of `v`; its one caller passes the driver: the helper is
-    biased for exactly that attribute (analysis/callers.py)."""
+    biased for exactly that attribute (analysis/facts/callers.py)."""
     source = render(case)
     note(source)
     for i, use in enumerate(case.drivers):

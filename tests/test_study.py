@@ -1,4 +1,4 @@
-"""The study's scores and input formats (analysis.study), on hand-computed cases."""
+"""The study's scores and input formats (analysis.study.scores), on hand-computed cases."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from analysis.completions import CompletionRecord, StudyInputError, parse_completions
 from analysis.report import Accepted, Example, Finding, FunctionReport
-from analysis.study import (
+from analysis.study.completions import CompletionRecord, StudyInputError, parse_completions
+from analysis.study.scores import (
     GENERATION_STRATEGIES,
     SampleOutcome,
     Scores,

@@ -3,7 +3,7 @@
     entrypoints   which tests and programs to run (found, or the policy's `evidence.run`)
     datafiles     the project's data files, whose rows the functions reading them are called with
     scope         which functions to record
-    recording     the recording run, host side (the child side: harness_recorder.py)
+    recording     the recording run, host side (the child side: execution/harness/recorder.py)
     calls         recorded calls as the host keeps them; `Evidence`, one project's recording
     described     what a recorded argument holds, read from the child's bounded description
     bases         a recorded call as an InputModel: the call as recorded, protected leaves

@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.builder import VALUE_FIELDS, InputBuilder
 from analysis.evidence.calls import RecordedCall, RecordedParam
 from analysis.evidence.described import (
     Described,
@@ -32,10 +31,11 @@ from analysis.evidence.described import (
     shown,
 )
 from analysis.evidence.pool import recorded_pool
-from analysis.functions import FunctionInfo
-from analysis.inputs import InputModel, InputPath, Leaf, Node, Param, display, encode_value
-from analysis.inputs import plain_value as plain_input
-from analysis.people import only_people
+from analysis.facts.people import only_people
+from analysis.inputs.builder import VALUE_FIELDS, InputBuilder
+from analysis.shapes import InputModel, InputPath, Leaf, Node, Param, display, encode_value
+from analysis.shapes import plain_value as plain_input
+from analysis.source.functions import FunctionInfo
 from analysis.values import MISSING
 from config.policy import Policy
 

@@ -112,7 +112,7 @@ class Evidence:
 def read_call(
     data: Any, call_id: str, functions: dict[int, FunctionKey], max_pickle: int, repo_view: str
 ) -> tuple[RecordedCall, bytes, list[str], dict[str, str] | None]:
-    """One streamed call (harness_recorder.py), checked: the call, its pickle's bytes, the
+    """One streamed call (harness/recorder.py), checked: the call, its pickle's bytes, the
     import roots its replay needs and the program that ran as `__main__` (relative paths)."""
     if not isinstance(data, dict) or not isinstance(data.get("call"), dict):
         raise InvalidEvidence("a recorded call is not an object")

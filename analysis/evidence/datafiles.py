@@ -11,7 +11,7 @@ A function is called with a file's rows when one of its parameters reads fields 
 or a helper it passes the parameter on to, reads the parameter or what it derives from it
 with) — at least two in common, or one of a protected category — and its other parameters
 have defaults (a method's instance is built bare, when its class's `__init__` needs nothing).
-One `data` entry per file runs in the recorder after the tests and demos (harness_recorder.py:
+One `data` entry per file runs in the recorder after the tests and demos (harness/recorder.py:
 it reads the file and calls each function with a row, a DataFrame of rows or a list of rows,
 as the parameter's annotation says or whichever returns first), and each call is recorded as
 any other, its source the file (`datasets/test.csv row 0`). A data file that cannot be read
@@ -31,9 +31,9 @@ from pathlib import Path
 
 from analysis.evidence.entrypoints import Discovery, Drive, EntryPoint
 from analysis.evidence.scope import all_arguments
-from analysis.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
-from analysis.inputs import VARARGS, InputModel, Node
-from analysis.project import SKIP_DIRS, Project
+from analysis.scan.project import SKIP_DIRS, Project
+from analysis.shapes import VARARGS, InputModel, Node
+from analysis.source.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
 from config.policy import Policy
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from analysis.project import SKIP_DIRS, Project, imported_modules, module_files
+from analysis.scan.project import SKIP_DIRS, Project, imported_modules, module_files
 
 EntryKind = Literal["pytest", "script", "module", "data"]
 DEMO_DIRS = frozenset(
@@ -68,7 +68,7 @@ class EntryPoint:
     delimiter: str = ""  # a table's
 
     def wire(self, repo_view: str) -> dict[str, object]:
-        """As the recorder takes it (harness_recorder.py), paths as the child sees them."""
+        """As the recorder takes it (harness/recorder.py), paths as the child sees them."""
         if self.kind == "pytest":
             return {"kind": "pytest", "args": list(self.args), "label": self.label}
         if self.kind == "module":

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.evidence.described import EnumValue, Scalar
-from analysis.pools import dedupe
+from analysis.inputs.pools import dedupe
 from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category
 

@@ -2,7 +2,7 @@
 for are tested.
 
 The project's own entry points (entrypoints.py) run in one sandbox session under the
-recorder (harness_recorder.py), in the sandbox's writable scratch view of the project, thrown
+recorder (harness/recorder.py), in the sandbox's writable scratch view of the project, thrown
 away with the session. The child streams each recorded call as it happens; each is read as
 untrusted input (calls.read_call: bounded, checked), and its pickle is written, never read,
 into a fresh evidence folder of the host's own making, with names the host chooses. Later
@@ -26,9 +26,9 @@ from typing import Any
 from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
 from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, read_call
 from analysis.evidence.entrypoints import EntryPoint
-from analysis.execution import Executor, Limits, Session, Target
-from analysis.project import Project
+from analysis.execution.process import Executor, Limits, Session, Target
 from analysis.sandbox.snapshot import copy_base, snapshot
+from analysis.scan.project import Project
 from config.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -233,7 +233,7 @@ class Recording:
 
 class Watch:
     """The host's clock over one session's entries and tests: when the current entry's or
-    test's time is up (as the child's clock has it, harness_recorder.Timer) and the child
+    test's time is up (as the child's clock has it, harness/clock.py Timer) and the child
     has not moved on within a grace, the session is killed."""
 
     def __init__(self, deadline: float, entries: int) -> None:

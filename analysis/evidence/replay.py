@@ -14,16 +14,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from analysis.builder import InputBuilder
 from analysis.errors import ReplyForged, SessionDied
 from analysis.evidence.bases import recorded_model
 from analysis.evidence.calls import RecordedCall
-from analysis.execution import Session
-from analysis.functions import FunctionInfo
-from analysis.inputs import InputModel, Leaf, plain_value
+from analysis.execution.process import Session
+from analysis.inputs.builder import InputBuilder
 from analysis.report import Example, Finding
-from analysis.search import Search, SearchResult, Witness
-from analysis.static import first_reach
+from analysis.search.results import SearchResult, Witness
+from analysis.search.search import Search
+from analysis.shapes import InputModel, Leaf, plain_value
+from analysis.source.functions import FunctionInfo
+from analysis.static.review import first_reach
 from config.policy import Policy
 
 # Calls spent on the recorded calls of one function, at most: they are the bases most worth

@@ -13,11 +13,11 @@ import ast
 
 from analysis.evidence.calls import FunctionKey
 from analysis.evidence.recording import RecordingTarget
-from analysis.functions import FunctionInfo
-from analysis.hints import ModuleFacts
-from analysis.inputs import InputModel, Param
-from analysis.missing_fields import has_opaque_record
-from analysis.people import function_names, names
+from analysis.facts.module import ModuleFacts
+from analysis.facts.people import function_names, names
+from analysis.search.missing_fields import has_opaque_record
+from analysis.shapes import InputModel, Param
+from analysis.source.functions import FunctionInfo
 from config.policy import Policy, name_tokens
 
 # Annotations that say a parameter holds a plain value: no person inside.

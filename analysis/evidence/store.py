@@ -11,17 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis.builder import InputBuilder
 from analysis.errors import ExecutionError
 from analysis.evidence.calls import Evidence, FunctionKey, RecordedCall
 from analysis.evidence.datafiles import DataFiles, Reader, data_entries, data_files, reader
 from analysis.evidence.entrypoints import entry_points
 from analysis.evidence.recording import Recording
 from analysis.evidence.scope import recording_target, wanted
-from analysis.execution import Executor
-from analysis.functions import FunctionInfo
-from analysis.hints import ModuleFacts
-from analysis.project import ModuleLocation, Project
+from analysis.execution.process import Executor
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.scan.project import ModuleLocation, Project
+from analysis.source.functions import FunctionInfo
 from config.policy import Policy
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ import textwrap
 from dataclasses import dataclass, field
 
 from analysis.errors import CodebiasError
-from analysis.functions import FunctionInfo
-from analysis.source import extract_code, fenced_blocks, repair_code
+from analysis.source.functions import FunctionInfo
+from analysis.source.reading import extract_code, fenced_blocks, repair_code
 
 PYTHON_FENCES = ("", "python", "py", "python3")
 IGNORE_MARK = re.compile(r"#\s*codebias:\s*ignore", re.IGNORECASE)

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from analysis.errors import ExecutionError, SandboxUnavailable
-from analysis.functions import FunctionInfo
 from analysis.mitigation.answer import AnswerRejected, Candidate, extract_function
 from analysis.mitigation.prompts import (
     feedback_message,
@@ -24,8 +23,9 @@ from analysis.mitigation.splice import (
     splice,
     unified_patch,
 )
-from analysis.project import Placement
 from analysis.report import Finding, FunctionReport
+from analysis.scan.project import Placement
+from analysis.source.functions import FunctionInfo
 
 FixStatus = Literal["fixed", "not_fixed", "clean", "error"]
 Outcome = Literal["accepted", "biased", "rejected", "untestable"]

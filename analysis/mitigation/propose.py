@@ -8,8 +8,8 @@ from analysis.mitigation.loop import FixResult, mitigate
 from analysis.mitigation.mechanical import mechanical_fix
 from analysis.mitigation.mechanical.fixer import InputTester
 from analysis.mitigation.provider import Provider
-from analysis.project import Placement
 from analysis.report import FunctionReport
+from analysis.scan.project import Placement
 
 
 def propose_fix(

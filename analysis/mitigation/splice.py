@@ -7,9 +7,9 @@ import difflib
 import io
 import tokenize
 
-from analysis.functions import FunctionInfo
-from analysis.functions import find_function as find_function  # re-exported for callers
 from analysis.mitigation.answer import Candidate
+from analysis.source.functions import FunctionInfo
+from analysis.source.functions import find_function as find_function  # re-exported for callers
 
 
 def function_source(source: str, info: FunctionInfo) -> str:

@@ -19,8 +19,8 @@ import sys
 import threading
 
 from analysis.errors import SandboxUnavailable
-from analysis.execution import Executor, ProcessExecutor
-from analysis.interpreter import Interpreter, current_interpreter
+from analysis.execution.interpreter import Interpreter, current_interpreter
+from analysis.execution.process import Executor, ProcessExecutor
 from analysis.sandbox.bwrap import BwrapExecutor, BwrapSession
 from analysis.sandbox.selftest import CACHE
 

@@ -38,8 +38,15 @@ from pathlib import Path
 from typing import IO
 
 from analysis.errors import SandboxUnavailable, SessionDied
-from analysis.execution import HARNESS_SOURCE, Executor, Limits, Session, SharedProject, Target
-from analysis.interpreter import Interpreter
+from analysis.execution.interpreter import Interpreter
+from analysis.execution.process import (
+    HARNESS_SOURCE,
+    Executor,
+    Limits,
+    Session,
+    SharedProject,
+    Target,
+)
 from analysis.sandbox import cgroups, seccomp, staging
 from analysis.sandbox.bounds import ipc_limits, launcher
 from analysis.sandbox.layout import Layout, host_layout

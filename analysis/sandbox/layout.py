@@ -1,7 +1,7 @@
 """What the sandbox sees: the interpreter, the shared libraries under it, nothing else.
 
 Computed once per executor from the interpreter the code under test runs with (codebias's
-own, or the project's: analysis/interpreter.py), as that interpreter described itself. Its
+own, or the project's: analysis/execution/interpreter.py), as that interpreter described itself. Its
 base prefix (and its venv, if any) appear read-only at neutral paths (/opt/python, /opt/venv),
 so no host path under /root, /home or the app's directory shows through, and the app's own
 packages are hidden if they sit in a site-packages we show. Nothing of the environment
@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 
 from analysis.errors import SandboxUnavailable
-from analysis.interpreter import Interpreter
+from analysis.execution.interpreter import Interpreter
 
 PYTHON_ROOT = "/opt/python"
 VENV_ROOT = "/opt/venv"

@@ -19,7 +19,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from analysis.errors import SandboxUnavailable, SessionDied
-from analysis.execution import Call, Limits, Target
+from analysis.execution.process import Call, Limits, Target
 from analysis.sandbox.bounds import ipc_limits
 from analysis.sandbox.cgroups import SLOT_PREFIX
 

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.project import SKIP_DIRS
+from analysis.scan.project import SKIP_DIRS
 
 MAX_FILE_BYTES = 20 << 20  # larger files are data, not source: left out
 MAX_TOTAL_BYTES = 400 << 20  # a copy stops growing here; what is left out is left out

@@ -27,12 +27,12 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analysis.completions import CompletionRecord, StudyInputError, parse_saved
 from analysis.engine import Engine
 from analysis.errors import SandboxUnavailable
 from analysis.mitigation.provider import Provider, ProviderError
-from analysis.source import how_recovered
-from analysis.study import (
+from analysis.source.reading import how_recovered
+from analysis.study.completions import CompletionRecord, StudyInputError, parse_saved
+from analysis.study.scores import (
     SampleOutcome,
     StudyPrompt,
     StudyResult,

@@ -24,7 +24,7 @@ from analysis.engine import Engine
 from analysis.errors import CodebiasError, InterpreterError
 from analysis.mitigation import FixResult, UnknownStrategy, get_strategy, mitigate, propose_fix
 from analysis.report import Finding, safe_repr
-from analysis.scan_files import select_files
+from analysis.scan.files import select_files
 from bot.commands.scan import choose_config, choose_executor, choose_interpreter, load_policy
 from bot.file_output import write_file
 from bot.llm import LLMConfigError, enable_hint, provider_from_env

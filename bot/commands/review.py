@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from analysis.errors import InterpreterError
-from analysis.interpreter import Interpreter
+from analysis.execution.interpreter import Interpreter
 from bot.cache import MemoryResultsCache
 from bot.commands.scan import choose_interpreter
 from bot.github import RepoClient, policy_reader, token_client

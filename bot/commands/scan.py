@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from analysis.diff import changed_lines
 from analysis.engine import Engine
 from analysis.errors import CodebiasError, InterpreterError
-from analysis.execution import Executor
-from analysis.interpreter import Interpreter
+from analysis.execution.interpreter import Interpreter
+from analysis.execution.process import Executor
 from analysis.report import ScanReport, safe_repr
+from analysis.scan.diff import changed_lines
 from bot.file_output import output_problem, write_file
 from config.discovery import discover, shown
 from config.layering import CONFIG_PATH

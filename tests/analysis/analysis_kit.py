@@ -13,12 +13,13 @@ import time
 from functools import cache
 
 from analysis import Engine, FunctionReport
-from analysis.builder import InputBuilder
-from analysis.execution import Limits, ProcessExecutor, Target
-from analysis.functions import find_function
-from analysis.hints import ModuleFacts
-from analysis.inputs import InputModel, Leaf
-from analysis.search import Search, SearchResult
+from analysis.execution.process import Limits, ProcessExecutor, Target
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.search.results import SearchResult
+from analysis.search.search import Search
+from analysis.shapes import InputModel, Leaf
+from analysis.source.functions import find_function
 from config.policy import default_policy
 
 

@@ -1,5 +1,6 @@
-"""The harness (analysis/harness.py) driven in this process, so its protocol is unit-tested
-and coverage sees it. In production it runs only inside a child (execution.py); here the
+"""The harness (analysis/execution/harness/runner.py) driven in this process, so its protocol
+is unit-tested and coverage sees it. In production it runs only inside a child
+(analysis/execution/process.py); here the
 same `Harness` object gets the same request dicts, and its replies are read back from the
 pipe it writes to, each checked under the session's key as the parent checks it. Everything
 the harness changes in the process (sys.path, the import system, the working folder, the
@@ -20,10 +21,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from analysis import harness as child
-from analysis.execution import Channel
-from analysis.harness_recorded import RECORDED
-from analysis.harness_recorder import record
+from analysis.execution.harness import runner as child
+from analysis.execution.harness.recorded import RECORDED
+from analysis.execution.harness.recorder import record
+from analysis.execution.process import Channel
 
 # The harness imports numpy and pandas on first use (a series or frame argument), inside the
 # call and its time limit. In a test process that import must have happened before: the
@@ -58,7 +59,7 @@ class InProcessHarness:
         return [self.roundtrip(self.harness.call_one(c)) for c in calls]
 
     def record(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
-        """The record op (harness_recorder.py): every line it streams, checked and read as
+        """The record op (harness/recorder.py): every line it streams, checked and read as
         it is written (a long recording would fill the pipe otherwise)."""
         lines: list[dict[str, Any]] = []
 

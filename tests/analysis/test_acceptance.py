@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from analysis import Engine
-from analysis.acceptance import resolve
 from analysis.report import ScanReport
+from analysis.search.acceptance import resolve
 from config.policy import build_policy, parse_layer
 
 AGE_RULE = "    if age > 60:\n        return False\n    return income > 30000\n"

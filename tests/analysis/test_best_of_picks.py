@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 from analysis_kit import model_of, verdict
 
-from analysis.inputs import peer_index, peer_path
-from analysis.search import contexts
+from analysis.search.contexts import contexts
+from analysis.shapes import peer_index, peer_path
 
 SCORE = """
 def hiring_score(applicant):

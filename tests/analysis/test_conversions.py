@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.conversions import named_conversion
+from analysis.facts.conversions import named_conversion
 from config.policy import default_policy
 
 

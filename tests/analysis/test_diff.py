@@ -1,4 +1,4 @@
-from analysis.diff import changed_lines, lines_for, patch_lines
+from analysis.scan.diff import changed_lines, lines_for, patch_lines
 
 DIFF = """diff --git a/pkg/hiring.py b/pkg/hiring.py
 --- a/pkg/hiring.py

@@ -14,9 +14,9 @@ import ast
 
 from analysis_kit import leaf, model_of, verdict
 
-from analysis.doc_examples import demonstrated_calls, documented_calls
-from analysis.functions import functional_records, record_class_kind
-from analysis.hints import ModuleFacts
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.doc_examples import demonstrated_calls, documented_calls
+from analysis.source.functions import functional_records, record_class_kind
 
 # medcalc-bench's shape: an age as (amount, unit), converted by a helper that needs the unit.
 UNIT_HELPER = """

@@ -15,13 +15,21 @@ from collections.abc import Iterator
 import pytest
 from analysis_kit import verdict
 from harness_kit import InProcessHarness, in_process_harness
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from analysis import harness as child
-from analysis import harness_output as output
-from analysis.execution import Outcome
-from analysis.search import ambiguous, spellings
+from analysis.execution.harness import output as output
+from analysis.execution.harness import runner as child
+from analysis.execution.process import Outcome
+from analysis.search.search import ambiguous, spellings
+
+# An enum of age bands, as india-tax-guru's models declare one.
+AGE_BANDS = (
+    "import dataclasses, enum\n"
+    "class AgeBand(enum.Enum):\n"
+    "    BELOW_60 = 'below_60'\n"
+    "    SENIOR = 'senior_60_80'\n"
+)
 
 ECHOES = {
     "fields of a returned dict": "def f(name, age):\n    return {'name': name, 'age': age}\n",
@@ -51,16 +59,23 @@ ECHOES = {
     # india-tax-guru's profile builder: an enum member copied into a dataclass, whose repr
     # writes it `<AgeBand.SENIOR: 'senior'>`.
     "an enum member in a dataclass's repr": (
-        "import dataclasses, enum\n"
-        "class AgeBand(enum.Enum):\n"
-        "    BELOW_60 = 'below_60'\n"
-        "    SENIOR = 'senior_60_80'\n"
-        "@dataclasses.dataclass\n"
+        AGE_BANDS
+        + "@dataclasses.dataclass\n"
         "class Profile:\n"
         "    income: int\n"
         "    age_band: AgeBand\n"
         "def f(income: int, age_band: AgeBand):\n"
         "    return Profile(income, age_band)\n"
+    ),
+    # athleteprofiler's Athlete.__str__: the age worked out of the birth date is the birth
+    # date in other words. (A title or pronoun chosen by the sex is not: train/records.py's
+    # `greeting` is biased.)
+    "an age worked out of a birth date": (
+        "import datetime\n"
+        "def f(name, date_of_birth):\n"
+        "    born = datetime.date.fromisoformat(date_of_birth)\n"
+        "    days = (datetime.date.today() - born).days\n"
+        "    return f'{name} is {days // 365} years old'\n"
     ),
 }
 
@@ -81,12 +96,16 @@ DECISIONS = {
         "    return f'{gender}: ' + ('approved' if gender == 'male' else 'review')\n"
     ),
     "arithmetic on the value": "def f(age):\n    return age * 2\n",
+    "a decision on the age worked out of a birth date": (
+        "import datetime\n"
+        "def f(date_of_birth):\n"
+        "    born = datetime.date.fromisoformat(date_of_birth)\n"
+        "    years = (datetime.date.today() - born).days // 365\n"
+        "    return f'{years} years: ' + ('senior rate' if years >= 65 else 'standard rate')\n"
+    ),
     "a rate beside an enum member in a dataclass": (
-        "import dataclasses, enum\n"
-        "class AgeBand(enum.Enum):\n"
-        "    BELOW_60 = 'below_60'\n"
-        "    SENIOR = 'senior_60_80'\n"
-        "@dataclasses.dataclass\n"
+        AGE_BANDS
+        + "@dataclasses.dataclass\n"
         "class Profile:\n"
         "    age_band: AgeBand\n"
         "    rate: float\n"
@@ -161,6 +180,7 @@ TEXT = st.text(alphabet=st.sampled_from(list("aAbBsSkK129 ._-,'İıßẞſKµμ�
 
 
 @settings(max_examples=500, deadline=None)
+@example(text="İ", token="ı", number=False)  # dotless ı matches İ in re
 @given(text=TEXT, token=TEXT.filter(lambda t: t.strip() != ""), number=st.booleans())
 def test_masking_finds_what_the_regular_expression_finds(
     text: str, token: str, number: bool

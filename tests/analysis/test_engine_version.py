@@ -34,7 +34,7 @@ def copy_of_the_packages(into: Path) -> Path:
 def test_a_copy_of_the_engine_has_its_version_and_a_change_to_it_another(tmp_path: Path) -> None:
     same = copy_of_the_packages(tmp_path / "same")
     changed = copy_of_the_packages(tmp_path / "changed")
-    search = changed / "analysis" / "search.py"
+    search = changed / "analysis" / "search" / "search.py"
     text = search.read_text(encoding="utf-8")
     assert "CONFIRM_RUNS = 2\n" in text
     search.write_text(text.replace("CONFIRM_RUNS = 2\n", "CONFIRM_RUNS = 3\n"), encoding="utf-8")

@@ -7,13 +7,13 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from analysis.builder import InputBuilder
 from analysis.evidence.bases import recorded_model
 from analysis.evidence.calls import FunctionKey, RecordedCall, RecordedParam
 from analysis.evidence.described import Reader
-from analysis.functions import find_function
-from analysis.hints import ModuleFacts
-from analysis.inputs import InputModel, Leaf
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.shapes import InputModel, Leaf
+from analysis.source.functions import find_function
 from analysis.values import DateValue, EnumMember
 from config.policy import default_policy
 

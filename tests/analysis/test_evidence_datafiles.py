@@ -11,12 +11,12 @@ from pathlib import Path
 
 from test_recorder_protocol import write
 
-from analysis.builder import InputBuilder
 from analysis.evidence.datafiles import Reader, data_entries, data_files, reader
 from analysis.evidence.entrypoints import Drive
-from analysis.functions import find_function
-from analysis.hints import ModuleFacts
-from analysis.project import Project
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.scan.project import Project
+from analysis.source.functions import find_function
 from config.policy import build_policy
 
 POLICY = build_policy()

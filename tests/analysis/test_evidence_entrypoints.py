@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 from analysis.evidence.entrypoints import EntryPoint, entry_points
-from analysis.project import Project
+from analysis.scan.project import Project
 
 
 def project(root: Path, files: dict[str, str]) -> Project:

@@ -8,10 +8,10 @@ import ast
 
 import pytest
 
-from analysis.builder import InputBuilder
 from analysis.evidence.scope import wanted
-from analysis.functions import find_function
-from analysis.hints import ModuleFacts
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.source.functions import find_function
 from config.policy import default_policy
 
 

@@ -1,6 +1,6 @@
 """Tables of people: a parameter kept row by row by a test of its own columns is a DataFrame,
 whatever it is called, and where pandas cannot be imported the harness gives such code a
-small table that answers the same idioms (analysis/harness_frames.py), with outputs that
+small table that answers the same idioms (analysis/execution/harness/frames.py), with outputs that
 read as pandas' do.
 """
 
@@ -14,7 +14,7 @@ from analysis_kit import model_of
 from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import Engine
-from analysis.execution import ProcessExecutor
+from analysis.execution.process import ProcessExecutor
 from config.policy import build_policy
 
 # A filter over census rows, its parameter named like no table, copied before filtering.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from analysis_kit import model_of, verdict
 
-from analysis.inputs import display, every_item
+from analysis.shapes import display, every_item
 
 SOURCE = (
     "def childcare_credit(family, period, parameters):\n"

@@ -1,4 +1,4 @@
-"""The child's side of the protocol (analysis/harness.py), run in this process.
+"""The child's side of the protocol (analysis/execution/harness/runner.py), run in this process.
 
 Each test sends the harness the request a parent sends (execution.py) and reads the reply
 off its pipe as JSON, so a change of the wire format, of what an outcome carries, or of how
@@ -17,9 +17,9 @@ from collections.abc import Iterator
 import pytest
 from harness_kit import InProcessHarness, in_process_harness
 
-from analysis import harness as child
 from analysis.errors import ReplyForged
-from analysis.execution import HARNESS_SOURCE, Channel
+from analysis.execution.harness import runner as child
+from analysis.execution.process import HARNESS_SOURCE, Channel
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from analysis.hints import ModuleFacts
-from analysis.imports import ImportedNames
-from analysis.project import Project
+from analysis.facts.imports import ImportedNames
+from analysis.facts.module import ModuleFacts
+from analysis.scan.project import Project
 
 FILES = {
     "care/__init__.py": "",

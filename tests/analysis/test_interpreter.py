@@ -12,8 +12,8 @@ import pytest
 from interpreters import make_venv, older_python, site_packages
 
 from analysis.errors import CodebiasError
-from analysis.interpreter import MIN_VERSION, Interpreter, InterpreterError
-from analysis.project import Project
+from analysis.execution.interpreter import MIN_VERSION, Interpreter, InterpreterError
+from analysis.scan.project import Project
 
 
 def test_the_running_python_describes_itself_as_its_site_module_set_it_up() -> None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from analysis_kit import engine, model_of, verdict
 
-from analysis.harness_output import mask_text
-from analysis.missing_fields import missing_key
-from analysis.param_docs import described
-from analysis.search import absent
+from analysis.execution.harness.output import mask_text
+from analysis.facts.param_docs import described
+from analysis.search.missing_fields import missing_key
+from analysis.search.search import absent
 
 
 def biased_for(source: str, qualname: str = "f") -> set[str]:

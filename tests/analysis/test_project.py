@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.project import Project, package_root
+from analysis.scan.project import Project, package_root
 
 
 def tree(root: Path, files: dict[str, str]) -> Path:

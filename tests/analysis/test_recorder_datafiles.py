@@ -1,4 +1,4 @@
-"""The recorder's data entries (analysis/harness_recorder.py): a data file's rows passed to
+"""The recorder's data entries (harness/recorder.py, datarows.py): a data file's rows passed to
 the functions that read them, in the shape each takes, run in this process as the harness's
 protocol is (harness_kit.py); only the calls that return are recorded, named by file and
 row."""

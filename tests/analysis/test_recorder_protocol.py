@@ -1,5 +1,5 @@
-"""The recorder's side of the child (analysis/harness_recorder.py, harness_describe.py) and
-the replay of recorded calls (harness_recorded.py), run in this process as the harness's
+"""The recorder's side of the child (analysis/execution/harness/recorder.py, describe.py)
+and the replay of recorded calls (harness/recorded.py), run in this process as the harness's
 protocol is (harness_kit.py): a project is written to tmp_path, its tests and demos run
 under the recorder, and what it streams is read back as the parent reads it."""
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from harness_kit import InProcessHarness, in_process_harness
 
-from analysis.harness_recorded import set_leaf
+from analysis.execution.harness.recorded import set_leaf
 
 PRICING = """\
 from dataclasses import dataclass, field
@@ -475,7 +475,7 @@ def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path:
     import json
     import subprocess
 
-    from analysis.execution import HARNESS_SOURCE, Channel
+    from analysis.execution.process import HARNESS_SOURCE, Channel
 
     write(tmp_path, {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.refusal import about_another_input
+from analysis.search.refusal import about_another_input
 
 # Plausibility of a reading against a reference that differs by sex: the message is about
 # the reading. For a girl 40 is implausible, for a boy it is not.

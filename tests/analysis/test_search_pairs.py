@@ -9,11 +9,12 @@ import time
 
 from analysis_kit import model_of, verdict
 
-from analysis.execution import Limits, ProcessExecutor, Target
-from analysis.functions import find_function
-from analysis.inputs import SPREAD, Leaf
-from analysis.search import Search, contexts, protected_pairs, typical
-from analysis.static import acting_with, condition_scopes
+from analysis.execution.process import Limits, ProcessExecutor, Target
+from analysis.search.contexts import contexts, protected_pairs, typical
+from analysis.search.search import Search
+from analysis.shapes import SPREAD, Leaf
+from analysis.source.functions import find_function
+from analysis.static.review import acting_with, condition_scopes
 
 SOURCE = (
     "GIRTH = 'girth'\n"

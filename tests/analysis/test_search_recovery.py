@@ -13,7 +13,7 @@ from __future__ import annotations
 from analysis_kit import engine
 
 from analysis import Engine, FunctionReport
-from analysis.execution import ProcessExecutor
+from analysis.execution.process import ProcessExecutor
 from config.policy import Budget, default_policy
 
 # Eight other inputs, each compared with constants: varying them one at a time around a

@@ -11,7 +11,7 @@ from analysis_kit import leaf, model_of, verdict
 from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import Engine
-from analysis.execution import ProcessExecutor
+from analysis.execution.process import ProcessExecutor
 from config.policy import build_policy
 
 IMPUTE = """

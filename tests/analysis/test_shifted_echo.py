@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.shifted import shifted_echo, swapped_echo
+from analysis.search.shifted import shifted_echo, swapped_echo
 from analysis.values import DateValue
 
 SOURCE = (

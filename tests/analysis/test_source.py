@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from analysis.source import (
+from analysis.source.reading import (
     KINDS,
     extract_code,
     how_recovered,

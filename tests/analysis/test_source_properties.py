@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
-from analysis.source import extract_code, how_recovered, recover_module, repair_code
+from analysis.source.reading import extract_code, how_recovered, recover_module, repair_code
 
 # Pieces of answers as models write them, to reach every branch of recovery.
 FRAGMENTS = (

@@ -12,8 +12,8 @@ import ast
 import pytest
 from analysis_kit import leaf, model_of, verdict
 
-from analysis.functions import find_function
-from analysis.static import first_reach, never_read, reaches
+from analysis.source.functions import find_function
+from analysis.static.review import first_reach, never_read, reaches
 
 
 def reach_of(source: str, display: str) -> list[tuple[str, int]]:

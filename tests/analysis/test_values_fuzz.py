@@ -12,11 +12,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.builder import InputBuilder
-from analysis.functions import list_functions
-from analysis.hints import ModuleFacts
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
 from analysis.report import Example, Finding, FunctionReport, ScanReport
-from analysis.search import contexts
+from analysis.search.contexts import contexts
+from analysis.source.functions import list_functions
 from bot.render.json_report import render_json
 from bot.render.markdown import render_report
 from bot.render.sarif import render_sarif

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from analysis_kit import engine, leaf, model_of, search, verdict
 
-from analysis.execution import Call, Limits, ProcessExecutor, Target
-from analysis.inputs import encode_value
+from analysis.execution.process import Call, Limits, ProcessExecutor, Target
+from analysis.shapes import encode_value
 
 NOISE = {
     "clock": (

@@ -17,7 +17,7 @@ from fleetgithub import FleetGitHub
 from scenario import BASE, HEAD, PATH, REPO, set_pull
 
 from analysis import Engine
-from analysis.scan_budget import Deadline
+from analysis.scan.budget import Deadline
 from bot.deadline import JobDeadline, JobTimedOut, current_deadline, job_deadline
 from bot.events import ReviewRequest, route
 from bot.jobs import JobContext

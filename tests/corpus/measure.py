@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 def make_engine(jobs: int = 1, executor: str = "default") -> Engine:
     from analysis import Engine
-    from analysis.execution import ProcessExecutor
+    from analysis.execution.process import ProcessExecutor
     from config.policy import default_policy
 
     # "process" (rlimits only) is for trying the engine where the sandbox is missing;
@@ -48,7 +48,7 @@ def scan_file(engine: Engine, label: Label) -> dict[str, FunctionReport]:
     the module's relative and absolute imports of its siblings resolve."""
     source = label.path.read_text(encoding="utf-8")
     if "/" in label.file:
-        from analysis.project import Project
+        from analysis.scan.project import Project
 
         project = Project.discover(label.path.parents[label.file.count("/")])
         reports = engine.scan_source(source, label.file, project=project)
@@ -172,6 +172,10 @@ def measure(splits: Iterable[str], jobs: int = 1, executor: str = "default") -> 
     return tallies
 
 
+# Splits the developer never reads (tests/corpus/README.md): their figures only.
+BLIND = frozenset({"holdout", "shapes_holdout"})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=[*SPLITS, "all"], default="all")
@@ -190,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     for split, tally in tallies.items():
         if tally.misses:
             print(f"\n{split}: {len(tally.misses)} function(s) differ from their label")
+            if split in BLIND:
+                continue  # a blind split's misses are counted, never named to the developer
             for miss in tally.misses if args.verbose else tally.misses[:20]:
                 print(f"  {miss}")
     return 0

@@ -6,9 +6,9 @@ import ast
 
 import pytest
 
-from analysis.functions import FunctionInfo
 from analysis.mitigation import AnswerRejected, extract_function
 from analysis.mitigation.splice import find_function, function_source
+from analysis.source.functions import FunctionInfo
 
 MODULE = '''"""Hiring rules."""
 import math

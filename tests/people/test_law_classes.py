@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from analysis import Engine
-from analysis.functions import list_functions
-from analysis.source import parse_module
+from analysis.source.functions import list_functions
+from analysis.source.reading import parse_module
 from config.policy import build_policy, default_policy
 from tests.people.test_only_people import categories_of
 

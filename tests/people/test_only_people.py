@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from analysis import Engine, FunctionReport
-from analysis.builder import InputBuilder
-from analysis.functions import find_function, list_functions
-from analysis.hints import ModuleFacts
-from analysis.inputs import InputModel
-from analysis.source import parse_module
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.builder import InputBuilder
+from analysis.shapes import InputModel
+from analysis.source.functions import find_function, list_functions
+from analysis.source.reading import parse_module
 from config.policy import Policy, PolicyError, build_policy, default_policy
 
 ENGINE = Engine(default_policy())

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from analysis.execution import Limits, Session, Target
+from analysis.execution.process import Limits, Session, Target
 from analysis.sandbox import BwrapExecutor
 from analysis.sandbox.bwrap import PRELUDE_MARKER
 

@@ -13,7 +13,7 @@ import pytest
 from sandbox_helpers import SANDBOX, assert_no_survivors
 
 from analysis import Engine
-from analysis.execution import Limits
+from analysis.execution.process import Limits
 from analysis.sandbox import BwrapExecutor
 from config.policy import default_policy
 

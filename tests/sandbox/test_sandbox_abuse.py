@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,7 @@ from sandbox_helpers import (
 )
 
 from analysis.errors import SessionDied
-from analysis.execution import Call, Outcome
+from analysis.execution.process import Call, Outcome
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX
@@ -481,7 +482,12 @@ def test_hostile_function_leaves_host_untouched_and_ordinary_function_correct(
                     break
             if case.name.startswith("setsid daemon"):
                 # The daemon really runs on the host before the close: the test can see it.
-                assert any(DAEMON_MARKER in s for s in survivors())
+                # The grandchild may not have exec'd yet when the call returns (a loaded
+                # machine), so wait for its command line to show the marker.
+                deadline = time.monotonic() + 20.0
+                while not any(DAEMON_MARKER in s for s in survivors()):
+                    assert time.monotonic() < deadline, "the daemon never started"
+                    time.sleep(0.05)
         assert [o.value for o in ordinary.run(ORDINARY_CALLS)] == ORDINARY_ANSWERS
     finally:
         ordinary.close()

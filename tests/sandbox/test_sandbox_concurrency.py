@@ -12,7 +12,7 @@ import pytest
 from sandbox_helpers import SANDBOX, SLOTS, UID_BASE, assert_no_survivors, open_session
 
 from analysis.errors import SessionDied
-from analysis.execution import Call, Limits, Session
+from analysis.execution.process import Call, Limits, Session
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from sandbox_helpers import SANDBOX, assert_no_survivors
 
 from analysis import Engine, FunctionReport
-from analysis.execution import Limits
+from analysis.execution.process import Limits
 from analysis.sandbox import BwrapExecutor
 from config.policy import default_policy
 

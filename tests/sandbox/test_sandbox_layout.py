@@ -19,7 +19,7 @@ from sandbox_helpers import (
     survivors,
 )
 
-from analysis.execution import Limits
+from analysis.execution.process import Limits
 from analysis.sandbox import BwrapExecutor
 from analysis.sandbox.slots import Slot
 
@@ -82,7 +82,7 @@ def test_sandbox_environment_is_only_what_we_set(executor: BwrapExecutor) -> Non
 WORKER = """
 import sys, time
 sys.path.insert(0, {repo!r})
-from analysis.execution import Call, Limits, Target
+from analysis.execution.process import Call, Limits, Target
 from analysis.sandbox import BwrapExecutor
 executor = BwrapExecutor(uid_base={uid_base}, slots={slots}, slot_dir={slot_dir!r})
 source = '''

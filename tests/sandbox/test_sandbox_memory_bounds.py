@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 from sandbox_helpers import HOSTILE_LIMITS, SANDBOX, open_session
 
-from analysis.execution import Call
+from analysis.execution.process import Call
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX

@@ -17,8 +17,8 @@ from sandbox_helpers import SANDBOX
 from analysis.evidence.calls import Evidence, FunctionKey
 from analysis.evidence.entrypoints import EntryPoint
 from analysis.evidence.recording import Recording, RecordingTarget
-from analysis.project import Project
 from analysis.sandbox import BwrapExecutor
+from analysis.scan.project import Project
 from config.policy import build_policy
 
 pytestmark = SANDBOX

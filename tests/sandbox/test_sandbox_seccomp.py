@@ -18,7 +18,7 @@ import pytest
 from sandbox_helpers import ORDINARY_LIMITS, SANDBOX, open_session
 
 from analysis.errors import SandboxUnavailable
-from analysis.execution import Call
+from analysis.execution.process import Call
 from analysis.sandbox import BwrapExecutor, seccomp, verify
 
 pytestmark = SANDBOX

@@ -14,7 +14,7 @@ import pytest
 from sandbox_helpers import SANDBOX
 
 from analysis.errors import SandboxUnavailable
-from analysis.execution import ProcessExecutor
+from analysis.execution.process import ProcessExecutor
 from analysis.sandbox import BwrapExecutor, default_executor, verify
 from analysis.sandbox.bounds import ipc_limits
 from analysis.sandbox.selftest import judge

@@ -16,7 +16,7 @@ import time
 from sandbox_helpers import SANDBOX, assert_no_survivors, open_session
 
 from analysis.errors import SessionDied
-from analysis.execution import Call, Limits
+from analysis.execution.process import Call, Limits
 from analysis.sandbox import BwrapExecutor
 
 pytestmark = SANDBOX

@@ -13,8 +13,8 @@ import pytest
 from interpreters import SHADOWING_PACKAGES, make_venv, newer_python, site_packages
 from sandbox_helpers import ORDINARY_LIMITS, SANDBOX, SLOTS, UID_BASE
 
-from analysis.execution import Call, Target
-from analysis.interpreter import Interpreter
+from analysis.execution.interpreter import Interpreter
+from analysis.execution.process import Call, Target
 from analysis.sandbox import BwrapExecutor, verify
 from analysis.sandbox.layout import VENV_ROOT, host_layout
 

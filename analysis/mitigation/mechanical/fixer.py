@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from analysis.errors import ExecutionError, SandboxUnavailable
-from analysis.functions import FunctionInfo, find_function
-from analysis.inputs import InputModel, Leaf
 from analysis.mitigation.answer import Candidate
 from analysis.mitigation.loop import FixResult, Tester, accept, start
 from analysis.mitigation.mechanical.edits import Source
@@ -26,8 +24,10 @@ from analysis.mitigation.mechanical.rules import (
 )
 from analysis.mitigation.mechanical.target import NotApplicable, build_target
 from analysis.mitigation.splice import function_source
-from analysis.project import Placement
 from analysis.report import FunctionReport
+from analysis.scan.project import Placement
+from analysis.shapes import InputModel, Leaf
+from analysis.source.functions import FunctionInfo, find_function
 
 log = logging.getLogger(__name__)
 

@@ -9,11 +9,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.functions import FunctionInfo, FunctionNode, find_function
-from analysis.inputs import InputPath, Leaf
 from analysis.mitigation.mechanical.edits import Edit, Source
 from analysis.mitigation.mechanical.values import Scope, Undetermined, literal
-from analysis.taint import Tainter, leaf_matches
+from analysis.shapes import InputPath, Leaf
+from analysis.source.functions import FunctionInfo, FunctionNode, find_function
+from analysis.static.taint import Tainter, leaf_matches
 
 # Calls that give back their argument as it was, only written otherwise: `str(sex).lower()`.
 NORMALISERS = frozenset({"str", "int", "float", "round"})

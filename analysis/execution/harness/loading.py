@@ -1,0 +1,65 @@
+"""Loading the module under test as its project would: which module is the project's own,
+whether a loaded module still holds the source given, the function a command wraps, and
+the builtins an interpreter started without -S lacks.
+
+Part of the child script (see runner.py): joined into one script with the other parts by
+`analysis.execution.process.HARNESS_SOURCE`; standard library only.
+"""
+
+import io
+from types import FunctionType
+
+
+def command_callback(target, qualname):
+    """The function a command-line framework wrapped (click's and typer's `Command` keep it
+    as `.callback`): calling the command would parse sys.argv instead."""
+    if isinstance(target, (FunctionType, type)):
+        return target
+    try:
+        callback = getattr(target, "callback", None)
+    except Exception:  # noqa: BLE001 - any object may answer attributes as it likes
+        return target
+    name = qualname.rsplit(".", 1)[-1]
+    if isinstance(callback, FunctionType) and callback.__name__ == name:
+        return callback
+    return target
+
+
+def same_source(module, filename, source):
+    """Whether `module` was loaded from `filename` and the file still holds `source`."""
+    if getattr(module, "__file__", None) != filename:
+        return False
+    try:
+        with open(filename, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    try:
+        encoding = tokenize_encoding(data)
+        return data.decode(encoding).removeprefix("\ufeff") == source
+    except (LookupError, UnicodeDecodeError, SyntaxError):
+        return False
+
+
+def tokenize_encoding(data):
+    import tokenize
+
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+
+
+def of_project(module, roots):
+    """Whether a module is the target or one of the project's own (not a dependency)."""
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str) or file.startswith("<"):
+        return True
+    return any(file.startswith(root.rstrip("/") + "/") for root in roots if root)
+
+
+def site_builtins():
+    """`exit`, `quit`, `help`, `copyright`... as every interpreter started without -S has them
+    (code under test calls `exit()` and reads `builtins.help`); no .pth file is run for them."""
+    import site
+
+    site.setquit()
+    site.sethelper()
+    site.setcopyright()

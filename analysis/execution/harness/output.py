@@ -1,0 +1,269 @@
+"""The text of an output as the harness compares it: canonical (sorted sets, no addresses,
+numbers by value), with the protected value's echoes masked, and part by part.
+
+Part of the child script (see harness/runner.py): it runs inside the sandbox, first of the parts
+`analysis.execution.process.HARNESS_SOURCE` joins into one script, so it uses the standard library
+only and imports nothing from codebias.
+"""
+
+import re
+from datetime import date
+from enum import Enum
+from itertools import islice
+from math import isfinite
+
+try:
+    from _sha256 import sha256  # built in: no OpenSSL to load at every start (3.11)
+except ImportError:  # pragma: no cover - other versions
+    from hashlib import sha256
+
+# Held by name from here on (`islice`, not `itertools.islice`), like everything the harness
+# uses while it runs: code under test may replace what a module offers, by assignment
+# (`itertools.islice = ...`), but not what the harness took before it ran. No regular
+# expression is compiled after the start either: `re` keeps its patterns in a cache that
+# code under test can fill with its own (ADDRESS is compiled now, and its `sub` with a
+# literal replacement runs in C).
+
+MAX_REPR = 2000
+MAX_ITEMS = 60  # items of one container that an output's text shows
+MASK = "<protected>"
+MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
+MAX_PART = 160  # characters of one part's text
+PART_DEPTH = 3
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def clip(text):
+    """An output's text cut to MAX_REPR characters, ending in a digest of the whole when cut:
+    two outputs that differ only past the cut (a constructor's state, a long report) still
+    read as different."""
+    if len(text) <= MAX_REPR:
+        return text
+    digest = sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    tail = f" ... #{digest}"
+    return text[: MAX_REPR - len(tail)] + tail
+
+
+def mask_text(text, masks):
+    tokens = {}
+    for m in masks:
+        if isinstance(m, bool) or m is None:
+            continue
+        tokens[str(m).strip()] = is_number(m)
+        if isinstance(m, Enum):
+            # A member echoed in a repr (`age_band=<AgeBand.SENIOR: 'senior'>`) or by value.
+            tokens[repr(m)] = False
+            if isinstance(m.value, str):  # not a number: 1 of `Sex.MALE = 1` may be a decision
+                tokens[m.value.strip()] = False
+        for years in ages_from_birth(m):
+            # The age code works out from a birth date: "is 30 years old" echoes 1996-06-15.
+            tokens.setdefault(str(years), True)
+        if is_number(m) and isfinite(m):
+            # `f"{age:.1f} yr"`: the number as text formats it, to 1 to 3 decimals
+            tokens.update({f"{m:.{digits}f}": True for digits in (1, 2, 3)})
+    # Longest first, so that "30.0" is masked whole and not as "30" followed by ".0".
+    for token in sorted(filter(None, tokens), key=len, reverse=True):
+        # Masking too much is harmless (outputs also compare unmasked); too little is not.
+        # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
+        text = mask_whole(text, token, tokens[token])
+    return text
+
+
+def ages_from_birth(value):
+    """The whole years from a date (or ISO text of one) to today, as code works an age out of
+    a birth date: by the calendar, `days // 365` or `days / 365.25`; none for anything else."""
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            value = date.fromisoformat(value)
+        except ValueError:
+            return set()
+    if not isinstance(value, date):
+        return set()
+    today = date.today()
+    if hasattr(value, "date"):  # a datetime
+        value = value.date()
+    days = (today - value).days
+    calendar = today.year - value.year - ((today.month, today.day) < (value.month, value.day))
+    return {y for y in (calendar, days // 365, int(days / 365.25)) if 0 <= y <= 130}
+
+
+def mask_whole(text, token, number):
+    """`text` with each whole occurrence of `token`, in any case, replaced by MASK: a number
+    is not part of another one (the 1 of "11", "-1" or "1.5" is no echo of 1), nor a word
+    part of another word."""
+    folded, key = fold(text), fold(token)
+    pieces, start = [], 0
+    found = folded.find(key)
+    while found >= 0:
+        end = found + len(key)
+        if stands_alone(text, found, end, number):
+            pieces += [text[start:found], MASK]
+            start = end
+            found = folded.find(key, end)
+        else:
+            found = folded.find(key, found + 1)
+    return "".join(pieces) + text[start:] if pieces else text
+
+
+def whole(token: str, number: bool) -> str:
+    """The regular expression of what mask_whole() finds (in any case): for the parent, which
+    reads outputs as masking does (search.py, refusal.py, shifted.py). Not used in the child."""
+    before = r"[\w.\-]" if number else r"[\w.]"
+    return rf"(?<!{before}){re.escape(token)}(?![\w]|\.\d)"
+
+
+def fold(text):
+    """`text` in lower case character for character, so that positions stay the same: each
+    character as a case-insensitive regular expression compares it (`ſ` as `s`, `İ` as `i`)."""
+    lowered = text.lower()
+    if lowered.isascii() and len(lowered) == len(text):
+        return lowered
+    return "".join(fold_character(c) for c in text)
+
+
+def fold_character(char):
+    if char in "\u0130\u0131":
+        return "i"  # re's IGNORECASE puts dotted İ and dotless ı with i and I
+    for form in (char.casefold(), char.lower()):
+        if len(form) == 1:
+            return form
+    return char
+
+
+def stands_alone(text, start, end, number):
+    """Whether text[start:end] is a whole word or number: no letter, digit, `_` or `.` (or,
+    for a number, `-`) just before it, no letter, digit or `_` just after it, and no `.`
+    followed by a digit (the 1 of "1.5")."""
+    if start > 0:
+        before = text[start - 1]
+        if is_word(before) or before == "." or (number and before == "-"):
+            return False
+    if end < len(text):
+        after = text[end]
+        if is_word(after):
+            return False
+        if after == "." and end + 1 < len(text) and text[end + 1].isdecimal():
+            return False
+    return True
+
+
+def is_word(char):
+    return char.isalnum() or char == "_"
+
+
+def is_masked(obj, masks):
+    for m in masks:
+        if isinstance(m, bool):
+            continue
+        if type(obj) is type(m) and obj == m:
+            return True
+        # A normalised echo: `str(value).strip().lower()`, `.upper()`, `.title()`.
+        if isinstance(obj, str) and isinstance(m, str) and m.strip():
+            if obj.strip().casefold() == m.strip().casefold():
+                return True
+        # A number echoed rounded or converted: `round(age, 4)`, `int(age)`, `float(age)`.
+        if is_number(obj) and is_number(m) and obj in rounded_forms(m):
+            return True
+    return False
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def rounded_forms(number):
+    """`number` as code echoes it rounded. Whole-number forms only from 10 up: rounding 0.5
+    to 0 would mask any 0 the function decides on."""
+    if not isfinite(number):
+        return {number}
+    rounded = (round(number, digits) for digits in range(1, 7))
+    # A whole number is too common to be taken for this one: 2.01 to 1 digit is 2.0, and
+    # masking every 2 beside it would hide or invent a difference.
+    forms = {number, *(r for r in rounded if not float(r).is_integer())}
+    if abs(number) >= 10:
+        forms |= {int(number), round(number)}
+    return forms
+
+
+def output_parts(obj, masks):
+    """[path, text, masked text] of each part of an output, breadth first, bounded."""
+    out = []
+    queue = [("", obj, 0)]
+    while queue and len(out) < MAX_PARTS:
+        path, value, depth = queue.pop(0)
+        if path:
+            out.append([path, canonical(value, [])[:MAX_PART], canonical(value, masks)[:MAX_PART]])
+        if depth >= PART_DEPTH:
+            continue
+        if isinstance(value, dict):
+            children = sorted(
+                ((f"[{canonical(k, [])[:40]}]", v) for k, v in value.items()), key=lambda kv: kv[0]
+            )
+        elif isinstance(value, (list, tuple)):
+            children = [(f"[{i}]", v) for i, v in enumerate(value)]
+        elif hasattr(value, "__dict__") and (
+            type(value).__repr__ is object.__repr__ or hasattr(type(value), "__dataclass_fields__")
+        ):
+            # An object's attributes, also when a dataclass writes them all into its repr.
+            children = sorted((f".{k}", v) for k, v in vars(value).items())
+        else:
+            continue
+        queue += [(path + name, v, depth + 1) for name, v in children[:MAX_PARTS]]
+    return out
+
+
+def more(items):
+    """How many items of a large output were left out: 600 rows of a reference table are
+    compared by their first MAX_ITEMS and their count (the text is cut at MAX_REPR anyway)."""
+    return [f"... {len(items) - MAX_ITEMS} more"] if len(items) > MAX_ITEMS else []
+
+
+def canonical(obj, masks, depth=0):
+    """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
+    # One branch per kind of value, in the order they must be tried (a bool before an int,
+    # a mask before anything): split up, the precedence would no longer read in one place.
+    if depth > 20:
+        return "..."
+    if is_masked(obj, masks):
+        return MASK
+    if isinstance(obj, str):
+        return repr(mask_text(obj, masks))
+    if isinstance(obj, float):
+        # 2 and 2.0 are the same answer: numbers compare by value, as == does.
+        rounded = round(obj, 9)
+        return repr(int(rounded)) if rounded.is_integer() else repr(rounded)
+    if isinstance(obj, (bool, int, type(None), complex, bytes)):
+        return repr(obj)
+    if isinstance(obj, Enum):
+        return f"{type(obj).__name__}.{obj.name}"
+    if isinstance(obj, dict):
+        items = sorted(
+            f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
+            for k, v in islice(obj.items(), MAX_ITEMS)
+        )
+        return "{" + ", ".join(items + more(obj)) + "}"
+    if isinstance(obj, (list, tuple)):
+        inner = [canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS)]
+        return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj))
+    if isinstance(obj, (set, frozenset)):
+        inner = sorted(canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS))
+        return "{" + ", ".join(inner + more(obj)) + "}"
+    plain_form = getattr(type(obj), "_cb_plain", None)
+    if plain_form is not None:  # the harness's own table and column (harness/frames.py)
+        return canonical(plain_form(obj), masks, depth + 1)
+    module = type(obj).__module__.split(".")[0]
+    if module in ("numpy", "pandas"):
+        # Arrays, frames and their scalars as plain data: compared, and masked, by value.
+        try:
+            plain = obj.tolist() if hasattr(obj, "tolist") else obj.to_dict()
+        except Exception:  # noqa: BLE001 - an object of theirs without a plain form
+            plain = None
+        if plain is not None and plain is not obj:
+            return canonical(plain, masks, depth + 1)
+    if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
+        return f"{type(obj).__name__}({canonical(vars(obj), masks, depth + 1)})"
+    try:
+        text = repr(obj)
+    except Exception as exc:  # noqa: BLE001
+        text = f"<unrepresentable {type(obj).__name__}: {exc}>"
+    return mask_text(ADDRESS.sub("", text), masks)

@@ -1,0 +1,535 @@
+"""The child side of execution: loads one module and calls one function many times.
+
+This file runs *inside* the sandbox, as ``python -B -S -s -P -c <prelude + this source>``
+(analysis/sandbox/bwrap.py; ``-s -P -c`` with rlimits only under --trust-code), so it must use
+the standard library only and import nothing from codebias. Not ``-I``: its ``-E`` would drop
+the PYTHONHASHSEED the parent sets, and the child's environment is the parent's choice anyway.
+The child script is the parts of this package joined in the order
+`analysis.execution.process.HARNESS_SOURCE` lists (see analysis/execution/harness/__init__.py),
+this one last.
+It speaks newline-delimited JSON on private file descriptors; the code under test gets /dev/null
+as stdin and a capped buffer as stdout, so it can neither read the protocol nor forge a reply by
+printing. Nor by writing on the reply pipe itself (it can find it in /proc/self/fd): the first
+line the parent sends, read before any code under test runs, is a key for this session, and
+every reply carries a MAC under it (HMAC-SHA256 of the reply's number and its text). What the
+harness relies on while it runs (the JSON reader and writer, the MAC, the canonical text of an
+output, the builtins it calls) it took before the module ran, so that code under test
+cannot swap it by assignment (`json.JSONEncoder.encode = ...`, `builtins.sorted = ...`);
+the Guard checks the harness's own names. Code that digs the harness's objects out of the
+garbage collector or the stack is beyond any check in this process (docs/security.md).
+
+Protocol (parent -> child, one JSON object per line, after the key line):
+  {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
+   "load_timeout": float, "module": str | null, "package": bool, "paths": [str],
+   "last_paths": [str] (searched after the standard library), "cwd": str | null,
+   "stub": [str], "stub_missing": bool}
+  {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
+                            "parts": bool}]}
+Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per call, in order
+  {"loaded": true, "stubbed": [str]} | {"loaded": false, "error": str}
+  {"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
+   "parts": [[path, repr, masked]...]} | {"ok": false, "error": str, "needs": [str]}
+  "masked"/"stdout_masked" replace values equal to the call's `mask` values (the protected value
+  being varied) by a placeholder, so a function that only echoes its input back is not biased;
+  a string equal to a mask value up to case and surrounding whitespace is an echo too
+  (`str(row["sex"]).strip().lower()`). With "parts", the output is also given part by part
+  (tuple and list items, dict values, object attributes, to a small depth) so that the parent
+  can compare the parts that re-run stably when others (a clock, a uuid) do not.
+With "module", the source is executed as that module of its package (found on "paths"), so that
+relative imports, siblings and the package's __init__ work as in the project's own tests.
+A module that cannot be imported (or one listed in "stub") is replaced by a recording stub; a
+call that touches a stub fails with "needs": the modules it needed, so it proves nothing.
+A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
+answers both item and attribute access), "new" (class, kwargs, optional args: instance of a
+class of the module, by qualified name), "enum" (class, member), "tuple" (items), "float"
+(v: "inf"/"nan"), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex,
+Ellipsis, a set), "made" (function: what that function of the module returns when called
+without arguments).
+"""
+
+import builtins
+import importlib.util
+import os
+import random
+import signal
+import sys
+import types
+from io import StringIO
+from types import AsyncGeneratorType, CoroutineType, GeneratorType
+
+# What the harness calls while code under test runs, held by name (see the docstring).
+write_fd = os.write
+seed_random = random.seed
+set_handler = signal.signal
+set_timer = signal.setitimer
+
+if __name__ != "__main__":
+    # Imported, as the tests drive the harness in-process. In the sandbox the parts arrive as
+    # one script, these two first (analysis.execution.process.HARNESS_SOURCE), and nothing is
+    # imported.
+    from analysis.execution.harness.frames import Column, Table
+    from analysis.execution.harness.held import ENVIRONMENT, json_reader, json_writer, signer
+    from analysis.execution.harness.loading import (
+        command_callback,
+        of_project,
+        same_source,
+        site_builtins,
+    )
+    from analysis.execution.harness.output import (  # noqa: F401 - MAX_ITEMS: the tests read it here
+        MAX_ITEMS,
+        MAX_REPR,
+        canonical,
+        clip,
+        mask_text,
+        output_parts,
+        sha256,
+        stands_alone,
+    )
+    from analysis.execution.harness.recorded import RECORDED  # evidence: recorded calls replayed
+    from analysis.execution.harness.recorder import record  # evidence: the recording run
+    from analysis.execution.harness.stubs import STUBS, needs_outcome
+
+MAX_STDOUT = 2000
+MAX_GENERATOR_ITEMS = 200
+
+
+INPUT_ERROR = "InputError"  # what a call raised while its arguments were being built
+
+
+class CallTimeout(BaseException):
+    """Raised by the per-call alarm; a BaseException so that `except Exception` misses it."""
+
+
+class Record(dict):
+    """A person or object as code receives it: answers r["age"], r.get("age"), r.age and, as
+    an accessor, r("age", period); a call that names no field gives the record itself."""
+
+    def __call__(self, *args, **kwargs):
+        if args and isinstance(args[0], str) and args[0] in self:
+            return self[args[0]]
+        return self
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            if name in GROUP_AGGREGATES:
+                return GROUP_AGGREGATES[name]
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        self[name] = value
+
+
+def _reduce(function):
+    def reduce(values, *args, **kwargs):
+        try:
+            items = list(values)
+        except TypeError:
+            items = [values]  # one member's value
+        return function(items)
+
+    return reduce
+
+
+# A group of people (a household, a family, a team) as the record of its one member tried:
+# what group APIs ask of the members (`household.any(ages < 8)`, `household.sum(salary)`,
+# `household.nb_persons(role)`) is answered over that one member, unless a field says else.
+GROUP_AGGREGATES = {
+    "any": _reduce(lambda items: any(bool(v) for v in items)),
+    "all": _reduce(lambda items: all(bool(v) for v in items)),
+    "sum": _reduce(sum),
+    "min": _reduce(min),
+    "max": _reduce(max),
+    "nb_persons": lambda *args, **kwargs: 1,
+}
+
+
+class Guard:
+    """The harness's own names, by identity, taken before any code under test runs.
+
+    Module-level code, a class body or a default argument of the file under test runs in this
+    process and could replace a function of the harness (`import __main__;
+    __main__.canonical = ...`) or one of the builtins it calls (reachable as
+    `canonical.__builtins__`) to make a biased function look clean. Whatever changed is
+    named, and the engine judges every function of that module statically ("tampers with the
+    test harness"), never clean. What the harness takes from other modules it holds by name
+    (the module docstring), so a module is free to change theirs (`re._MAXCACHE = 1000`).
+    """
+
+    def __init__(self, namespace):
+        classes = {
+            name: vars(value)
+            for name, value in namespace.items()
+            if isinstance(value, type) and value.__module__ == namespace.get("__name__")
+        }
+        own = namespace.get("__builtins__")  # the harness's own copy (execution.py)
+        self.sources = {
+            "harness": namespace,
+            "builtins": own if isinstance(own, dict) else {},
+            **classes,
+        }
+        self.taken = {
+            (where, name): id(value)
+            for where, table in self.sources.items()
+            for name, value in list(table.items())
+        }
+        self.broken = None
+
+    def check(self):
+        """None while intact; else what was changed (and from then on, always that)."""
+        if self.broken is None:
+            for (where, name), ident in self.taken.items():
+                table = self.sources[where]
+                if name not in table or id(table[name]) != ident:
+                    self.broken = (
+                        f"TamperError: the module tampers with the test harness ({where}.{name})"
+                    )
+                    break
+        return self.broken
+
+
+class Harness:
+    def __init__(self, reply_fd, guard=None, key=bytes(32)):
+        self.reply_fd = reply_fd
+        self.guard = guard  # taken before any code under test runs (main)
+        self.encode = json_writer()
+        self.sign = signer(key)
+        self.sent = 0  # replies so far: each one's MAC covers its number
+        self.module = None
+        self.target = None
+        self.call_timeout = 1.0
+        self.plain_instances = {}  # by class: objects whose constructor takes no argument
+        self.made = {}  # by function name: what a module's maker returned
+        self.found_classes = {}  # by name: classes found in the package's other modules
+
+    def send(self, obj):
+        body = self.encode(obj).encode("ascii")
+        mac = self.sign(b"%d " % self.sent + body)
+        self.sent += 1
+        data = memoryview(mac.encode("ascii") + b" " + body + b"\n")
+        while data:
+            data = data[write_fd(self.reply_fd, data) :]
+
+    # -- loading -------------------------------------------------------------------------
+    def load(self, msg):
+        self.call_timeout = float(msg.get("call_timeout", 1.0))
+        sys.path[:0] = [p for p in msg.get("paths", []) if isinstance(p, str)]
+        sys.path += [p for p in msg.get("last_paths", []) if isinstance(p, str)]
+        if msg.get("cwd"):
+            os.chdir(msg["cwd"])
+        STUBS.forced.update(msg.get("stub", []))
+        STUBS.allow = bool(msg.get("stub_missing", True))
+        sys.meta_path.insert(0, STUBS)
+        RECORDED.configure(msg.get("evidence"), msg.get("cwd"))  # evidence: recorded calls
+        if not msg["qualname"]:
+            # evidence: the recording run sets the project up and loads no function
+            return {"loaded": True, "stubbed": sorted(STUBS.forced)}
+        if "async" in msg["source"]:
+            import asyncio  # noqa: F401 - now, not inside a timed call (it takes ~100 ms)
+        baseline = set(sys.modules)
+        roots = [p for p in msg.get("paths", []) if isinstance(p, str)]
+        while True:
+            try:
+                with self.alarm(float(msg.get("load_timeout", 10.0))):
+                    module = self.execute(msg)
+                    target = module
+                    for part in msg["qualname"].split("."):
+                        target = getattr(target, part)
+                    target = command_callback(target, msg["qualname"])
+                break
+            except ModuleNotFoundError as exc:
+                if not STUBS.adopt(exc.name):
+                    return {"loaded": False, "error": describe(exc)}
+                # Forget what the failed attempt imported of the project, then try again with
+                # the stub. Other modules loaded whole and stay: numpy's C core cannot load
+                # twice in one process.
+                for name in set(sys.modules) - baseline:
+                    if of_project(sys.modules[name], roots):
+                        del sys.modules[name]
+            except BaseException as exc:  # noqa: BLE001 - anything the module does is reported
+                variable = ENVIRONMENT.needed_by(exc)
+                if variable is not None:
+                    error = f"needs the environment variable {variable} (the sandbox's is empty)"
+                    return {"loaded": False, "error": error}
+                return {"loaded": False, "error": describe(exc)}
+        self.module, self.target = module, target
+        try:  # evidence: recorded calls load now, their imports outside any call's alarm
+            with self.alarm(float(msg.get("load_timeout", 10.0))):
+                RECORDED.preload(msg.get("recorded", []))
+        except BaseException:  # noqa: BLE001 - a call that cannot load fails when it is made
+            pass
+        broken = self.guard.check() if self.guard else None
+        if broken:
+            return {"loaded": False, "error": broken}
+        return {"loaded": True, "stubbed": sorted(STUBS.forced | STUBS.missing)}
+
+    def execute(self, msg):
+        """Run the source as its module: in its package when it has a dotted name."""
+        name = msg.get("module") or "codebias_target"
+        filename = msg.get("filename", "<target>")
+        if msg.get("module"):
+            parent = name.rpartition(".")[0]
+            if parent:
+                importlib.import_module(parent)  # the package's __init__ runs, as on import
+            loaded = sys.modules.get(name)
+            if loaded is not None and same_source(loaded, filename, msg["source"]):
+                # The package imported it already, from this very text: running it again would
+                # redo its side effects (networkx registers each algorithm once).
+                return loaded
+            spec = importlib.util.spec_from_loader(
+                name, loader=None, origin=filename, is_package=bool(msg.get("package"))
+            )
+            module = importlib.util.module_from_spec(spec)
+            if msg.get("package"):
+                module.__path__ = [os.path.dirname(filename)]
+        else:
+            module = types.ModuleType(name)
+        module.__file__ = filename
+        # The module's builtins are everybody's, not the harness's own copy (execution.py).
+        module.__dict__.setdefault("__builtins__", builtins)
+        sys.modules[name] = module
+        exec(compile(msg["source"], filename, "exec"), module.__dict__)
+        return module
+
+    # -- calling -------------------------------------------------------------------------
+    def alarm(self, seconds):
+        harness = self
+
+        class Alarm:
+            def __enter__(self):
+                set_handler(signal.SIGALRM, harness.on_alarm)
+                set_timer(signal.ITIMER_REAL, seconds)
+
+            def __exit__(self, *exc):
+                set_timer(signal.ITIMER_REAL, 0)
+                return False
+
+        return Alarm()
+
+    @staticmethod
+    def on_alarm(signum, frame):
+        raise CallTimeout()
+
+    def call_one(self, call):
+        outcome = self.attempt(call)
+        if outcome.get("missing") and STUBS.adopt(outcome.pop("missing")):
+            outcome = self.attempt(call)  # imported inside the function: again, with its stub
+        outcome.pop("missing", None)
+        broken = self.guard.check() if self.guard else None
+        return {"ok": False, "error": broken} if broken else outcome
+
+    def attempt(self, call):
+        seed = call.get("seed", 0)
+        seed_random(seed)
+        numpy = sys.modules.get("numpy")
+        if numpy is not None:
+            try:
+                numpy.random.seed(seed)
+            except Exception:  # noqa: BLE001 - a broken numpy must not end the run
+                pass
+        sink = StringIO()
+        saved_stdout = sys.stdout
+        sys.stdout = sink
+        masks = []
+        STUBS.touched.clear()
+        RECORDED.begin_call()  # evidence: each call starts from fresh recorded values
+        building = True
+        try:
+            with self.alarm(self.call_timeout):
+                # Building the inputs runs the module's own constructors: time them and
+                # catch what they raise like any other part of the call.
+                args = [self.decode(v) for v in call.get("args", [])]
+                kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
+                masks = [self.decode(v) for v in call.get("mask", [])]
+                building = False
+                result = self.target(*args, **kwargs)
+                if result is None and args and getattr(self.target, "__name__", "") == "__init__":
+                    result = args[0]  # what a constructor gives is the object it set up
+                if isinstance(result, CoroutineType):
+                    import asyncio  # imported lazily: most modules never need it
+
+                    result = asyncio.run(result)
+                if isinstance(result, AsyncGeneratorType):
+                    import asyncio
+
+                    result = asyncio.run(collect(result))
+                if isinstance(result, GeneratorType):
+                    result = [
+                        item for _, item in zip(range(MAX_GENERATOR_ITEMS), result, strict=False)
+                    ]
+                text = canonical(result, [])
+                masked = canonical(result, masks) if masks else text
+                pieces = output_parts(result, masks) if call.get("parts") else []
+        except CallTimeout:
+            return {"ok": False, "error": f"TimeoutError: call exceeded {self.call_timeout:.1f}s"}
+        except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are outcomes too
+            if STUBS.touched:
+                return needs_outcome()
+            missing = exc.name if isinstance(exc, ModuleNotFoundError) else None
+            error = describe(exc)
+            if building:
+                # A constructor refused the inputs before the function ran: that refusal is
+                # the constructor's (reviewed as a function of its own), not this function's.
+                error = f"{INPUT_ERROR}: building the inputs raised {error}"
+            return {"ok": False, "error": error, "missing": missing}
+        finally:
+            sys.stdout = saved_stdout
+        if STUBS.touched:
+            return needs_outcome()
+        printed = sink.getvalue()[:MAX_STDOUT]
+        return {
+            "ok": True,
+            "repr": clip(text),
+            "masked": clip(masked),
+            "stdout": printed,
+            "stdout_masked": mask_text(printed, masks),
+            "parts": pieces,
+        }
+
+    def resolve(self, dotted):
+        """A class of the module by its qualified name: "League.Rules". A class the module
+        does not name itself (`Sex`, the type of a field of an imported `UserProfile`) is
+        looked for in the modules of its package that are loaded."""
+        head, *rest = dotted.split(".")
+        found = getattr(self.module, head, None)
+        if not isinstance(found, type):
+            found = self.loaded_class(head) or found
+        if found is None:
+            raise AttributeError(f"no class {head!r} in {self.module.__name__}")
+        for part in rest:
+            found = getattr(found, part)
+        return found
+
+    def loaded_class(self, name):
+        # Every call decodes its arguments again: look through the modules once per name.
+        if name not in self.found_classes:
+            package = (getattr(self.module, "__name__", "") or "").split(".")[0]
+            self.found_classes[name] = next(
+                (
+                    value
+                    for module_name, module in list(sys.modules.items())
+                    if module_name == package or module_name.startswith(package + ".")
+                    for value in [getattr(module, name, None)]
+                    if isinstance(value, type)
+                ),
+                None,
+            )
+        return self.found_classes[name]
+
+    def decode(self, value):
+        # One branch per value tag of the protocol, in the docstring's order: the encoder
+        # (analysis/shapes.py) reads as its mirror only while they stay side by side.
+        if isinstance(value, list):
+            return [self.decode(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        tag = value.get("__cb__")
+        if tag is None:
+            return {k: self.decode(v) for k, v in value.items()}
+        if tag == "recorded":  # evidence: an argument of a recorded call, a leaf set
+            return RECORDED.value(value, self.decode)
+        if tag == "record":
+            return Record({k: self.decode(v) for k, v in value["fields"].items()})
+        if tag == "frame":
+            columns = {k: [self.decode(v) for v in vs] for k, vs in value["columns"].items()}
+            if STUBS.covers("pandas"):  # stubbed: the table below, not a stub that proves nothing
+                return Table(columns)
+            try:
+                import pandas
+            except ImportError:  # no pandas here: a table that answers its common idioms
+                return Table(columns)
+            return pandas.DataFrame(columns)
+        if tag == "series":
+            values = [self.decode(v) for v in value["values"]]
+            if STUBS.covers("pandas"):
+                return Column(values)
+            try:
+                import pandas
+            except ImportError:
+                return Column(values)
+            return pandas.Series(values)
+        if tag == "tuple":
+            return tuple(self.decode(v) for v in value["items"])
+        if tag == "float":
+            return float(value["v"])
+        if tag == "date":
+            import datetime
+
+            return datetime.date.fromisoformat(value["v"])
+        if tag == "literal":
+            import ast
+
+            return ast.literal_eval(value["v"])
+        if tag == "enum":
+            return getattr(self.resolve(value["class"]), value["member"])
+        if tag == "made":  # tables a module loads: made once per session, as the module does
+            name = value["function"]
+            if name not in self.made:
+                self.made[name] = getattr(self.module, name)()
+            return self.made[name]
+        if tag == "new":
+            cls = self.resolve(value["class"])
+            args = [self.decode(v) for v in value.get("args", [])]
+            kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
+            # Built from nothing, every instance of a class is the same: one per session (a
+            # calculator that reads its coefficient workbook in its constructor), unless the
+            # constructor is what is tested (each call must start from a fresh object).
+            shared = not args and not kwargs and getattr(self.target, "__name__", "") != "__init__"
+            if shared and value["class"] in self.plain_instances:
+                return self.plain_instances[value["class"]]
+            try:
+                obj = cls(*args, **kwargs)
+            except TypeError:  # its constructor wants other arguments: fill the fields by hand
+                obj = object.__new__(cls)
+                for k, v in kwargs.items():
+                    object.__setattr__(obj, k, v)
+            if shared:
+                self.plain_instances[value["class"]] = obj
+            return obj
+        raise ValueError(f"unknown value tag {tag!r}")
+
+
+async def collect(agen):
+    """The items of an async generator, at most MAX_GENERATOR_ITEMS."""
+    items = []
+    async for item in agen:
+        items.append(item)
+        if len(items) >= MAX_GENERATOR_ITEMS:
+            break
+    return items
+
+
+def describe(exc):
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+def main():
+    # Take the protocol channels away from fds 0/1 before any untrusted code runs.
+    request_fd = os.dup(0)
+    reply_fd = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    sys.stdin = open(os.devnull)
+    site_builtins()
+    ENVIRONMENT.watch()
+    requests = os.fdopen(request_fd, "r", encoding="utf-8")
+    # The session's key comes first; it stays only in the MAC's hash states.
+    harness = Harness(reply_fd, Guard(globals()), bytes.fromhex(requests.readline()))
+    read = json_reader()
+    for line in requests:
+        msg = read(line)
+        if msg["op"] == "load":
+            harness.send(harness.load(msg))
+        elif msg["op"] == "call":
+            for call in msg["calls"]:
+                harness.send(harness.call_one(call))
+        elif msg["op"] == "record":  # evidence: run the project's tests and demos, recording
+            record(harness, msg)
+        else:
+            harness.send({"error": "unknown op"})
+
+
+if __name__ == "__main__":
+    main()

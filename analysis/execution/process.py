@@ -1,0 +1,558 @@
+"""The process boundary: code under test runs in a child process, never in ours.
+
+One `Session` per function: the child loads the module once, then answers batches of calls
+through the harness protocol (see harness/runner.py). An `Executor` decides how the child is
+started; `ProcessExecutor` here applies rlimits only (for code the user owns), and
+`analysis.sandbox.BwrapExecutor` adds namespaces, a separate uid and a read-only system.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import posixpath
+import resource
+import secrets
+import selectors
+import signal
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import CallsProveNothing, LoadDied, ReplyForged, SessionDied
+from analysis.execution.interpreter import Interpreter, current_interpreter
+
+# The child script: its parts joined in order, each standard library only (see harness/runner.py).
+# First of all the harness takes a copy of the builtins for itself: every function and class
+# it defines looks names up there, so code under test that replaces a builtin
+# (`builtins.sorted = ...`) changes its own world, not the harness's.
+HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n".join(
+    (Path(__file__).parent / part).read_text(encoding="utf-8")
+    for part in (
+        "harness/output.py",
+        "harness/stubs.py",
+        "harness/frames.py",
+        "harness/describe.py",  # evidence: what a recorded argument holds
+        "harness/clock.py",  # evidence: the recording run's time
+        "harness/datarows.py",  # evidence: a data file's rows, shaped for a function
+        "harness/recorder.py",  # evidence: the recording run
+        "harness/recorded.py",  # evidence: recorded calls replayed
+        "harness/held.py",
+        "harness/loading.py",
+        "harness/runner.py",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_timeout: float = 1.0  # per call, enforced by an alarm inside the harness
+    load_timeout: float = 15.0  # importing the module and its package, once per session
+    session_timeout: float = 20.0  # wall clock for the whole child, enforced from here
+    memory_mb: int = 1024  # RLIMIT_AS
+    cpu_seconds: int = 20  # RLIMIT_CPU
+    processes: int = 64  # RLIMIT_NPROC (per uid: meaningful only with a uid of its own)
+    file_size_mb: int = 16  # RLIMIT_FSIZE
+    open_files: int = 64  # RLIMIT_NOFILE
+    max_reply_bytes: int = 4 << 20  # the child's answers are untrusted: cap them
+    stubbed_calls: int = 32  # calls that all touched a stubbed module, and the session stops
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of the function under test, its values already encoded for the harness."""
+
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    # Values whose echoes in the output are masked: the protected value being varied.
+    mask: tuple[Any, ...] = ()
+    # Ask for the output part by part too (Outcome.parts): for outputs some parts of which
+    # do not re-run stably.
+    parts: bool = False
+
+    def wire(self) -> dict[str, Any]:
+        return {
+            "args": list(self.args),
+            "kwargs": dict(self.kwargs),
+            "seed": self.seed,
+            "mask": list(self.mask),
+            "parts": self.parts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one call did, as far as the (untrusted) child says: a result or an error.
+
+    `value` is the canonical text of the result, `masked` the same with the protected value's
+    echoes masked; `stdout`/`stdout_masked` what it printed. `error` is set when it raised.
+    `parts`, when the call asked for them, are (path, text, masked text) of the result's items,
+    values and attributes: `[0]`, `['ok']`, `.approved`.
+    """
+
+    ok: bool
+    value: str = ""
+    masked: str = ""
+    stdout: str = ""
+    stdout_masked: str = ""
+    error: str = ""
+    needs: tuple[str, ...] = ()  # stubbed modules the call used: it proves nothing
+    parts: tuple[tuple[str, str, str], ...] = ()
+
+    @classmethod
+    def from_wire(cls, data: Any) -> Outcome:
+        """Keep only well-typed, bounded fields of an outcome the child sent."""
+        if not isinstance(data, dict):
+            return cls(False, error="malformed outcome")
+        if data.get("ok") is True:
+
+            def text(key: str) -> str:
+                return str(data.get(key, ""))[:4000]
+
+            return cls(
+                True,
+                text("repr"),
+                text("masked"),
+                text("stdout"),
+                text("stdout_masked"),
+                parts=wire_parts(data.get("parts")),
+            )
+        needs = data.get("needs")
+        return cls(
+            False,
+            error=str(data.get("error", "unknown error"))[:500],
+            needs=tuple(str(n)[:200] for n in needs[:20]) if isinstance(needs, list) else (),
+        )
+
+    def same(self, other: Outcome) -> bool:
+        """The same output, raw or with protected echoes masked.
+
+        What a function prints is its output only when it returns nothing: otherwise printing
+        is logging, and a log line is not a decision.
+        """
+        if not (self.value == other.value or self.masked == other.masked):
+            return False
+        if self.value != "None" or other.value != "None":
+            return True
+        return self.stdout == other.stdout or self.stdout_masked == other.stdout_masked
+
+    def same_except(self, other: Outcome, unstable: frozenset[str]) -> bool:
+        """The same output in every part that is not `unstable` (paths, "" the whole)."""
+        if "" not in unstable or not self.parts or not other.parts:
+            return self.same(other)
+        mine, theirs = self.part_map, other.part_map
+        if mine.keys() - unstable != theirs.keys() - unstable:
+            return False
+        return all(
+            mine[p][0] == theirs[p][0] or mine[p][1] == theirs[p][1] for p in mine.keys() - unstable
+        )
+
+    @property
+    def part_map(self) -> dict[str, tuple[str, str]]:
+        return {path: (text, masked) for path, text, masked in self.parts}
+
+    def shown(self) -> str:
+        """The output as a report shows it: the value, and what was printed when it is None."""
+        text = self.value
+        if text == "None" and self.stdout:
+            text += f"  (printed: {self.stdout.strip()[:200]!r})"
+        return text
+
+    @property
+    def texts(self) -> tuple[str, str]:
+        """Every unmasked text the output shows: its value and what it printed."""
+        return self.value, self.stdout
+
+
+def wire_parts(data: Any) -> tuple[tuple[str, str, str], ...]:
+    """The (path, text, masked) parts of an outcome, as far as they are well-typed."""
+    if not isinstance(data, list):
+        return ()
+    return tuple(
+        (str(p[0])[:200], str(p[1])[:500], str(p[2])[:500])
+        for p in data[:64]
+        if isinstance(p, list) and len(p) == 3
+    )
+
+
+@dataclass(frozen=True)
+class SharedProject:
+    """A project as sandboxes see it: `path` is what targets get as `repo`, and `note` says
+    what that view leaves out of the project ("" when nothing)."""
+
+    path: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to load in the child and which callable to call.
+
+    A standalone file is executed on its own. A file of a project is executed as its module
+    (`module`, a package's `__init__` when `package`), with the project's files visible
+    read-only: `repo` is the host folder to show, `filename` and `paths` (import roots) are
+    relative to it, and the child runs in it as its working folder.
+    """
+
+    source: str
+    filename: str
+    qualname: str
+    module: str | None = None
+    package: bool = False
+    repo: str | None = None
+    paths: tuple[str, ...] = ()
+    last_paths: tuple[str, ...] = ()  # searched after the standard library (project.py)
+    stub: tuple[str, ...] = ()  # modules replaced by recording stubs, importable or not
+    stub_missing: bool = True  # a module that cannot be imported is stubbed, not an error
+    # evidence (analysis/evidence/): the host folder of recorded calls, shown read-only, and
+    # the calls of this function in it (loaded with the module, outside any call's alarm)
+    evidence: str | None = None
+    recorded: tuple[str, ...] = ()
+
+
+def rlimit_setter(limits: Limits) -> Callable[[], None]:
+    """A preexec function that applies the resource limits in the child before exec."""
+
+    def apply() -> None:
+        mb = 1 << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mb, limits.memory_mb * mb))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+        resource.setrlimit(
+            resource.RLIMIT_FSIZE, (limits.file_size_mb * mb, limits.file_size_mb * mb)
+        )
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
+
+
+class Executor:
+    """Starts harness children. Subclasses decide the isolation around them.
+
+    `interpreter` is the Python the children run (the project's, with `--python`), one value
+    for everything this executor starts; codebias's own when none is given."""
+
+    name = "process"
+    _interpreter: Interpreter | None = None
+
+    def __init__(self, interpreter: Interpreter | None = None) -> None:
+        self._interpreter = interpreter
+
+    @property
+    def interpreter(self) -> Interpreter:
+        if self._interpreter is None:
+            self._interpreter = current_interpreter()
+        return self._interpreter
+
+    def argv(self, limits: Limits) -> list[str]:
+        # Not -I: its -E would drop PYTHONHASHSEED below (the environment is ours entirely,
+        # so -E guards nothing); -s and -P keep the user site and the cwd off sys.path.
+        return [self.interpreter.executable, "-s", "-P", "-c", HARNESS_SOURCE]
+
+    def env(self) -> dict[str, str]:
+        # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and
+        # dict orders are the same in every run.
+        return {"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+
+    def preexec(self, limits: Limits) -> Callable[[], None] | None:
+        return rlimit_setter(limits)
+
+    def repo_view(self, target: Target) -> str | None:
+        """Where the child sees the target's project folder (here: where it is)."""
+        return target.repo
+
+    def evidence_view(self, target: Target) -> str | None:
+        """evidence: where the child sees the target's folder of recorded calls."""
+        return target.evidence
+
+    @property
+    def private_writes(self) -> bool:
+        """evidence: whether what a session writes into its project stays in a view of its
+        own, thrown away with it (the sandbox's scratch view); else a recording run, whose
+        tests write, is given a copy of the project."""
+        return False
+
+    @contextmanager
+    def share(self, folder: str) -> Iterator[SharedProject]:
+        """The folder to give targets as `repo` while the caller holds it open."""
+        yield SharedProject(folder)
+
+    def open(self, target: Target, limits: Limits) -> Session:
+        proc = subprocess.Popen(
+            self.argv(limits),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self.env(),
+            cwd="/",
+            start_new_session=True,  # its own process group, so we can kill all of it
+            preexec_fn=self.preexec(limits),
+        )
+        return Session(proc, target, limits, self.repo_view(target), self.evidence_view(target))
+
+
+class ProcessExecutor(Executor):
+    """rlimits and a clean environment only: for `--trust-code`, never for pull requests."""
+
+
+class Channel:
+    """The parent's end of the reply channel: the session's key, and each reply checked
+    against it in order (see harness/runner.py: "<MAC hex> <JSON>", the MAC over the reply's number
+    and its JSON). A reply that fails is not the harness's: something in the sandbox wrote
+    on the pipe."""
+
+    def __init__(self, key: bytes | None = None) -> None:
+        self.key = key if key is not None else secrets.token_bytes(32)
+        self.replies = 0
+
+    def first_line(self) -> bytes:
+        """What the harness reads before anything else: the key."""
+        return self.key.hex().encode() + b"\n"
+
+    def open(self, line: bytes) -> bytes:
+        """The JSON of a reply line, once its MAC holds; raises ReplyForged otherwise."""
+        mac, _, body = line.partition(b" ")
+        expected = hmac.new(self.key, b"%d " % self.replies + body, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(mac, expected.encode()):
+            raise ReplyForged(
+                "a reply the harness did not send: code under test writes on its reply pipe"
+            )
+        self.replies += 1
+        return body
+
+
+class Session:
+    """One child running one function's calls. Dies by timeout, crash or close().
+
+    Every write to the child and every read from it is bounded by one deadline per request
+    (within the session's wall clock): a child that stops reading holds the worker no longer
+    than one that stops answering. Replies are checked against the session's key (Channel).
+    """
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        target: Target,
+        limits: Limits,
+        repo_view: str | None = None,
+        evidence_view: str | None = None,
+    ) -> None:
+        self.proc = proc
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.session_timeout
+        self.lines: deque[bytes] = deque()  # reply lines read ahead, in order
+        self.partial: list[bytes] = []  # the start of the next one, as read
+        self.partial_bytes = 0
+        self.calls = 0  # calls that ran, the one a dying child was in included
+        self.free_calls = 0  # calls that touched no stubbed module
+        self.load_error: str | None = None
+        self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
+        self.channel = Channel()
+        assert proc.stdin is not None
+        os.set_blocking(proc.stdin.fileno(), False)
+        try:
+            reply = self.request(
+                load_message(target, limits, repo_view, evidence_view),
+                extra_seconds=limits.load_timeout + 2.0,  # the harness's load alarm, plus slack
+                first=self.channel.first_line(),
+            )
+        except ReplyForged:
+            raise
+        except SessionDied as exc:
+            raise LoadDied(f"while loading the module: {exc}") from None
+        if not reply.get("loaded"):
+            self.load_error = str(reply.get("error", "the module could not be loaded"))[:500]
+        stubbed = reply.get("stubbed")
+        if isinstance(stubbed, list):
+            self.stubbed = tuple(str(m)[:200] for m in stubbed[:50])
+
+    def run(self, calls: Sequence[Call]) -> list[Outcome]:
+        """Run a batch of calls, one outcome each, in order.
+
+        The child answers call by call: when it dies, the calls it answered and the one it
+        died in are counted. A session whose every call so far touched a stubbed module
+        stops after `limits.stubbed_calls` of them (CallsProveNothing): such calls prove
+        nothing either way, and calling on would only spend the budget.
+        """
+        if not calls:
+            return []
+        deadline = self.request_deadline(self.limits.call_timeout * len(calls) + 2.0)
+        self.send({"op": "call", "calls": [c.wire() for c in calls]}, deadline)
+        outcomes: list[Outcome] = []
+        needs: set[str] = set()
+        for _ in calls:
+            try:
+                outcome = Outcome.from_wire(self.read_reply(deadline))
+            except SessionDied:
+                self.calls += 1  # the call it died in ran too
+                raise
+            self.calls += 1
+            outcomes.append(outcome)
+            needs.update(outcome.needs)
+            if not outcome.needs:
+                self.free_calls += 1
+            elif not self.free_calls and self.calls >= self.limits.stubbed_calls:
+                self.close()
+                raise CallsProveNothing(tuple(sorted(needs)), self.calls)
+        return outcomes
+
+    def request_deadline(self, extra_seconds: float) -> float:
+        return min(self.deadline, time.monotonic() + extra_seconds)
+
+    def request(
+        self, message: dict[str, Any], extra_seconds: float, first: bytes = b""
+    ) -> dict[str, Any]:
+        deadline = self.request_deadline(extra_seconds)
+        self.send(message, deadline, first)
+        return self.read_reply(deadline)
+
+    def send(self, message: dict[str, Any], deadline: float, first: bytes = b"") -> None:
+        """Write one request, within `deadline` however slowly the child reads."""
+        if self.proc.poll() is not None:
+            raise SessionDied(self.death_reason())
+        assert self.proc.stdin is not None
+        fd = self.proc.stdin.fileno()
+        data = memoryview(first + json.dumps(message).encode() + b"\n")
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_WRITE)
+            while data:
+                self.check_time(deadline)
+                if not sel.select(deadline - time.monotonic()):
+                    continue
+                try:
+                    data = data[os.write(fd, data) :]
+                except BlockingIOError:
+                    continue
+                except OSError:  # BrokenPipeError: the child is gone
+                    self.close()
+                    raise SessionDied(self.death_reason()) from None
+
+    def check_time(self, deadline: float) -> None:
+        if time.monotonic() < deadline:
+            return
+        self.close()
+        raise SessionDied(
+            "the function exceeded the wall-clock limit "
+            f"({self.limits.session_timeout:.0f}s per function)"
+            if time.monotonic() >= self.deadline
+            else "the function did not answer in time (it may ignore timeouts)"
+        )
+
+    def read_reply(self, deadline: float) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while not self.lines:
+                self.check_time(deadline)
+                if not sel.select(deadline - time.monotonic()):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    self.close()
+                    raise SessionDied(self.death_reason())
+                self.take(chunk)
+                if self.partial_bytes > self.limits.max_reply_bytes:
+                    self.close()
+                    raise SessionDied("the child's reply exceeded the size limit")
+        line = self.lines.popleft()
+        try:
+            body = self.channel.open(line)
+        except ReplyForged:
+            self.close()
+            raise
+        try:
+            reply = json.loads(body)
+        except ValueError:
+            self.close()
+            raise SessionDied("the child answered something that is not JSON") from None
+        if not isinstance(reply, dict):
+            self.close()
+            raise SessionDied("the child answered something that is not a JSON object")
+        return reply
+
+    def take(self, chunk: bytes) -> None:
+        """Split what was read into reply lines; keep the unfinished one's pieces."""
+        if b"\n" not in chunk:
+            self.partial.append(chunk)
+            self.partial_bytes += len(chunk)
+            return
+        first, *complete, rest = chunk.split(b"\n")
+        self.lines.append(b"".join([*self.partial, first]))
+        self.lines.extend(complete)
+        self.partial, self.partial_bytes = ([rest], len(rest)) if rest else ([], 0)
+
+    def death_reason(self) -> str:
+        code = self.proc.poll()
+        if code is None:
+            return "the child stopped answering"
+        if code < 0:
+            name = (
+                signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else code
+            )
+            if -code == signal.SIGXCPU or -code == signal.SIGKILL:
+                return f"the function was killed ({name}): it exceeded a CPU or memory limit"
+            return f"the function crashed the interpreter ({name})"
+        return f"the function ended the interpreter (exit code {code})"
+
+    def close(self) -> None:
+        """Kill the child's whole process group; safe to call twice."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def load_message(
+    target: Target, limits: Limits, repo_view: str | None, evidence_view: str | None = None
+) -> dict[str, Any]:
+    """The harness's load request, with the project's paths as the child sees them."""
+
+    inside = repo_view is not None and target.repo is not None
+    base = repo_view or ""
+
+    def seen(relative: str) -> str:
+        return posixpath.join(base, relative) if relative else base
+
+    return {
+        "op": "load",
+        "source": target.source,
+        "filename": seen(target.filename) if inside else target.filename,
+        "qualname": target.qualname,
+        "module": target.module if inside else None,
+        "package": target.package,
+        "paths": [seen(p) for p in target.paths] if inside else [],
+        "last_paths": [seen(p) for p in target.last_paths] if inside else [],
+        "cwd": repo_view if inside else None,
+        "stub": list(target.stub),
+        "stub_missing": target.stub_missing,
+        "call_timeout": limits.call_timeout,
+        "load_timeout": limits.load_timeout,
+        "evidence": evidence_view,  # evidence: recorded calls (harness/recorded.py)
+        "recorded": list(target.recorded),
+    }

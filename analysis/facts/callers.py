@@ -1,0 +1,168 @@
+"""What a helper's parameter holds, by what the module's own calls hand it.
+
+`_lookup_day(tbl, d)` says nothing of `d`; its one caller passes `days`, worked out from the
+child's age, so `d` is an age. A parameter takes the category of its callers' protected
+inputs only when every call of the module that binds it passes a value made from inputs of
+that one category: a helper also called with a count, a table or a constant holds no
+person's attribute.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from datetime import date
+
+from analysis.facts.module import ModuleFacts
+from analysis.shapes import InputModel, Leaf
+from analysis.source.functions import (
+    FunctionInfo,
+    FunctionNode,
+    call_bindings,
+    called_function,
+    list_functions,
+)
+from analysis.source.mentions import mentions
+from analysis.static.taint import Tainter, leaf_matches
+from analysis.values import DateValue
+
+# (helper, parameter) -> the calls binding it: the listed function each is in, the argument.
+CallSites = dict[tuple[int, str], list[tuple[FunctionInfo, ast.expr]]]
+
+
+def call_sites(facts: ModuleFacts) -> CallSites:
+    """Every call of the module's (or project's) functions made in this module, by the
+    parameter it binds; worked out once per module."""
+    key = ("call sites",)
+    if key not in facts.memo:
+        sites: CallSites = defaultdict(list)
+        for info in list_functions(facts.tree):
+            for node in ast.walk(info.node):
+                if not isinstance(node, ast.Call):
+                    continue
+                called = called_function(node, facts.functions)
+                if called is None or called[0] is info.node:
+                    continue  # a function calling itself says nothing new of its parameter
+                callee, bound = called
+                for param, arg in call_bindings(callee, node, bound):
+                    sites[(id(callee), param)].append((info, arg))
+        facts.memo[key] = dict(sites)
+    sites_found: CallSites = facts.memo[key]
+    return sites_found
+
+
+def category_from_callers(
+    fn: FunctionNode,
+    param: str,
+    facts: ModuleFacts,
+    model_of: Callable[[FunctionInfo], InputModel],
+) -> str | None:
+    """The protected category every call of the module passes `fn` as `param`, if one.
+
+    `model_of` gives a caller's inputs as their own names say (never from its callers in
+    turn: one step, no cycles)."""
+    key = ("category from callers", id(fn), param)
+    if key in facts.memo:
+        known: str | None = facts.memo[key]
+        return known
+    found: str | None = None
+    for info, arg in call_sites(facts).get((id(fn), param), []):
+        model = model_of(info)
+        categories = {
+            leaf.category for leaf in model.protected if tainter(info, leaf, facts).tainted(arg)
+        }
+        # Worked out with anything but the attribute (a taxable income from the birth year and
+        # the salary), it is something else; a reference date goes with a birth date.
+        if categories and (
+            any(
+                not leaf.protected
+                and not dated(leaf)
+                and not selects_only(info, leaf, model, facts)
+                and tainter(info, leaf, facts).tainted(arg)
+                for leaf in model.leaves
+            )
+            or any(whole_record(info, root, facts).tainted(arg) for root in records(model))
+        ):
+            categories.add(None)
+        category = categories.pop() if len(categories) == 1 else None
+        if category is None or found not in (None, category):
+            found = None  # no category, two, or another than an earlier call's
+            break
+        found = category
+    facts.memo[key] = found
+    return found
+
+
+def records(model: InputModel) -> set[str]:
+    """The parameters that hold records (their leaves are fields)."""
+    return {leaf.path[0][1] for leaf in model.leaves if len(leaf.path) > 1}
+
+
+class HandsWhole(Tainter):
+    """What is made by a call handed a whole record (`self._risk_factors(patient)`): the
+    other fields it reads go into the result, unseen by the walks of the caller's leaves."""
+
+    def reads_every_name(self) -> bool:
+        return False
+
+    def is_source(self, node: ast.AST) -> bool:
+        root = self.leaf.path[0][1]
+        return isinstance(node, ast.Call) and any(
+            isinstance(a, ast.Name) and a.id == root
+            for a in [*node.args, *(k.value for k in node.keywords)]
+        )
+
+    def sources(self) -> Iterator[ast.AST]:
+        """The calls handed the record: around each mention of its name (the call, or the
+        call around its keyword)."""
+        index = mentions(self.fn)
+        seen: set[int] = set()
+        for name in index.by_word.get(self.leaf.path[0][1], ()):
+            parent = index.parent(name)
+            for node in (parent, index.parent(parent) if parent is not None else None):
+                if node is not None and id(node) not in seen and self.is_source(node):
+                    seen.add(id(node))
+                    yield node
+
+
+def whole_record(info: FunctionInfo, root: str, facts: ModuleFacts) -> Tainter:
+    key = ("hands whole", id(info.node), root)
+    if key not in facts.memo:
+        facts.memo[key] = HandsWhole(info.node, Leaf((("param", root),), root, root, []))
+    walk: Tainter = facts.memo[key]
+    return walk
+
+
+def dated(leaf: Leaf) -> bool:
+    """An input the code takes as a date: the day a measurement or a tax year is taken at."""
+    return any(isinstance(v, (date, DateValue)) for v in leaf.pool)
+
+
+def selects_only(info: FunctionInfo, leaf: Leaf, model: InputModel, facts: ModuleFacts) -> bool:
+    """An input only ever handed to accessors after the field's name: the `period` of
+    `person("age", period)` says which age, it is no part of it."""
+    key = ("selects only", id(info.node), leaf.path)
+    if key not in facts.memo:
+        if len(leaf.path) != 1:
+            facts.memo[key] = False
+            return False
+        name = leaf.path[0][1]
+        paths = [other.path for other in model.leaves if len(other.path) > 1]
+        handed: set[int] = set()
+        for node in ast.walk(info.node):
+            if isinstance(node, ast.Call) and any(leaf_matches(node, p) for p in paths):
+                handed |= {id(a) for a in node.args[1:] if isinstance(a, ast.Name)}
+        reads = [n for n in ast.walk(info.node) if isinstance(n, ast.Name) and n.id == name]
+        facts.memo[key] = bool(handed) and all(id(n) in handed for n in reads)
+    only: bool = facts.memo[key]
+    return only
+
+
+def tainter(info: FunctionInfo, leaf: Leaf, facts: ModuleFacts) -> Tainter:
+    """One caller's walk of one input, shared by every call it makes."""
+    key = ("caller taint", id(info.node), id(leaf))
+    if key not in facts.memo:
+        facts.memo[key] = Tainter(info.node, leaf)
+    walk: Tainter = facts.memo[key]
+    return walk

@@ -1,0 +1,77 @@
+"""The names one module defines at its top level, and those it imports from its project:
+what `analysis.facts.imports` reads and `ModuleFacts` starts from."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Exports:
+    """The names one module defines at its top level, and those it imports from the project."""
+
+    constants: dict[str, Any] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    public: list[str] | None = None  # `__all__`, when it is a literal
+    # Constants of the modules imported functions come from: what their comparisons name.
+    context: dict[str, Any] = field(default_factory=dict)
+    # Classes the fields of imported classes are annotated with (`sex: Sex` of an imported
+    # `UserProfile`), though this module does not name them: what a built record needs.
+    field_classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+
+    def update(self, other: Exports, names: dict[str, str] | None = None) -> None:
+        """Take `other`'s names: all of its public ones (a star import), or `names`
+        mapped from theirs to ours (`from m import a as b`)."""
+        if names is None:
+            wanted = other.public
+            names = {
+                n: n
+                for n in [*other.constants, *other.classes, *other.functions]
+                if (n in wanted if wanted is not None else not n.startswith("_"))
+            }
+        for theirs, ours in names.items():
+            if theirs in other.constants:
+                self.constants[ours] = other.constants[theirs]
+            if theirs in other.classes:
+                self.classes[ours] = other.classes[theirs]
+                known = {**other.field_classes, **other.classes}
+                for name in field_class_names(other.classes[theirs], known):
+                    self.field_classes.setdefault(name, known[name])
+                prefix = f"{theirs}."
+                for key, value in other.constants.items():
+                    if key.startswith(prefix):
+                        self.constants[ours + key[len(theirs) :]] = value
+            if theirs in other.functions:
+                self.functions[ours] = other.functions[theirs]
+                for key, value in [*other.constants.items(), *other.context.items()]:
+                    self.context.setdefault(key, value)
+
+    def prefixed(self, other: Exports, alias: str) -> None:
+        """`import pkg.codes as codes`: `codes.MALE` and `codes.helper` are reached through
+        the alias."""
+        for name, value in other.constants.items():
+            self.constants[f"{alias}.{name}"] = value
+        for name, function in other.functions.items():
+            self.functions[f"{alias}.{name}"] = function
+        for key, value in other.context.items():
+            self.context.setdefault(key, value)
+
+
+def field_class_names(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> list[str]:
+    """Names of `classes` that the annotated fields of `cls` use, and theirs in turn."""
+    found: list[str] = []
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        for stmt in current.body:
+            if not isinstance(stmt, ast.AnnAssign):
+                continue
+            for node in ast.walk(stmt.annotation):
+                name = node.id if isinstance(node, ast.Name) else None
+                if name in classes and name not in found and classes[name] is not cls:
+                    found.append(name)
+                    todo.append(classes[name])
+    return found

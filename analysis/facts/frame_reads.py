@@ -1,0 +1,282 @@
+"""Reads of a table: whether a parameter is a DataFrame (by its annotation, name or API), the
+columns a function reads from it, parameters that name its columns, and masks that make a
+parameter a Series."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from analysis.facts.fieldreads import (
+    is_name,
+    record_accesses,
+)
+from analysis.facts.module import ModuleFacts
+from analysis.shapes import Leaf
+from analysis.source.functions import FunctionNode, all_args
+from analysis.source.mentions import mentions
+from analysis.static.taint import Tainter
+from analysis.values import MISSING
+
+# What a pandas DataFrame answers besides its columns.
+FRAME_API = frozenset(
+    {"loc", "iloc", "at", "iat", "shape", "columns", "index", "values", "empty", "T", "dtypes",
+     "size", "ndim", "str", "dt"}
+)  # fmt: skip
+
+
+FRAME_METHODS = frozenset(
+    {"loc", "iloc", "groupby", "query", "assign", "merge", "iterrows", "itertuples", "apply",
+     "pivot_table", "value_counts", "to_dict", "drop", "dropna", "fillna"}
+)  # fmt: skip
+
+
+FRAME_NAMES = frozenset({"df", "frame", "dataframe", "data_frame", "table"})
+
+
+def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
+    """Whether a parameter is a pandas DataFrame: annotated so, named so (`df`, `people_df`),
+    or used through the DataFrame API (`name.loc[...]`, `name.groupby(...)`)."""
+    if annotation is not None and "DataFrame" in ast.unparse(annotation):
+        return True
+    lowered = name.lower()
+    if lowered in FRAME_NAMES or lowered.endswith("_df"):
+        return True
+    if any(
+        isinstance(node, ast.Attribute)
+        and is_name(node.value, {name})
+        and node.attr in FRAME_METHODS
+        for node in mentions(fn).around([name])
+    ):
+        return True
+    return masks_itself(fn, name)
+
+
+def masks_itself(fn: FunctionNode, name: str) -> bool:
+    """Whether the parameter, or a local copy of it, is indexed by a test of its own columns:
+    `df = data; df = df[df["AGEP"] > 16]`, `rows[(rows.a > 1) & (rows.b < 2)]` (rows kept by a
+    boolean mask: a DataFrame's idiom, which no dict or list answers)."""
+    masked = mask_sites(fn)
+    if not masked:
+        return False
+    names = frame_copies(fn, name)
+    return any(
+        any(
+            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
+            for inner in ast.walk(node.slice)
+        )
+        for copy in names
+        for node in masked.get(copy, ())
+    )
+
+
+def mask_sites(fn: FunctionNode) -> dict[str, list[ast.Subscript]]:
+    """The function's subscripts by a test (`rows[rows.age > 16]`, `arr[i + 1]`), by the name
+    they index (`""` for any other value); read once per function (kept on the node: every
+    parameter asks)."""
+    cached: dict[str, list[ast.Subscript]] | None = getattr(fn, "_cb_mask_sites", None)
+    if cached is not None:
+        return cached
+    masked: dict[str, list[ast.Subscript]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and isinstance(
+            node.slice, (ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp)
+        ):
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            masked.setdefault(owner, []).append(node)
+    fn._cb_mask_sites = masked  # type: ignore[union-attr]
+    return masked
+
+
+def vectorised(fn: FunctionNode, name: str) -> bool:
+    """Whether a parameter holds one value per person, as a pandas Series: what the code
+    makes of it is written through a boolean mask (`creat = 0.9 - 0.2 * female`,
+    `creat[ratio < 1] = ...`), which no single number answers."""
+    masked = [node for nodes in mask_sites(fn).values() for node in nodes]
+    stores = [m for m in masked if isinstance(m.ctx, ast.Store) and is_mask(m.slice)]
+    if not stores:
+        return False
+    made = Tainter(fn, Leaf((("param", name),), name, name, []))  # the names made from it
+    return any(made.tainted(m.value) or made.tainted(m.slice) for m in stores)
+
+
+def is_mask(node: ast.expr) -> bool:
+    """A test of rows: `ratio < 1`, `(a > 1) & ~(b == 2)`; not a position (`arr[i + 1]`)."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        return is_mask(node.left) or is_mask(node.right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
+        return is_mask(node.operand)
+    return False
+
+
+# Methods whose result is the same rows of people, or some of them, with the same columns.
+FRAME_COPIES = frozenset(
+    {"copy", "reset_index", "dropna", "fillna", "assign", "query", "sort_values", "head",
+     "tail", "set_index", "astype", "drop_duplicates"}
+)  # fmt: skip
+
+
+def frame_copies(fn: FunctionNode, name: str) -> set[str]:
+    """The parameter and the locals that hold its rows: `results = df.copy()`, `data =
+    results[mask]`, `df = df.dropna()` (a DataFrame is copied and filtered before it is read)."""
+    index = mentions(fn)
+    names = {name}
+
+    def copied(value: ast.expr) -> bool:
+        if isinstance(value, ast.IfExp):  # `df.copy() if copy else df`
+            return copied(value.body) or copied(value.orelse)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            # `results[sex_mask].copy()`, `df.dropna().reset_index()`
+            return value.func.attr in FRAME_COPIES and copied(value.func.value)
+        if isinstance(value, ast.Subscript) and not (
+            isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)
+        ):
+            return is_name(value.value, names)  # the rows a mask keeps, not one column
+        return is_name(value, names)
+
+    for _ in range(3):  # chains of copies, in any order of the source
+        # A copy's assignment mentions what it copies.
+        names |= {target for target, value in local_copies(index.around(names)) if copied(value)}
+    return names
+
+
+def local_copies(nodes: list[ast.AST]) -> list[tuple[str, ast.expr]]:
+    """The local names assigned among `nodes`, each with what it is given (`df = df[...]`
+    gives `df`: the rows of the table)."""
+    found: list[tuple[str, ast.expr]] = []
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+                found.append((target.id, value))
+    return found
+
+
+def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
+    """The columns a function reads from a DataFrame or its copies: `df["AGEP"]`, `df.AGEP`,
+    `df.loc[mask, "SERIALNO"]`, `df[["SEX", "PINCP"]]`, and those it requires of it
+    (`required = ["age", "sex"]; if not set(required).issubset(df.columns): raise`)."""
+    names = frame_copies(fn, name)
+    columns = [
+        f for copy in sorted(names) for f in record_accesses(fn, copy, facts) if f not in FRAME_API
+    ]
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript):
+            columns += picked_columns(node, names)
+    columns += required_columns(fn, names, facts)
+    for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
+        columns += [f for f in record_accesses(fn, row, facts) if f not in FRAME_API]
+    return list(dict.fromkeys(columns))
+
+
+def picked_columns(node: ast.Subscript, names: set[str]) -> list[str]:
+    """The columns a subscript of the table picks: `df.loc[mask, "SERIALNO"]`,
+    `df[["SEX", "PINCP"]]`, `df[df["AGEP"] >= 65]["SERIALNO"]` (a column of the rows kept)."""
+    owner = node.value
+    picked: ast.expr | None
+    if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_name(owner.value, names):
+        picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
+    elif is_name(owner, names) and isinstance(node.slice, ast.List):
+        picked = node.slice
+    elif isinstance(owner, ast.Subscript) and is_name(owner.value, names):
+        picked = node.slice
+    else:
+        return []
+    return [
+        elt.value
+        for elt in (picked.elts if isinstance(picked, ast.List) else [picked])
+        if isinstance(elt, ast.Constant) and isinstance(elt.value, str)
+    ]
+
+
+def row_names(fn: FunctionNode, names: set[str]) -> list[str]:
+    """The loop names that take the rows of the table: `for _, row in df.iterrows()`,
+    `for row in df.itertuples()`."""
+    found = []
+    for node in ast.walk(fn):
+        if not (
+            isinstance(node, (ast.For, ast.comprehension))
+            and isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Attribute)
+            and node.iter.func.attr in ("iterrows", "itertuples")
+            and is_name(node.iter.func.value, names)
+        ):
+            continue
+        target = node.target
+        if node.iter.func.attr == "iterrows" and isinstance(target, ast.Tuple):
+            target = target.elts[-1]
+        if isinstance(target, ast.Name):
+            found.append(target.id)
+    return found
+
+
+def required_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> list[str]:
+    """Column names of a list checked against the frame's columns: `set(required).issubset(
+    df.columns)`, `[c for c in REQUIRED if c not in df.columns]`."""
+    local: dict[str, Any] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            if isinstance(node.targets[0], ast.Name):
+                local[node.targets[0].id] = facts.const(node.value)
+    found: list[str] = []
+    for node in ast.walk(fn):
+        if not isinstance(node, (ast.Call, ast.Compare, ast.ListComp, ast.SetComp)):
+            continue
+        if not any(
+            isinstance(part, ast.Attribute)
+            and part.attr == "columns"
+            and is_name(part.value, names)
+            for part in ast.walk(node)
+        ):
+            continue
+        for part in ast.walk(node):
+            value = local.get(part.id, MISSING) if isinstance(part, ast.Name) else MISSING
+            if value is MISSING and isinstance(part, ast.Name):
+                value = facts.const(part)
+            if isinstance(part, (ast.List, ast.Tuple, ast.Set)):
+                value = facts.const(part)
+            if isinstance(value, (list, tuple, set, frozenset)):
+                found += [c for c in value if isinstance(c, str)]
+    return found
+
+
+# `age_col`, `sex_column`, `col_sex`, `eGFR_col_name`: a parameter that names a column.
+COLUMN_NAME = re.compile(
+    r"^(?:(?P<stem>[A-Za-z]\w*?)_col(?:umn)?(?:_?name)?|col(?:umn)?_(?P<after>[A-Za-z]\w*))$"
+)
+
+
+def column_parameters(
+    fn: FunctionNode, frame: str, defaults: dict[str, Any]
+) -> dict[str, str]:
+    """Parameters of `fn` that name a column of its table `frame`, with the column each names:
+    used as the table's key (`df[sex_col]`, `df.loc[rows, sex_col]`) or named so beside it
+    (`add_risk(df, age_col=None, sex_col=None)`, handing both to a helper). The column is the
+    parameter's default when that is text, else its name's stem (`sex_col`: "sex")."""
+    names = frame_copies(fn, frame)
+    keyed: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and (
+            is_name(node.value, names)
+            or (isinstance(node.value, ast.Attribute) and is_name(node.value.value, names))
+        ):
+            key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else node.slice
+            if isinstance(key, ast.Name):
+                keyed.add(key.id)
+    found: dict[str, str] = {}
+    for arg in all_args(fn):
+        if arg.arg == frame:
+            continue
+        match = COLUMN_NAME.match(arg.arg)
+        default = defaults.get(arg.arg, MISSING)
+        if match is None and arg.arg not in keyed:
+            continue
+        if isinstance(default, str) and default:
+            found[arg.arg] = default
+        elif match is not None:
+            found[arg.arg] = match.group("stem") or match.group("after")
+    return found

@@ -1,0 +1,177 @@
+"""Reads of the items of a list or mapping parameter: `for c in candidates: c["age"]`,
+`max(candidates, key=lambda c: c.score)`, `candidates[0].age`, `groups["a"].age`."""
+
+from __future__ import annotations
+
+import ast
+
+from analysis.facts.fieldreads import (
+    FieldRead,
+    Matcher,
+    is_name,
+    record_accesses,
+)
+from analysis.facts.module import ModuleFacts
+from analysis.source.mentions import mentions
+
+
+def element_accesses(
+    fn: ast.AST, name: str, facts: ModuleFacts, mapping: bool = False
+) -> dict[str, FieldRead]:
+    """Fields read from the items of a list parameter: `for c in name: c["age"]`, a key
+    function given the list (`sorted(name, key=lambda c: c["age"])`, `key=adjusted`,
+    `filter(lambda c: ..., name)`, `name.sort(key=...)`), items taken by index (`name[0].age`)
+    or picked out (`best = max(name, key=...)`; `best["name"]`).
+
+    With `mapping`, the values of a dict parameter instead: `for k, v in name.items()`,
+    `for v in name.values()`."""
+    key = ("items", id(fn), name, mapping)
+    if key in facts.memo:
+        return dict(facts.memo[key])
+    names = list_aliases(fn, name)
+    fields: dict[str, FieldRead] = {}
+    items: set[str] = set()  # local names bound to one item
+    for node in mentions(fn).around(names):  # a loop, a call or a pick mentions the list
+        if isinstance(node, (ast.For, ast.comprehension)):
+            target = item_target(node.iter, node.target, names, mapping)
+            if target is not None:
+                scope = node if isinstance(node, ast.For) else fn
+                fields.update(record_accesses(scope, target, facts))
+        elif not mapping and isinstance(node, ast.Call) and given_the_list(node, names):
+            fields.update(key_function_reads(node, facts))
+        elif not mapping and isinstance(node, ast.Assign) and picks_one(node.value, names):
+            items |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    if not mapping:
+        for field_name, where in picked_reads(fn, name, names, items, facts).items():
+            fields.setdefault(field_name, where)
+    facts.memo[key] = dict(fields)
+    return fields
+
+
+def key_function_reads(
+    call: ast.Call, facts: ModuleFacts
+) -> dict[str, FieldRead]:
+    """The fields a function given the list reads of each item: a lambda's first parameter
+    (`key=lambda c: c["age"]`), or a module function's (`key=adjusted`)."""
+    fields: dict[str, FieldRead] = {}
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(arg, ast.Lambda) and arg.args.args:
+            fields.update(record_accesses(arg, arg.args.args[0].arg, facts))
+        elif isinstance(arg, ast.Name) and arg.id in facts.functions:
+            helper = facts.functions[arg.id]
+            params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+            if params:
+                fields.update(record_accesses(helper, params[0], facts))
+    return fields
+
+
+def picked_reads(
+    fn: ast.AST, name: str, names: set[str], items: set[str], facts: ModuleFacts
+) -> dict[str, FieldRead]:
+    """The fields read of the items picked out (`best = max(name, ...)`, `items`) or taken
+    by index (`name[0].age`)."""
+    fields: dict[str, FieldRead] = {}
+    for item in sorted(items):
+        for field_name, where in record_accesses(fn, item, facts).items():
+            fields.setdefault(field_name, where)
+    indexed = record_accesses(fn, name, facts, base=item_of(names))
+    for field_name, where in indexed.items():
+        fields.setdefault(field_name, where)
+    return fields
+
+
+def item_target(iterated: ast.expr, target: ast.expr, names: set[str], mapping: bool) -> str | None:
+    """The loop variable that holds one item: `for c in name` (a list), `for k, v in
+    name.items()` or `for v in name.values()` (a mapping)."""
+    if not mapping:
+        if isinstance(iterated, ast.Call) and getattr(iterated.func, "id", "") == "enumerate":
+            if iterated.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                iterated, target = iterated.args[0], target.elts[1]  # for i, c in enumerate(name)
+        if is_name(iterated, names) or holds_items(iterated, names):
+            return target.id if isinstance(target, ast.Name) else None
+        return None
+    if not (
+        isinstance(iterated, ast.Call)
+        and isinstance(iterated.func, ast.Attribute)
+        and is_name(iterated.func.value, names)
+    ):
+        return None
+    method = iterated.func.attr
+    if method == "values" and isinstance(target, ast.Name):
+        return target.id
+    if method == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        value = target.elts[1]
+        return value.id if isinstance(value, ast.Name) else None
+    return None
+
+
+# Calls that pick one of the people: `best = max(candidates, key=...)`.
+PICK_ONE = frozenset({"max", "min", "next", "choice"})
+
+
+def picks_one(value: ast.expr, names: set[str]) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return called in PICK_ONE and any(is_name(a, names) for a in value.args)
+
+
+# Calls that give back the same people, reordered or filtered: `ranked = sorted(candidates)`.
+SAME_ITEMS = frozenset({"sorted", "list", "tuple", "set", "reversed", "filter", "iter"})
+
+
+def list_aliases(fn: ast.AST, name: str) -> set[str]:
+    """`name`, and the local names that hold its items: `ranked = sorted(name, key=...)`,
+    `adults = [p for p in name if ...]`, `rest = name[1:]`."""
+    names = {name}
+    index = mentions(fn)
+    fresh = {name}
+    while fresh:  # aliases of aliases: an assignment of items mentions what it takes them from
+        found = {
+            node.targets[0].id
+            for node in index.around(fresh)
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and holds_items(node.value, names)
+        }
+        fresh = found - names
+        names |= fresh
+    return names
+
+
+def holds_items(value: ast.expr, names: set[str]) -> bool:
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return value.func.id in SAME_ITEMS and any(is_name(a, names) for a in value.args)
+    if isinstance(value, ast.Subscript):
+        return is_name(value.value, names) and isinstance(value.slice, ast.Slice)
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        first = value.generators[0]
+        return (
+            is_name(first.iter, names)
+            and isinstance(first.target, ast.Name)
+            and is_name(value.elt, {first.target.id})
+        )
+    return False
+
+
+def given_the_list(call: ast.Call, names: set[str]) -> bool:
+    """`f(name, ...)`, `f(..., key=name)` or `name.sort(...)`."""
+    if any(is_name(a, names) for a in [*call.args, *(k.value for k in call.keywords)]):
+        return True
+    return isinstance(call.func, ast.Attribute) and is_name(call.func.value, names)
+
+
+def item_of(names: set[str]) -> Matcher:
+    """An item of a list taken by position: `name[0]`, `name[-1]`, `name[i]`."""
+
+    def matches(node: ast.AST) -> bool:
+        if not (isinstance(node, ast.Subscript) and is_name(node.value, names)):
+            return False
+        index = node.slice
+        return not (isinstance(index, ast.Constant) and isinstance(index.value, str))
+
+    return Matcher(matches, frozenset(names))
+
+

@@ -1,0 +1,97 @@
+"""Reads of a small tuple by position: `age[0]` of `(17, "years")`, `value, unit = weight`."""
+
+from __future__ import annotations
+
+import ast
+
+from analysis.facts.fieldreads import (
+    Matcher,
+    name_matcher,
+    with_aliases,
+)
+from analysis.facts.module import ModuleFacts
+from analysis.source.functions import call_bindings, called_function
+
+# A value held as a small tuple is read by position: `(17, "years")`, `(70.0, "kg")`.
+MAX_POSITIONS = 4
+
+
+TUPLE_API = frozenset({"count", "index"})
+
+
+def tuple_positions(
+    fn: ast.AST, name: str, facts: ModuleFacts, base: Matcher | None = None, helper_depth: int = 2
+) -> dict[int, str]:
+    """Positions read from `name` (or what `base` matches) as a fixed-size tuple: `age[0]`,
+    `value, unit = age`, `w = weight[0]`, in `fn` and in helpers it is passed to (two calls
+    deep). Maps each position to the local name that takes it ("" when none does)."""
+    key = ("positions", id(fn), name, helper_depth)
+    if base is None and key in facts.memo:
+        return dict(facts.memo[key])
+    matcher = with_aliases(fn, base or name_matcher(name))
+    positions: dict[int, str] = {}
+    for node in matcher.nodes(fn):
+        if isinstance(node, ast.Attribute) and node.attr not in TUPLE_API and matcher(node.value):
+            positions = {}  # `name[0].upper()` or `name.strip()`: a word, not a tuple
+            break
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            positions.update(unpacked(node.targets[0], node.value, matcher))
+        index = position_of(node, matcher)
+        if index is not None:
+            positions.setdefault(index, "")
+        if helper_depth and isinstance(node, ast.Call):
+            for i, local in helper_positions(fn, node, matcher, facts, helper_depth).items():
+                if not positions.get(i):
+                    positions[i] = local
+    if base is None:
+        facts.memo[key] = dict(positions)
+    return positions
+
+
+def unpacked(target: ast.expr, value: ast.expr, matcher: Matcher) -> dict[int, str]:
+    """Positions an assignment takes from the tuple, by the local that takes each:
+    `value, unit = age` -> {0: "value", 1: "unit"}, `w = weight[0]` -> {0: "w"}."""
+    if isinstance(target, (ast.Tuple, ast.List)) and matcher(value):
+        names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
+        if 2 <= len(names) <= MAX_POSITIONS and all(names):
+            return {i: local or "" for i, local in enumerate(names)}
+        return {}
+    if isinstance(target, ast.Name):
+        index = position_of(value, matcher)
+        if index is not None:
+            return {index: target.id}
+    return {}
+
+
+def helper_positions(
+    fn: ast.AST, call: ast.Call, matcher: Matcher, facts: ModuleFacts, helper_depth: int
+) -> dict[int, str]:
+    """The positions a helper reads of the tuple it is handed."""
+    called = called_function(call, facts.functions)
+    if called is None or called[0] is fn:
+        return {}
+    found: dict[int, str] = {}
+    callee, bound = called
+    for param, arg in call_bindings(callee, call, bound):
+        if matcher(arg):
+            for i, local in tuple_positions(callee, param, facts, None, helper_depth - 1).items():
+                if not found.get(i):
+                    found[i] = local
+    return found
+
+
+def position_of(node: ast.AST, matcher: Matcher) -> int | None:
+    """i when `node` reads `x[i]` (a small constant index, read not written) of what matches."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)):
+        return None
+    index = node.slice
+    if (
+        isinstance(index, ast.Constant)
+        and type(index.value) is int
+        and 0 <= index.value < MAX_POSITIONS
+        and matcher(node.value)
+    ):
+        return index.value
+    return None
+
+

@@ -1,0 +1,146 @@
+"""What a class of the module says an instance holds: the class an annotation names, the
+names its body declares, what its constructor takes and keeps."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from analysis.facts.annotations import annotation_kind
+from analysis.facts.module import ModuleFacts
+from analysis.shapes import InputPath, Leaf, Node, display
+
+# What a method's first parameter is called when it is the instance. Any other name is a
+# function kept in a class and called through it: `formula(person, period, parameters)` of a
+# tax-benefit `Variable`.
+INSTANCE_NAMES = frozenset({"self", "cls", "mcs", "klass", "this"})
+
+
+LIST_ANNOTATIONS = frozenset(
+    {"list", "List", "Sequence", "Iterable", "Iterator", "Collection", "tuple", "Tuple", "set",
+     "Set", "frozenset", "FrozenSet", "MutableSequence", "AbstractSet"}
+)  # fmt: skip
+
+
+MAX_DEPTH = 3
+
+
+def vararg_leaf(
+    init: ast.FunctionDef | ast.AsyncFunctionDef,
+    vararg: ast.arg,
+    path: InputPath,
+    leaves: list[Leaf],
+) -> Node:
+    """`__init__(self, age, sex, *args)`: the extra positional arguments, as one input (at
+    `path`) whose values are whole lists of them. How many the code wants comes from the
+    lengths it checks (`if len(self.skinfolds) != 4: raise`); each is a number, or a list of
+    numbers when annotated as one (`*args: Sequence[int]`). Without a length check, none is
+    the base, as a caller that passes nothing."""
+    lengths = sorted(checked_lengths(init)) or [0, 1, 2, 3]
+    sequences = annotation_kind(vararg.annotation) == "list" if vararg.annotation else False
+    pool: list[Any] = []
+    for n in lengths:
+        numbers = [12 + 3 * i for i in range(n)]
+        pool.append([numbers] if sequences else numbers)
+    leaf = Leaf(path, display(path), vararg.arg, pool)
+    leaves.append(leaf)
+    return Node("leaf", leaf=leaf)
+
+
+def required_parameters(fn: ast.FunctionDef) -> list[str]:
+    """The parameters a call must pass: those without a default (not `*args`, `**kwargs`)."""
+    a = fn.args
+    positional = [*a.posonlyargs, *a.args]
+    required = [x.arg for x in positional[: len(positional) - len(a.defaults)]]
+    return required + [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is None]
+
+
+def checked_lengths(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """Whole numbers a constructor compares a `len(...)` with."""
+    found: set[int] = set()
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Compare) or len(node.comparators) != 1:
+            continue
+        sides = [node.left, node.comparators[0]]
+        if any(isinstance(s, ast.Call) and getattr(s.func, "id", "") == "len" for s in sides):
+            found |= {
+                s.value
+                for s in sides
+                if isinstance(s, ast.Constant) and type(s.value) is int and 0 < s.value <= 64
+            }
+    return found
+
+
+def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
+    """Constructor parameters and the attribute each is kept in, when the constructor keeps
+    it in exactly one: `self.sex = sex.upper()` -> {"sex": "sex"}, `self.age =
+    D(age_in_months)` -> {"age_in_months": "age"}."""
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(init):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id in INSTANCE_NAMES
+        ):
+            continue
+        for read in ast.walk(node.value):
+            if isinstance(read, ast.Name) and isinstance(read.ctx, ast.Load):
+                found.setdefault(read.id, set()).add(target.attr)
+    return {name: next(iter(attrs)) for name, attrs in found.items() if len(attrs) == 1}
+
+
+def declared_names(cls: ast.ClassDef, facts: ModuleFacts, depth: int = 0) -> set[str]:
+    """Every name a class body binds (fields, methods, properties), with its bases'."""
+    names: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.add(stmt.target.id)
+        elif isinstance(stmt, ast.Assign):
+            names |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+    for parent in cls.bases:
+        found = annotated_class(parent, facts)
+        if found is not None and found is not cls and depth < MAX_DEPTH:
+            names |= declared_names(found, facts, depth + 1)
+    return names
+
+
+def annotated_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef | None:
+    """The class of the module an annotation names: `Applicant`, `"Applicant"`,
+    `models.Applicant`, `Applicant | None`, `Optional[Applicant]`."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return facts.classes.get(annotation.value.strip("'\"").split(".")[-1])
+    if isinstance(annotation, ast.Name):
+        return facts.classes.get(annotation.id)
+    if isinstance(annotation, ast.Attribute):  # `League.Level`, `models.Applicant`
+        return facts.classes.get(annotation.attr)
+    if isinstance(annotation, ast.BinOp):
+        return annotated_class(annotation.left, facts) or annotated_class(annotation.right, facts)
+    if isinstance(annotation, ast.Subscript):
+        base = getattr(annotation.value, "id", "")
+        if base == "Optional":
+            return annotated_class(annotation.slice, facts)
+    return None
+
+
+def annotated_item_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.expr | None:
+    """`Applicant` of `list[Applicant]` (or Sequence, Iterable, set...) when it names a
+    class of the project."""
+    if not isinstance(annotation, ast.Subscript):
+        return None
+    base = annotation.value
+    name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+    if name == "Optional":
+        return annotated_item_class(annotation.slice, facts)
+    if name not in LIST_ANNOTATIONS:
+        return None
+    inner = annotation.slice
+    if isinstance(inner, ast.Tuple) and inner.elts:  # tuple[Applicant, ...]
+        inner = inner.elts[0]
+    return inner if annotated_class(inner, facts) is not None else None

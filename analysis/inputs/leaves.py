@@ -1,0 +1,343 @@
+"""The leaves of an input: the category each carries, what the module says of its name, the
+pool of values it is tried with; flags, codes and units beside an age."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from analysis.facts.annotations import annotation_kind, literal_choices
+from analysis.facts.callers import category_from_callers
+from analysis.facts.hint import Hint
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.pools import age_form, typical_index, value_pool
+from analysis.shapes import InputModel, InputPath, Leaf, Node, display
+from analysis.source.functions import FunctionInfo, FunctionNode
+from analysis.values import MISSING, is_number
+from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
+
+# Categories whose words name a person's attribute in any description ("the age", "sex of").
+UNAMBIGUOUS_IN_PROSE = frozenset({"age", "gender", "race"})
+
+
+TIME_UNITS = frozenset({"year", "years", "month", "months", "week", "weeks", "day", "days"})
+
+
+def in_years(unit: Leaf) -> None:
+    """The unit beside an age (`(49, "years")`), when the code names units of time, rests on
+    years: the policy's ages are years, and 70 months is no one of 70."""
+    words = [v for v in unit.pool if isinstance(v, str) and v.strip().casefold() in TIME_UNITS]
+    if not words:
+        return
+    years = next((v for v in words if v.strip().casefold() in ("year", "years")), None)
+    if years is None:
+        years = "years"
+        unit.pool.insert(0, years)
+        unit.from_code += 1
+    unit.typical = unit.pool.index(years)
+
+
+def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
+    """Numeric inputs of one category rest on different values: the ages of four reference
+    rows around a child's age, all at 30, only divide by zero (`age_one_below - age_one_above`)."""
+    groups: dict[str, list[Leaf]] = {}
+    for leaf in leaves:
+        value = leaf.pool[leaf.typical] if leaf.pool else None
+        in_group = any(step in ("index", "key") for step, _ in leaf.path[1:])
+        if leaf.category is not None and isinstance(value, (int, float)) and not in_group:
+            if not isinstance(value, bool):
+                groups.setdefault(leaf.category, []).append(leaf)
+    for category, group in groups.items():
+        taken: set[Any] = set()
+        ordered = [
+            v
+            for v in policy.protected[category].values
+            if isinstance(v, (int, float)) and not isinstance(v, bool)
+        ]
+        for leaf in group:
+            value = leaf.pool[leaf.typical]
+            if value in taken:  # only a clash moves: `start=0.0, end=20.0` keep their defaults
+                value = next((v for v in ordered if v not in taken and v in leaf.pool), value)
+                leaf.typical = leaf.pool.index(value)
+            taken.add(value)
+
+
+def is_flag(name: str, kinds: set[str]) -> bool:
+    """Whether a protected input is a yes/no flag: annotated `bool`, or named `is_male`,
+    `isBlack`, `has_...` and only ever tested for truth or used as a number (`0.2467 *
+    (is_male - 0.5642)` in a clinical equation: True is 1)."""
+    if "bool" in kinds:
+        return True
+    tokens = name_tokens(name)
+    return bool(tokens) and tokens[0] in FLAG_PREFIXES and kinds <= FLAG_KINDS
+
+
+FLAG_KINDS = frozenset({"truthy", "bool", "", "int", "float", "num"})
+
+
+def coded_field(path: InputPath, kinds: set[str], hint: Hint | None) -> bool:
+    """A record's field only computed with, never compared with a number or text: a 1/0
+    code of its category when the category's values are words (a region's indicator times
+    its weight in a score's table)."""
+    numbers = [c for c in (hint.constants if hint else []) if is_number(c)]
+    return (
+        len(path) > 1
+        and bool(kinds & {"num", "int", "float"})
+        and not kinds & {"str", "literal", "list", "dict"}
+        and not numbers
+    )
+
+
+# What a caller's inputs are, by the caller's own names (InputBuilder.caller_model).
+CallerModel = Callable[[FunctionInfo], InputModel]
+
+
+class LeafMaker:
+    """Makes the leaves of one function's inputs: the category each carries (by its name, its
+    docstring, or what the module's own calls pass it), what the module says of the name,
+    and the pool of values it is tried with."""
+
+    def __init__(self, facts: ModuleFacts, policy: Policy, callers: CallerModel | None) -> None:
+        """`callers`: a parameter its names leave open takes the category of what the
+        module's calls pass it (analysis.facts.callers); None for the callers themselves."""
+        self.facts = facts
+        self.policy = policy
+        self.callers = callers
+        # Of the function being built (InputBuilder.build): its parameters' descriptions.
+        self.docs: dict[str, str] = {}
+        self.function: FunctionNode | None = None
+
+    def names_a_column(self, default: Any, category: str) -> bool:
+        """Whether a default names where the attribute is kept rather than giving one:
+        `AKIFlagger(age="age", sex="sex")` takes a frame's column names. A value of the
+        category (`sex="female"`) is a value."""
+        if not isinstance(default, str) or self.policy.canonical_category(default) != category:
+            return False
+        values = {str(v).casefold() for v in self.policy.protected[category].values}
+        return default.strip().casefold() not in values
+
+
+    def names_a_value(self, name: str, category: str, kinds: set[str]) -> bool:
+        """`female`, `black`: a parameter named for one value of its category, only tested for
+        truth or used as a number (`0.9 - 0.2 * female`), is the flag of that value."""
+        values = {str(v).lower() for v in self.policy.protected[category].values}
+        return bool(kinds) and kinds <= FLAG_KINDS and name.lower() in values
+
+
+    def documented_category(self, description: str, name: str) -> str | None:
+        """The category a parameter's description names: "the age as integer number" is an
+        age. Words that name other things too ("the degree of the node") count only beside a
+        person ("degree of the applicant"). Another parameter named in it is that parameter,
+        not this one ("unit of `start_age`")."""
+        others = [n for n in self.docs if n != name and len(n) > 2]
+        if others:
+            description = re.sub(
+                r"\b(?:" + "|".join(map(re.escape, others)) + r")\b", " ", description
+            )
+        category = self.policy.canonical_category(description)
+        if category is None or category in UNAMBIGUOUS_IN_PROSE:
+            return category
+        tokens = name_tokens(description)
+        markers = [name_tokens(m) for m in self.policy.people.markers]
+        return category if any(m and contains_run(tokens, m) for m in markers) else None
+
+
+    def name_hint(self, name: str, category: str | None) -> Hint:
+        """What the module says of `name`, and of every name of its category (`sex` in a
+        helper, `gender` here share values); computed once per module, never mutated."""
+        key = ("hint", name.lower(), category)
+        if key not in self.facts.memo:
+            merged = Hint()
+            merged.merge(self.facts.hints.get(name.lower(), Hint()))
+            if category is not None:
+                merged.merge(self.category_hint(category))
+            for value in self.facts.domain_of(merged.constants):
+                merged.add(value)
+            self.facts.memo[key] = merged
+        hint: Hint = self.facts.memo[key]
+        return hint
+
+
+    def category_hint(self, category: str) -> Hint:
+        """What the module says of every name of a category, merged once per module (a
+        function reading a thousand keys of one category asks for each)."""
+        key = ("category hint", category)
+        if key not in self.facts.memo:
+            merged = Hint()
+            for other, other_hint in list(self.facts.hints.items()):
+                if self.policy.canonical_category(other) == category:
+                    merged.merge(other_hint)
+            self.facts.memo[key] = merged
+        hint: Hint = self.facts.memo[key]
+        return hint
+
+
+    def leaf(
+        self,
+        name: str,
+        path: InputPath,
+        leaves: list[Leaf],
+        choices: list[Any],
+        annotation: ast.expr | None,
+        default: Any,
+        category_name: str | None = None,
+    ) -> Node:
+        """`category_name`: the name whose category the leaf carries, when not its own
+        ("" for none): the "value" of `patient["age"]["value"]` is an age."""
+        category = self.category_of(name, path, default, category_name)
+        hint = self.name_hint(name, category)
+        declared: list[Any] = []
+        if annotation is not None:
+            kind = annotation_kind(annotation)
+            if kind and kind not in hint.kinds:
+                hint = replace(hint, kinds=hint.kinds | {kind})
+            declared = literal_choices(annotation, self.facts)
+            choices = choices or declared
+        own = self.own_kinds(name, annotation)
+        form = age_form(name, own) if category == "age" else None
+        if category is not None and self.yes_or_no(name, path, category, own):
+            # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
+            # words (a non-empty string is always truthy).
+            choices, hint = [True, False], Hint(kinds={"bool"})
+        pool, from_code = self.pool(name, hint, choices, category, default, form, own)
+        if declared:  # `Literal["white", "black"]`: "White" is refused, rest on one declared
+            hint = replace(hint, accepted=[*hint.accepted, *declared])
+        leaf = Leaf(
+            path,
+            display(path),
+            name,
+            pool,
+            category,
+            typical_index(pool, category, self.policy, default, hint, frozenset(own)),
+            from_code=from_code,
+            declared=tuple(declared),
+        )
+        leaves.append(leaf)
+        return Node("leaf", leaf=leaf)
+
+    def category_of(
+        self, name: str, path: InputPath, default: Any, category_name: str | None
+    ) -> str | None:
+        """The category a leaf carries: its name's (or `category_name`'s); for a parameter
+        of no category by name, what its docstring says, else what the module's calls pass."""
+        category = self.policy.canonical_category(name if category_name is None else category_name)
+        open_parameter = (
+            category is None
+            and category_name is None
+            and len(path) == 1
+            and not self.policy.excluded_name(name)  # `age_unit`: its name says what it is
+        )
+        if open_parameter and name in self.docs:
+            category = self.documented_category(self.docs[name], name)
+        if (
+            open_parameter
+            and category is None
+            and self.callers is not None
+            and self.function is not None
+        ):
+            category = category_from_callers(self.function, name, self.facts, self.callers)
+        if category is not None and self.names_a_column(default, category):
+            category = None  # `age="age"`: the name of a column of ages, not an age
+        return category
+
+    def own_kinds(self, name: str, annotation: ast.expr | None) -> set[str]:
+        """How this input itself is used. How it carries an age is its own business:
+        `dob.year` in one function says nothing about a `dateOfBirth` string in another."""
+        own_hint = self.facts.hints.get(name.lower(), Hint())
+        own = set(own_hint.kinds)
+        if all(c is None or isinstance(c, bool) for c in own_hint.constants):
+            own.discard("other")  # `if is_male is None:` checks for a missing flag
+        if annotation is not None:
+            own.add(annotation_kind(annotation) or "")
+            if own & {"int", "float"}:
+                # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
+                own -= {"dateobj", "isodate"}
+        elif name in self.facts.memo.get(("documented flags",), ()):
+            own.add("bool")  # `is_north_american (bool): ...`
+        return own
+
+    def yes_or_no(self, name: str, path: InputPath, category: str, own: set[str]) -> bool:
+        """Whether a protected leaf is a flag of its category: by its annotation or name, named
+        for one value, or a record's 1/0 code of a category of words."""
+        return (
+            is_flag(name, own)
+            or self.names_a_value(name, category, own)
+            or (
+                coded_field(path, own, self.facts.hints.get(name.lower()))
+                and not any(is_number(v) for v in self.policy.protected[category].values)
+            )
+        )
+
+    def pool(
+        self,
+        name: str,
+        hint: Hint,
+        choices: list[Any],
+        category: str | None,
+        default: Any,
+        form: str | None,
+        own: set[str],
+    ) -> tuple[list[Any], int]:
+        """The leaf's pool and how many of its values come from the code. The same name in
+        many functions gets the same pool: computed once per module."""
+        key = (
+            "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
+            type(default), repr(default), frozenset(own),
+        )  # fmt: skip
+        if key not in self.facts.memo:
+            self.facts.memo[key] = value_pool(
+                hint, choices, category, self.policy, default, form, name, frozenset(own)
+            )
+        pool, from_code = self.facts.memo[key]
+        return list(pool), from_code
+
+    def held_as_tuple(self, name: str, positions: dict[int, str]) -> bool:
+        """Whether a value is a small tuple read by position: `age[0]` of `(17, "years")`, or
+        unpacked (`value, unit = weight`). One read of `x[0]` alone is the first letter of a
+        word as often: so only for a value the code never compares with text, of no category
+        but age."""
+        if not positions:
+            return False
+        if len(positions) >= 2 or min(positions) > 0:
+            return True
+        category = self.policy.canonical_category(name)
+        if category not in (None, "age"):
+            return False
+        return "str" not in self.facts.hints.get(name.lower(), Hint()).kinds
+
+
+    def tuple_shape(
+        self,
+        name: str,
+        positions: dict[int, str],
+        path: InputPath,
+        leaves: list[Leaf],
+        default: Any,
+    ) -> Node:
+        """The tuple's items: the one that carries the value (the local named for its
+        category, else the first) keeps the name; the others (a unit...) take the names the
+        code gives them, and are no protected input."""
+        category = self.policy.canonical_category(name)
+        carrier = next(
+            (
+                i
+                for i, local in sorted(positions.items())
+                if category and local and self.policy.canonical_category(local) == category
+            ),
+            0,
+        )
+        items: dict[str, Node] = {}
+        for i in range(max(positions) + 1):
+            step: InputPath = (*path, ("index", i))
+            if i == carrier:
+                items[str(i)] = self.leaf(name, step, leaves, [], None, MISSING)
+            else:
+                local = positions.get(i) or f"{name}[{i}]"
+                item = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
+                if category == "age" and item.leaf is not None:
+                    in_years(item.leaf)
+                items[str(i)] = item
+        return Node("tuple", fields=items)

@@ -1,0 +1,315 @@
+"""One function judged: its inputs read, the calls its project's own runs made replayed,
+the fields its source does not name learnt, a witness searched for and the verdict recorded;
+or, where it cannot run, a static review that says why.
+
+`Judgement.judge` goes through those phases in order; each phase either hands on to the
+next or writes the verdict and stops (returns False or None).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Protocol
+
+from analysis.errors import (
+    CallsProveNothing,
+    ExecutionError,
+    LoadDied,
+    ReplyForged,
+    SandboxUnavailable,
+    SessionDied,
+)
+from analysis.evidence.calls import RecordedCall
+from analysis.evidence.replay import (
+    RECORDED_EXECUTIONS,
+    RECORDED_TIME,
+    Replayed,
+    merge,
+    recorded_bases,
+    replay,
+)
+from analysis.evidence.store import EvidenceStore
+from analysis.execution.process import Executor, Limits, Session, Target
+from analysis.facts.conversions import converts
+from analysis.facts.people import only_people
+from analysis.inputs.builder import InputBuilder
+from analysis.modules import Module, is_test
+from analysis.report import FunctionReport
+from analysis.search.missing_fields import has_opaque_record, learn_missing_fields
+from analysis.search.results import SearchResult
+from analysis.search.search import Search
+from analysis.search.verdict import died, record_result, static_review, stopped, tampered
+from analysis.shapes import InputModel, Leaf
+from analysis.source.functions import FunctionInfo
+from analysis.static.review import acting_with, condition_scopes, never_read
+from analysis.static.taint import tainters
+from config.policy import Policy
+
+
+class Bench(Protocol):
+    """What judging a function needs of the engine (`Engine` is one)."""
+
+    policy: Policy
+    limits: Limits
+    evidence: EvidenceStore
+
+    def executor(self) -> Executor: ...
+
+    def target(
+        self,
+        info: FunctionInfo,
+        module: Module,
+        source: str | None = None,
+        recorded: tuple[str, ...] = (),
+    ) -> Target: ...
+
+    def recording(self, module: Module, info: FunctionInfo) -> bool: ...
+
+
+class Judgement:
+    """The judging of one function, its verdict written into `report`."""
+
+    def __init__(
+        self, bench: Bench, module: Module, info: FunctionInfo, report: FunctionReport
+    ) -> None:
+        self.bench = bench
+        self.policy = bench.policy
+        self.budget = bench.policy.budget
+        self.module = module
+        self.info = info
+        self.report = report
+        # Set as the phases go: the inputs read, the protected leaves left to search.
+        self.builder = InputBuilder(module.facts, self.policy)
+        self.model = InputModel([], [])
+        self.protected: list[Leaf] = []
+        self.targets: list[Leaf] = []
+        self.opaque = False
+        self.recorded: list[tuple[RecordedCall, InputModel]] = []
+        self.tested: set[str] = set()
+        self.reading = 0.0  # seconds spent reading the function, counted against its budget
+        self.deadline = 0.0
+
+    def judge(self) -> None:
+        """The verdict of the function, written into its report."""
+        if is_test(self.module.path, self.info):
+            # A test passes the values it checks (a parametrised `age` and an assert): it
+            # decides nothing about a person, and its failures are no refusals.
+            self.report.status, self.report.reason = "skipped", "a test function"
+            return
+        self.read_inputs()
+        if not self.worth_running():
+            return
+        session = self.open_session()
+        if session is None:
+            return
+        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
+        refusals_only = {
+            category
+            for category in self.policy.enabled_categories
+            if converts(self.info, category, self.policy, self.module.facts.const)
+        }
+        with session:
+            result = self.run(session, refusals_only)
+        if result is not None:
+            self.record(result)
+
+    def record(self, result: SearchResult) -> None:
+        """The verdict from what the calls found."""
+        module = self.module
+        record_result(self.info, self.model, self.report, result, module.runnable, module.note)
+
+    def read_inputs(self) -> None:
+        """The function's inputs, the protected ones, and the calls the project's own runs
+        made of it (analysis/evidence/)."""
+        # The budget counts from here: reading the function's inputs is part of testing it.
+        # A function whose reading alone takes the budget (thousands of record keys) is
+        # judged from its code; starting it in its sandbox counts only against the search.
+        started = time.monotonic()
+        self.deadline = started + self.budget.seconds_per_function
+        self.model = self.builder.build(self.info)
+        self.reading = time.monotonic() - started
+        self.protected = self.model.protected
+        categories = {leaf.category for leaf in self.protected if leaf.category}
+        self.report.attributes_tested = sorted(categories)
+        # A record read only by keys the source does not spell out may still hold a person,
+        # and so may the calls the project's own tests and demos made (analysis/evidence/).
+        self.opaque = not self.protected and has_opaque_record(self.model)
+        module = self.module
+        if self.bench.recording(module, self.info):
+            self.bench.evidence.wait()
+        calls = self.bench.evidence.calls(module.project, module.location, self.info)
+        self.recorded = recorded_bases(self.info, calls, self.builder, self.model, self.policy)
+
+    def worth_running(self) -> bool:
+        """Whether running the function can tell anything; if not, the verdict says why."""
+        info, model, report = self.info, self.model, self.report
+        if not self.protected and not self.opaque and not self.recorded:
+            report.status, report.reason = "skipped", "no protected input"
+            return False
+        if not self.module.intact(info):
+            if not self.protected:
+                report.status, report.reason = "skipped", "no protected input"
+                return False
+            static_review(info, model, report, self.module.note or "the module cannot run")
+            return False
+        self.targets = [leaf for leaf in self.protected if not never_read(info.node, leaf)]
+        if not self.targets and not self.opaque and not self.recorded:
+            report.reason = "no protected input is ever read"
+            return False
+        if self.reading > self.budget.seconds_per_function:
+            static_review(info, model, report, spent_reading(self.budget.seconds_per_function))
+            return False
+        return True
+
+    def open_session(self) -> Session | None:
+        """The function's sandbox, its module loaded; None (the verdict written) if it
+        cannot start."""
+        info, model, report = self.info, self.model, self.report
+        try:
+            executor = self.bench.executor()
+        except SandboxUnavailable as exc:
+            static_review(info, model, report, f"not executed: {exc}")
+            return None
+        replaying = tuple(call.id for call, _ in self.recorded)
+        # evidence: the recorded calls get a time of their own, on top of the search's
+        extra = self.budget.seconds_per_function * RECORDED_TIME if self.recorded else 0.0
+        limits = self.bench.limits
+        limits = replace(limits, session_timeout=limits.session_timeout + extra)
+        try:
+            return executor.open(self.bench.target(info, self.module, recorded=replaying), limits)
+        except ReplyForged as exc:
+            static_review(info, model, report, tampered(exc))
+        except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
+            died(info, model, report, str(exc), executions=0)
+        except (OSError, ExecutionError) as exc:
+            static_review(info, model, report, f"could not start the function: {exc}")
+        return None
+
+    def run(self, session: Session, refusals_only: set[str]) -> SearchResult | None:
+        """Inside the sandbox: the recorded calls first, then the fields learnt, then the
+        search. The result to record, or None when the verdict is written already."""
+        if session.load_error:
+            static_review(self.info, self.model, self.report, f"cannot run: {session.load_error}")
+            return None
+        # evidence: the calls the project's own runs made come first; what they prove is
+        # not searched again, and what they do not is left to the synthesised inputs.
+        replayed = self.replay(session, refusals_only)
+        if replayed is None or self.settled_by_recorded(session, replayed):
+            return None
+        self.deadline = max(self.deadline, time.monotonic() + self.budget.seconds_per_function)
+        if not self.learn_fields(session):
+            return None
+        if not self.targets:
+            if replayed.result.executions:  # the recorded calls ran: that is the verdict
+                replayed.result.executions = session.calls
+                self.record(replayed.result)
+                return None
+            self.report.status, self.report.reason = "skipped", "no protected input"
+            return None
+        return self.search(session, refusals_only, replayed)
+
+    def replay(self, session: Session, refusals_only: set[str]) -> Replayed | None:
+        """The recorded calls searched; their findings and categories taken into the report.
+        None (the verdict written) when the session can prove nothing more."""
+        report = self.report
+        try:
+            replayed = replay(
+                self.info,
+                self.recorded,
+                session,
+                self.policy,
+                min(RECORDED_EXECUTIONS, self.budget.executions_per_function // 2),
+                time.monotonic() + self.budget.seconds_per_function * RECORDED_TIME,
+                refusals_only,
+            )
+        except (ReplyForged, CallsProveNothing) as exc:
+            stopped(self.info, self.model, report, exc, session.calls)
+            return None
+        report.findings += replayed.findings
+        self.tested = set(report.attributes_tested) | replayed.attributes
+        report.attributes_tested = sorted(self.tested)
+        self.targets = [leaf for leaf in self.targets if leaf.category not in replayed.proved]
+        if replayed.died:
+            report.reason = replayed.died
+            report.status = "error" if not report.findings else report.status
+        return replayed
+
+    def settled_by_recorded(self, session: Session, replayed: Replayed) -> bool:
+        """Whether the recorded calls leave nothing to search (the verdict then written)."""
+        report = self.report
+        if replayed.died or (replayed.result.executions and not self.targets and not self.opaque):
+            replayed.result.executions = session.calls
+            self.record(replayed.result)
+            return True
+        if not self.targets and not self.opaque:  # recorded calls with no protected value inside
+            if self.protected:
+                report.reason = "no protected input is ever read"
+            else:
+                report.status, report.reason = "skipped", "no protected input"
+            return True
+        return False
+
+    def learn_fields(self, session: Session) -> bool:
+        """Keys the code reads that its source does not name, learnt from the calls that
+        fail for them. False (the verdict written) when the session can prove nothing more."""
+        try:
+            learnt, _ = learn_missing_fields(self.model, self.builder, session)
+        except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
+            stopped(self.info, self.model, self.report, exc, session.calls)
+            return False
+        if learnt:
+            self.model = only_people(self.model, self.info, self.policy, self.module.facts)
+            self.targets += [leaf for leaf in learnt if leaf.protected]
+            self.tested |= {leaf.category for leaf in self.model.protected if leaf.category}
+            self.report.attributes_tested = sorted(self.tested)
+        return True
+
+    def search(
+        self, session: Session, refusals_only: set[str], replayed: Replayed
+    ) -> SearchResult | None:
+        """The search for a witness over the synthesised inputs, with what the recorded calls
+        saw merged in; None (the verdict written) when it cannot prove anything."""
+        info, model, report = self.info, self.model, self.report
+        prepared = time.monotonic()
+        walks = tainters(info.node, model.leaves)
+        scopes = condition_scopes(info.node, model.leaves, walks)
+        acting = acting_with(info.node, model.leaves, walks)
+        self.reading += time.monotonic() - prepared
+        if self.reading > self.budget.seconds_per_function:
+            static_review(info, model, report, spent_reading(self.budget.seconds_per_function))
+            report.executions = session.calls
+            return None
+        search = Search(
+            model,
+            session,
+            self.targets,
+            max(self.budget.executions_per_function - session.calls, 1),
+            self.deadline,
+            policy=self.policy,
+            refusals_only=refusals_only,
+            scopes=scopes,
+            acting=acting,
+        )
+        try:
+            result = search.run()
+        except (ReplyForged, CallsProveNothing) as exc:
+            stopped(info, model, report, exc, session.calls)
+            return None
+        except SessionDied as exc:
+            result = search.result
+            report.reason = str(exc)
+            if not result.witnesses and not report.findings:
+                report.status = "error"
+        merge(result, replayed.result)  # evidence: what the recorded calls saw
+        # The session counts every call: the probes, and the one a dying child was in.
+        result.executions = session.calls
+        return result
+
+
+def spent_reading(seconds: float) -> str:
+    """The reason of a function whose own analysis used up its time before any call."""
+    return (
+        f"not run: reading its inputs took the per-function budget ({seconds:g} s of "
+        "budget.seconds_per_function); judged statically"
+    )

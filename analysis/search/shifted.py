@@ -1,0 +1,78 @@
+"""Echoes that masking cannot see. Dates echoed at a fixed distance: `birth_date +
+timedelta(days=prematurity)` moves with the birth date, day for day. Two outputs that differ
+only in dates, each moved by exactly as many days as the protected date was, are the same
+answer about two people (the attribute in another form, as an echo is), not a decision that
+treats them differently. And echoes beside a coincidence: a calculator that keeps age 45 next
+to a sum of skinfolds of 45 shows two 45s, where age 41 shows one; the masked outputs differ,
+yet the first output with 41 written as 45 is the second."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from analysis.execution.harness.output import whole
+from analysis.values import DateValue, is_number
+
+DATE_REPR = re.compile(r"datetime\.date\((\d{1,4}), (\d{1,2}), (\d{1,2})\)|(\d{4})-(\d{2})-(\d{2})")
+
+
+def as_date(value: Any) -> datetime.date | None:
+    text = value.iso if isinstance(value, DateValue) else value
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def dates_in(text: str) -> tuple[list[datetime.date], str]:
+    """The dates a text shows, and the text with each replaced by a marker."""
+    found: list[datetime.date] = []
+
+    def keep(match: re.Match[str]) -> str:
+        parts = [int(p) for p in match.groups() if p is not None]
+        try:
+            found.append(datetime.date(*parts))
+        except ValueError:
+            return match.group(0)
+        return "<date>"
+
+    return found, DATE_REPR.sub(keep, text)
+
+
+def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Whether two outputs differ only by dates moved as far as the protected dates were."""
+    a, b = as_date(value_a), as_date(value_b)
+    if a is None or b is None or a == b:
+        return False
+    dates_a, rest_a = dates_in(output_a)
+    dates_b, rest_b = dates_in(output_b)
+    if not dates_a or rest_a != rest_b or len(dates_a) != len(dates_b):
+        return False
+    shift = a - b
+    return all(x - y == shift for x, y in zip(dates_a, dates_b, strict=True))
+
+
+def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Whether output A, with every spelling of value A written as value B's, is output B."""
+    pairs = spelling_pairs(value_a, value_b)
+    if not pairs or output_a == output_b:
+        return False
+    text = output_a
+    for before, after in pairs:
+        text = re.sub(whole(before, is_number(value_a)), after, text)  # as masking reads it
+    return text == output_b
+
+
+def spelling_pairs(a: Any, b: Any) -> list[tuple[str, str]]:
+    """How A and B read in outputs, side by side, longest first ("41.0" before "41")."""
+    if is_number(a) and is_number(b):
+        if isinstance(a, float) or isinstance(b, float):
+            return []  # 41.5 reads as "41.5" and "41.50": no one spelling to swap
+        return [*((f"{a:.{d}f}", f"{b:.{d}f}") for d in (3, 2, 1)), (str(a), str(b))]
+    if isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
+        return [(a, b)]
+    return []
