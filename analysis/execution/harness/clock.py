@@ -7,11 +7,7 @@ Part of the child script (see harness/runner.py): joined into one script with th
 
 import signal
 import time
-import typing
-from typing import Any
-
-if typing.TYPE_CHECKING:
-    from analysis.execution.harness.recorder import CallRecorder
+from typing import Any, Protocol
 
 ALARM_REPEAT = 0.5  # an alarm that found the recorder busy comes again this soon
 ENTRY_REPEAT = 2.0  # an entry's end swallowed by the code is raised again this often
@@ -36,13 +32,17 @@ class EntryOutcome:
         self.left_out = 0  # tests not run: nothing more to record from them
 
 
+class Busy(Protocol):
+    busy: bool  # the recorder is capturing a call: no alarm may interrupt it
+
+
 class Timer:
     """SIGALRM for one entry point: past a test's time the test fails (TestTimeout, once: the
     host ends a test that swallows it), past the entry's time the entry ends (EntryTimeout,
     again every ENTRY_REPEAT seconds for code that swallows it, leaving pytest time to end
     its session); never inside the recorder itself (a busy alarm comes again soon)."""
 
-    def __init__(self, recorder: "CallRecorder", deadline: float, per_test: float) -> None:
+    def __init__(self, recorder: Busy, deadline: float, per_test: float) -> None:
         self.recorder = recorder
         self.deadline = deadline
         self.per_test = per_test
