@@ -1,16 +1,21 @@
 """The inputs of one function as the search sees them: leaves, shapes, and calls built from them.
 
 Every input the search can set is a `Leaf`: a parameter, a key or attribute of a record
-parameter (`applicant["age"]`, `person.gender`), or a field of a declared dataclass,
-NamedTuple or pydantic model. `InputModel.assemble` turns one value per leaf back into the
-arguments of a call, encoded for the harness. The model is built by `analysis.inputs.builder`.
+parameter (`applicant["age"]`, `person.gender`), a field of a declared dataclass, NamedTuple
+or pydantic model, an item of a tuple, a cell of a DataFrame, a value inside a recorded call.
+Each argument is a `Shape`, a tree of a closed set of frozen classes: a leaf, a record, an
+object of a module class, a tuple, a recorded argument (all of named fields), a list, a
+mapping, a DataFrame, a Series (each of two items: the one tried and a fixed peer), or what a
+module function makes. A shape encodes itself for the harness, shows itself as plain data, and
+lists its leaves and collection items. `InputModel.assemble` turns one value per leaf back
+into the arguments of a call. The model is built by `analysis.inputs.builder`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Protocol, assert_never
 
 from analysis.inputs.pools import dedupe
 from analysis.values import DateValue, EnumMember, is_number
@@ -28,6 +33,8 @@ ALIKE: InputPath = (("alike", ""),)
 # an item's leaf. A best-of pick with a penalty (`gender == "female" and years < 3`) changes
 # only where the peer, too, is in a state the condition reads.
 PEER: Step = ("peer", "")
+# The keys of a dict of people: the one tried, and the peer.
+MAPPING_KEYS = ("id-1", "id-2")
 
 
 # Values of a leaf without values from the code tried in each context after the base.
@@ -96,35 +103,223 @@ class Leaf:
         return self.category is not None
 
 
-class CustomShape(Protocol):
-    """A shape that encodes and shows itself: a recorded argument (analysis/evidence/)."""
+class ArgumentAsRecorded(Protocol):
+    """A recorded argument (analysis/evidence/bases.py): encodes and shows itself with the
+    leaves a context sets written in."""
 
     def encode(self, values: dict[InputPath, Any]) -> Any: ...
 
     def plain(self, values: dict[InputPath, Any]) -> Any: ...
 
 
-@dataclass
-class Node:
-    """The shape of one argument: a leaf, a record, an instance of a module class, or a list
-    (of two items: the one whose leaves are tried, and a fixed peer)."""
+# The shapes of an argument: a closed set, `Shape`. Each encodes itself for the harness (the
+# value tags `Harness.decode` reads, analysis/execution/harness/runner.py), shows itself as
+# plain data for reports, and lists its leaves and the items of its collections (`groups`,
+# each of which has a fixed peer). Frozen: a shape is never re-pointed, though the fields of a
+# record grow as calls name keys the source does not (analysis/search/missing_fields.py).
 
-    # leaf | record | new | list | mapping (a dict of records by id) | frame | series (a
-    # pandas Series of one value per person: the leaf tried, then its peer) | tuple | made
-    # (what a function of the module, named by `cls`, returns when called without arguments)
-    # | recorded (an argument of a recorded call, its leaves in `fields`: `custom` encodes it)
-    kind: str
-    leaf: Leaf | None = None
-    fields: dict[str, Node] = field(default_factory=dict)
-    cls: str | None = None
-    item: Node | None = None
-    # A "new" whose constructor takes `*args`: its first `by_position` fields go by
-    # position, then the list in its VARARGS field, spread.
+
+@dataclass(frozen=True)
+class LeafShape:
+    """One value the search sets: a parameter, a key or attribute of a record, a cell."""
+
+    leaf: Leaf
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return encode_value(values[self.leaf.path])
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return plain_value(values[self.leaf.path])
+
+    def leaves(self) -> list[Leaf]:
+        return [self.leaf]
+
+    def groups(self) -> list[Shape]:
+        return []
+
+
+@dataclass(frozen=True)
+class MadeShape:
+    """What a function of the module returns when called without arguments (`function`):
+    tables of coefficients a constructor is handed, no input to vary."""
+
+    function: str
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "made", "function": self.function}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return f"{self.function}()"
+
+    def leaves(self) -> list[Leaf]:
+        return []
+
+    def groups(self) -> list[Shape]:
+        return []
+
+
+@dataclass(frozen=True)
+class FieldsShape:
+    """A shape of named parts, each a shape of its own: the base of records, objects,
+    tuples and recorded arguments."""
+
+    fields: dict[str, Shape]
+
+    def leaves(self) -> list[Leaf]:
+        return [leaf for sub in self.fields.values() for leaf in sub.leaves()]
+
+    def groups(self) -> list[Shape]:
+        return [group for sub in self.fields.values() for group in sub.groups()]
+
+    def encoded_fields(self, values: dict[InputPath, Any]) -> dict[str, Any]:
+        return {name: sub.encode(values) for name, sub in self.fields.items()}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return {name: sub.plain(values) for name, sub in self.fields.items()}
+
+
+@dataclass(frozen=True)
+class RecordShape(FieldsShape):
+    """A record of the keys or attributes read: the harness's `Record` answers both."""
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "record", "fields": self.encoded_fields(values)}
+
+
+@dataclass(frozen=True)
+class ObjectShape(FieldsShape):
+    """An instance of a class of the module (`cls`, by qualified name), built from its
+    fields or constructor parameters. A constructor that takes `*args` gets its first
+    `by_position` fields by position, then the list in its VARARGS field, spread."""
+
+    cls: str
     by_position: int = 0
-    custom: CustomShape | None = None  # evidence: a recorded argument
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        fields = self.encoded_fields(values)
+        if VARARGS not in fields:
+            return {"__cb__": "new", "class": self.cls, "kwargs": fields}
+        extra = fields.pop(VARARGS)
+        names = list(fields)[: self.by_position]
+        args = [fields.pop(name) for name in names] + list(extra)
+        return {"__cb__": "new", "class": self.cls, "args": args, "kwargs": fields}
 
 
-# The field of a "new" node holding the extra positional arguments of `__init__(..., *args)`.
+@dataclass(frozen=True)
+class TupleShape(FieldsShape):
+    """A small tuple read by position (`(17, "years")`), its items as fields "0", "1"..."""
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "tuple", "items": list(self.encoded_fields(values).values())}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return [sub.plain(values) for sub in self.fields.values()]
+
+
+@dataclass(frozen=True)
+class RecordedShape(FieldsShape):
+    """An argument of a call the project's own runs recorded, its protected leaves in
+    `fields`: the argument encodes and shows itself."""
+
+    argument: ArgumentAsRecorded
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return self.argument.encode(values)
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return self.argument.plain(values)
+
+
+@dataclass(frozen=True)
+class CollectionShape:
+    """A collection of two items: the one whose leaves are tried, and a fixed peer
+    (`peer_values`) for code that ranks, picks the best or rules over a group."""
+
+    item: Shape
+
+    def leaves(self) -> list[Leaf]:
+        return self.item.leaves()
+
+    def groups(self) -> list[Shape]:
+        return [self.item, *self.item.groups()]
+
+    def pair(self, values: dict[InputPath, Any]) -> list[Any]:
+        return [self.item.encode(values), self.item.encode(peer_values(self.item, values))]
+
+    def plain_pair(self, values: dict[InputPath, Any]) -> list[Any]:
+        return [self.item.plain(values), self.item.plain(peer_values(self.item, values))]
+
+
+@dataclass(frozen=True)
+class ListShape(CollectionShape):
+    """A list of two items."""
+
+    first_item: ClassVar[Step] = ("index", 0)
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return self.pair(values)
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return self.plain_pair(values)
+
+
+@dataclass(frozen=True)
+class MappingShape(CollectionShape):
+    """A dict of two records by id (MAPPING_KEYS)."""
+
+    first_item: ClassVar[Step] = ("key", MAPPING_KEYS[0])
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return dict(zip(MAPPING_KEYS, self.pair(values), strict=True))
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return dict(zip(MAPPING_KEYS, self.plain_pair(values), strict=True))
+
+
+@dataclass(frozen=True)
+class FrameShape(CollectionShape):
+    """A DataFrame of two rows, a column per field of its row record (`item`): a cell is
+    reached as `df["age"][0]`, the column, then the row."""
+
+    item: RecordShape
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        peer = peer_values(self.item, values)
+        columns = {k: [sub.encode(values), sub.encode(peer)] for k, sub in self.item.fields.items()}
+        return {"__cb__": "frame", "columns": columns}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        peer = peer_values(self.item, values)
+        return {k: [sub.plain(values), sub.plain(peer)] for k, sub in self.item.fields.items()}
+
+
+@dataclass(frozen=True)
+class SeriesShape(CollectionShape):
+    """A pandas Series of one value per person: the leaf tried (the parameter itself), then
+    its peer."""
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "series", "values": self.pair(values)}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return self.plain_pair(values)
+
+
+Shape = (
+    LeafShape
+    | MadeShape
+    | RecordShape
+    | ObjectShape
+    | TupleShape
+    | RecordedShape
+    | ListShape
+    | MappingShape
+    | FrameShape
+    | SeriesShape
+)
+
+
+# The field of an ObjectShape holding the extra positional arguments of `__init__(..., *args)`.
 VARARGS = "*args"
 
 
@@ -132,7 +327,7 @@ VARARGS = "*args"
 class Param:
     name: str
     keyword: bool  # pass by keyword (False: by position)
-    shape: Node
+    shape: Shape
     # `**name`: each field of the record is its own keyword argument; `*name` (by
     # position): each item of the list is its own positional argument.
     spread: bool = False
@@ -158,8 +353,8 @@ class InputModel:
         peers = [
             leaf.pool[leaf.typical % len(leaf.pool)]
             for param in self.params
-            for group in groups_of(param.shape)
-            for leaf in leaves_of(group)
+            for group in param.shape.groups()
+            for leaf in group.leaves()
             if leaf.protected and leaf.pool
         ]
         return tuple(encode_value(v) for v in peers)
@@ -171,8 +366,8 @@ class InputModel:
         that the peer is tried in the states the code's conditions read."""
         found: dict[InputPath, Leaf] = {}
         for param in self.params:
-            for group in groups_of(param.shape):
-                for leaf in leaves_of(group):
+            for group in param.shape.groups():
+                for leaf in group.leaves():
                     if leaf.guarded and not leaf.protected and len(leaf.pool) > 1:
                         path = peer_path(leaf.path)
                         shown = f"the peer's {leaf.display}"
@@ -187,8 +382,8 @@ class InputModel:
         return frozenset(
             leaf.path
             for param in self.params
-            for group in groups_of(param.shape)
-            for leaf in leaves_of(group)
+            for group in param.shape.groups()
+            for leaf in group.leaves()
             if leaf.protected
         )
 
@@ -197,7 +392,7 @@ class InputModel:
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for param in self.params:
-            encoded = encode_node(param.shape, values)
+            encoded = param.shape.encode(values)
             if param.spread and param.keyword:
                 kwargs.update(encoded["fields"])
                 continue
@@ -214,10 +409,10 @@ class InputModel:
         """The same inputs as plain JSON-able data, for reports."""
         out: dict[str, Any] = {}
         for p in self.params:
-            if p.spread and p.keyword:
-                out.update({k: plain_node(sub, values) for k, sub in p.shape.fields.items()})
+            if p.spread and p.keyword:  # a record: each field its own keyword argument
+                out.update(p.shape.plain(values))
             else:
-                out[p.name] = plain_node(p.shape, values)
+                out[p.name] = p.shape.plain(values)
         return out
 
 
@@ -247,37 +442,6 @@ def encode_value(value: Any) -> Any:
     return {"__cb__": "literal", "v": repr(value)}
 
 
-def encode_node(node: Node, values: dict[InputPath, Any]) -> Any:
-    if node.custom is not None:  # evidence: a recorded argument
-        return node.custom.encode(values)
-    if node.kind == "leaf":
-        assert node.leaf is not None
-        return encode_value(values[node.leaf.path])
-    if node.kind in ("list", "mapping", "frame", "series"):
-        assert node.item is not None
-        peer = peer_values(node.item, values)
-        pair = [encode_node(node.item, values), encode_node(node.item, peer)]
-        if node.kind == "series":
-            return {"__cb__": "series", "values": pair}
-        if node.kind == "frame":  # a table of the two rows, a column per field read
-            columns = {k: [row["fields"][k] for row in pair] for k in node.item.fields}
-            return {"__cb__": "frame", "columns": columns}
-        return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
-    if node.kind == "made":
-        return {"__cb__": "made", "function": node.cls}
-    fields = {name: encode_node(sub, values) for name, sub in node.fields.items()}
-    if node.kind == "tuple":
-        return {"__cb__": "tuple", "items": list(fields.values())}
-    if node.kind == "new":
-        if VARARGS not in fields:
-            return {"__cb__": "new", "class": node.cls, "kwargs": fields}
-        extra = fields.pop(VARARGS)
-        names = list(fields)[: node.by_position]
-        args = [fields.pop(name) for name in names] + list(extra)
-        return {"__cb__": "new", "class": node.cls, "args": args, "kwargs": fields}
-    return {"__cb__": "record", "fields": fields}
-
-
 def plain_value(value: Any) -> Any:
     if isinstance(value, DateValue):
         return value.iso
@@ -294,29 +458,6 @@ def plain_value(value: Any) -> Any:
     return repr(value)  # bytes, complex, Ellipsis, sets: as the code writes them
 
 
-def plain_node(node: Node, values: dict[InputPath, Any]) -> Any:
-    if node.custom is not None:  # evidence: a recorded argument
-        return node.custom.plain(values)
-    if node.kind == "leaf":
-        assert node.leaf is not None
-        return plain_value(values[node.leaf.path])
-    if node.kind in ("list", "mapping", "frame", "series"):
-        assert node.item is not None
-        peer = peer_values(node.item, values)
-        pair = [plain_node(node.item, values), plain_node(node.item, peer)]
-        if node.kind == "frame":
-            return {k: [row[k] for row in pair] for k in node.item.fields}
-        return dict(zip(MAPPING_KEYS, pair, strict=True)) if node.kind == "mapping" else pair
-    if node.kind == "made":
-        return f"{node.cls}()"
-    fields = {name: plain_node(sub, values) for name, sub in node.fields.items()}
-    return list(fields.values()) if node.kind == "tuple" else fields
-
-
-# The keys of a dict of people: the one tried, and the peer.
-MAPPING_KEYS = ("id-1", "id-2")
-
-
 def peer_path(path: InputPath) -> InputPath:
     """Where a context holds the fixed peer's value of an item's leaf."""
     return (PEER, *path)
@@ -329,14 +470,14 @@ def peer_index(leaf: Leaf) -> int:
     return index % len(leaf.pool)
 
 
-def peer_values(item: Node, tried: dict[InputPath, Any]) -> dict[InputPath, Any]:
+def peer_values(item: Shape, tried: dict[InputPath, Any]) -> dict[InputPath, Any]:
     """The fixed second item of a list: a ranking, a best-of or a group rule needs someone to
     compare with. Protected fields rest on their typical value (on the tried item's, in an
     ALIKE context); the others on their own (`peer_index`), unless the context sets the
     peer's value (`PEER`)."""
     alike = ALIKE in tried
     values: dict[InputPath, Any] = {}
-    for leaf in leaves_of(item):
+    for leaf in item.leaves():
         if alike and leaf.protected and leaf.path in tried:
             values[leaf.path] = tried[leaf.path]
         elif peer_path(leaf.path) in tried:
@@ -346,41 +487,33 @@ def peer_values(item: Node, tried: dict[InputPath, Any]) -> dict[InputPath, Any]
     return values
 
 
-def groups_of(node: Node) -> list[Node]:
-    """The items of every list, mapping and frame in a shape (each has a peer)."""
-    if node.item is not None:
-        return [node.item, *groups_of(node.item)]
-    return [group for sub in node.fields.values() for group in groups_of(sub)]
-
-
-def leaves_of(node: Node) -> list[Leaf]:
-    if node.kind == "leaf":
-        assert node.leaf is not None
-        return [node.leaf]
-    nodes = [node.item] if node.item is not None else list(node.fields.values())
-    return [leaf for sub in nodes if sub is not None for leaf in leaves_of(sub)]
-
-
 def every_item(path: InputPath, model: InputModel) -> InputPath:
     """The path with each step into an item of a collection written `[*]`: in an ALIKE
     context the value tried is every item's (`applicants[*]['gender']`, `df['sex'][*]`)."""
     steps = list(path)
 
-    def holds(node: Node) -> bool:
-        return any(leaf.path == path for leaf in leaves_of(node))
+    def holds(shape: Shape) -> bool:
+        return any(leaf.path == path for leaf in shape.leaves())
 
-    def walk(node: Node, i: int) -> None:
-        if node.kind == "series":
-            steps.append(("index", "*"))  # the leaf is the parameter itself
-        elif node.kind == "frame" and node.item is not None and i + 1 < len(steps):
-            steps[i + 1] = ("index", "*")  # a column, then its row
-        elif node.kind in ("list", "mapping") and node.item is not None and i < len(steps):
-            steps[i] = ("index", "*")
-            walk(node.item, i + 1)
-        else:
-            inner = next((sub for sub in node.fields.values() if holds(sub)), None)
-            if inner is not None:
-                walk(inner, i + 1)
+    def walk(shape: Shape, i: int) -> None:
+        match shape:
+            case SeriesShape():
+                steps.append(("index", "*"))  # the leaf is the parameter itself
+            case FrameShape():
+                if i + 1 < len(steps):
+                    steps[i + 1] = ("index", "*")  # a column, then its row
+            case ListShape() | MappingShape():
+                if i < len(steps):
+                    steps[i] = ("index", "*")
+                    walk(shape.item, i + 1)
+            case RecordShape() | ObjectShape() | TupleShape() | RecordedShape():
+                inner = next((sub for sub in shape.fields.values() if holds(sub)), None)
+                if inner is not None:
+                    walk(inner, i + 1)
+            case LeafShape() | MadeShape():
+                pass
+            case _:
+                assert_never(shape)
 
     shape = next((param.shape for param in model.params if holds(param.shape)), None)
     if shape is not None:

@@ -33,7 +33,17 @@ from analysis.evidence.described import (
 from analysis.evidence.pool import recorded_pool
 from analysis.facts.people import only_people
 from analysis.inputs.builder import VALUE_FIELDS, InputBuilder
-from analysis.shapes import InputModel, InputPath, Leaf, Node, Param, display, encode_value
+from analysis.shapes import (
+    InputModel,
+    InputPath,
+    Leaf,
+    LeafShape,
+    Param,
+    RecordedShape,
+    Shape,
+    display,
+    encode_value,
+)
 from analysis.shapes import plain_value as plain_input
 from analysis.source.functions import FunctionInfo
 from analysis.values import MISSING
@@ -96,7 +106,7 @@ def recorded_model(
         if skip_first and param.how == "arg" and param.where == 0:
             continue  # `cls`: the class method is bound already
         argument = RecordedArgument(call.id, param.where, param.node)
-        fields: dict[str, Node] = {}
+        fields: dict[str, Shape] = {}
         for found in protected_leaves(param, policy):
             if len(leaves) >= MAX_LEAVES:
                 break
@@ -106,8 +116,8 @@ def recorded_model(
                 continue
             leaves.append(leaf)
             argument.steps[path] = found.steps
-            fields[leaf.display] = Node("leaf", leaf=leaf)
-        shape = Node("recorded", fields=fields, custom=argument)
+            fields[leaf.display] = LeafShape(leaf)
+        shape = RecordedShape(fields, argument=argument)
         params.append(Param(param.name, param.how == "kw", shape))
     return only_people(InputModel(params, leaves), info, policy, builder.facts)
 
@@ -121,8 +131,7 @@ def recorded_leaf(
 ) -> Leaf | None:
     scratch: list[Leaf] = []
     built = builder.leaf(found.name, (("param", found.name),), scratch, [], None, MISSING)
-    code = [*code_values.get(found.name, []), *(built.leaf.pool[: built.leaf.from_code]
-                                              if built.leaf is not None else [])]  # fmt: skip
+    code = [*code_values.get(found.name, []), *built.leaf.pool[: built.leaf.from_code]]
     pool = recorded_pool(found.recorded, code, list(found.peers), policy.protected[found.category])
     if len(pool.values) < 2:
         return None

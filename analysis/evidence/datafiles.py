@@ -32,7 +32,7 @@ from pathlib import Path
 from analysis.evidence.entrypoints import Discovery, Drive, EntryPoint
 from analysis.evidence.scope import all_arguments
 from analysis.scan.project import SKIP_DIRS, Project
-from analysis.shapes import VARARGS, InputModel, Node
+from analysis.shapes import VARARGS, CollectionShape, FieldsShape, InputModel, Shape
 from analysis.source.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
 from config.policy import Policy
 
@@ -314,13 +314,15 @@ def required_parameters(fn: FunctionNode) -> set[str]:
     return {a.arg for a in [*positional, *args.kwonlyargs] if a.arg not in with_default}
 
 
-def field_names(node: Node) -> set[str]:
+def field_names(shape: Shape) -> set[str]:
     """The fields the builder found under a parameter, at any depth."""
-    names = {name for name in node.fields if name != VARARGS}
-    for sub in node.fields.values():
+    if isinstance(shape, CollectionShape):
+        return field_names(shape.item)
+    if not isinstance(shape, FieldsShape):
+        return set()
+    names = {name for name in shape.fields if name != VARARGS}
+    for sub in shape.fields.values():
         names |= field_names(sub)
-    if node.item is not None:
-        names |= field_names(node.item)
     return names
 
 

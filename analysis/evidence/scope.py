@@ -16,7 +16,7 @@ from analysis.evidence.recording import RecordingTarget
 from analysis.facts.module import ModuleFacts
 from analysis.facts.people import function_names, names
 from analysis.search.missing_fields import has_opaque_record
-from analysis.shapes import InputModel, Param
+from analysis.shapes import InputModel, LeafShape, ObjectShape, Param
 from analysis.source.functions import FunctionInfo
 from config.policy import Policy, name_tokens
 
@@ -72,10 +72,9 @@ def opaque(param: Param, annotation: ast.expr | None) -> bool:
     code, not annotated as a plain value; or an instance (a method's `self`) whose fields
     the builder found nothing protected in, though it may hold the person in an object of
     its own (`self.settings.age`)."""
-    if param.shape.kind == "new":
+    if isinstance(param.shape, ObjectShape):
         return True
-    leaf = param.shape.leaf
-    if param.shape.kind != "leaf" or leaf is None or leaf.from_code:
+    if not isinstance(param.shape, LeafShape) or param.shape.leaf.from_code:
         return False
     if isinstance(annotation, ast.Name) and annotation.id in PLAIN_ANNOTATIONS:
         return False

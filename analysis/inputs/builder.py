@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from analysis.facts.fieldreads import (
     FieldRead,
@@ -45,15 +45,21 @@ from analysis.inputs.doc_examples import (
 )
 from analysis.inputs.leaves import LeafMaker, spread_typicals
 from analysis.shapes import (
-    MAPPING_KEYS,
     VARARGS,
+    FrameShape,
     InputModel,
     InputPath,
     Leaf,
-    Node,
+    LeafShape,
+    ListShape,
+    MadeShape,
+    MappingShape,
+    ObjectShape,
     Param,
+    RecordShape,
+    SeriesShape,
+    Shape,
     display,
-    leaves_of,
 )
 from analysis.source.functions import (
     FunctionInfo,
@@ -154,7 +160,7 @@ class InputBuilder:
     def keyword_record(self, fn: FunctionNode, kwarg: ast.arg, leaves: list[Leaf]) -> list[Param]:
         """`def score(**applicant)`: the keys it reads are keyword arguments of the call."""
         spread = self.shape(fn, kwarg.arg, None, MISSING, (("param", kwarg.arg),), leaves, 0)
-        if spread.kind == "record":
+        if isinstance(spread, RecordShape):
             return [Param(kwarg.arg, True, spread, spread=True)]
         return []
 
@@ -194,7 +200,7 @@ class InputBuilder:
             # The constructor itself sets the instance up from its own parameters: the
             # instance it is given starts empty (what it ends as is the output).
             cls = self.facts.qualname(info.owner)
-            return [Param(first.arg, False, Node("new", fields={}, cls=cls))]
+            return [Param(first.arg, False, ObjectShape({}, cls=cls))]
         # A method gets a real instance of its class, built from the fields or constructor
         # parameters it declares, which become inputs like any other.
         return [Param(first.arg, False, self.instance_shape(info.owner, first.arg, leaves))]
@@ -239,7 +245,7 @@ class InputBuilder:
         if arg.arg in naming:  # the column's name, fixed: no value of what it holds
             column = Leaf(path, display(path), arg.arg, [naming[arg.arg]])
             leaves.append(column)
-            return Param(arg.arg, keyword, Node("leaf", leaf=column))
+            return Param(arg.arg, keyword, LeafShape(column))
         shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
         return Param(arg.arg, keyword, shape)
 
@@ -255,14 +261,16 @@ class InputBuilder:
                 leaf.passed_to = passed_to_helpers(fn, leaf, self.facts.functions, self.facts.memo)
         return only_people(InputModel(params, leaves), info, self.policy, self.facts)
 
-    def instance_shape(self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]) -> Node:
+    def instance_shape(
+        self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]
+    ) -> ObjectShape | RecordShape:
         path: InputPath = (("param", self_name),)
         if record_class_kind(cls) in ("dataclass", "namedtuple", "pydantic"):
             return self.class_fields(cls, path, leaves, 0, "new")
         init = next(
             (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
         )
-        fields: dict[str, Node] = {}
+        fields: dict[str, Shape] = {}
         by_position = 0  # with `*args`, how many named fields go by position before them
         if init is not None:
             iargs = init.args
@@ -283,7 +291,7 @@ class InputBuilder:
                 )  # before `*args`, a parameter with a default is still given, by position
                 maker = self.maker_of(arg.arg)
                 if maker is not None:  # `create_anthro(day_tables=_load_day_tables(), ...)`
-                    fields[arg.arg] = Node("made", cls=maker)
+                    fields[arg.arg] = MadeShape(maker)
                     continue
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
                 step = ("attr", stored.get(arg.arg, arg.arg))
@@ -294,7 +302,7 @@ class InputBuilder:
                 by_position = len(named) - len(iargs.kwonlyargs)
                 where = (*path, ("attr", iargs.vararg.arg))
                 fields[VARARGS] = vararg_leaf(init, iargs.vararg, where, leaves)
-        return Node("new", fields=fields, cls=self.facts.qualname(cls), by_position=by_position)
+        return ObjectShape(fields, cls=self.facts.qualname(cls), by_position=by_position)
 
     def maker_of(self, name: str) -> str | None:
         """A function of the module that makes what a constructor parameter holds, called
@@ -319,11 +327,12 @@ class InputBuilder:
         path: InputPath,
         leaves: list[Leaf],
         depth: int,
-        kind: str,
+        kind: Literal["record", "new"],
         step: str | None = None,  # how the fields are read; by the kind's way if None
-    ) -> Node:
+    ) -> ObjectShape | RecordShape:
+        """A record (a TypedDict's) or an instance ("new") of the fields a class declares."""
         step = step or ("key" if kind == "record" else "attr")
-        fields: dict[str, Node] = {}
+        fields: dict[str, Shape] = {}
         first = len(leaves)
         for stmt in cls.body:
             if (
@@ -341,7 +350,9 @@ class InputBuilder:
         if key not in self.facts.memo:
             self.facts.memo[key] = documented_arguments(cls, list(fields), self.facts.const)
         seed_from_examples(self.facts.memo[key], leaves[first:], depth=len(path))
-        return Node(kind, fields=fields, cls=self.facts.qualname(cls) if kind == "new" else None)
+        if kind == "new":
+            return ObjectShape(fields, cls=self.facts.qualname(cls))
+        return RecordShape(fields)
 
     def undeclared_reads(
         self, fn: ast.AST, name: str, cls: ast.ClassDef, base: Matcher | None
@@ -380,7 +391,7 @@ class InputBuilder:
         depth: int,
         base: Matcher | None = None,
         owner: str = "",
-    ) -> Node:
+    ) -> Shape:
         """The shape of one input, read in `fn`: the first of these that recognises it, in
         this order of priority: a list of a class of the project, an instance (or enum, or
         record) of one, a DataFrame, a record of the keys or attributes read, a list or
@@ -404,7 +415,7 @@ class InputBuilder:
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
         return self.leaf(name, path, leaves, [], annotation, default)
 
-    def list_of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
+    def list_of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """`list[Applicant]`: items are instances of a class of the project."""
         name, annotation, path, depth = spot.name, spot.annotation, spot.path, spot.depth
         item_class = annotated_item_class(annotation, self.facts)
@@ -412,12 +423,12 @@ class InputBuilder:
             return None
         list_item: InputPath = (*path, ("index", 0))
         item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
-        if item.kind != "leaf":
-            return Node("list", item=item)
-        leaves.remove(item.leaf)  # type: ignore[arg-type]
+        if not isinstance(item, LeafShape):
+            return ListShape(item)
+        leaves.remove(item.leaf)
         return None
 
-    def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
+    def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """An input annotated with a class of the project: a member of an enum, an instance
         of a dataclass, named tuple or pydantic model, a TypedDict's record."""
         name, annotation, default = spot.name, spot.annotation, spot.default
@@ -433,17 +444,17 @@ class InputBuilder:
             return self.leaf(name, path, leaves, members, annotation, default)
         if kind not in ("dataclass", "namedtuple", "pydantic", "typeddict"):
             return None
-        node_kind = "record" if kind == "typeddict" else "new"
+        node_kind: Literal["record", "new"] = "record" if kind == "typeddict" else "new"
         extra = self.undeclared_reads(fn, name, cls, base) if node_kind == "new" else {}
         if extra:
             # `patient.prior_stroke_tia` where PatientData declares no such field:
             # callers hand a duck-typed object, which no instance could stand for.
             declared = self.class_fields(cls, path, leaves, depth, "record", "attr")
             read = self.record(fn, extra, path, leaves, depth, local=True, owner=name)
-            return Node("record", fields={**declared.fields, **read.fields})
+            return RecordShape({**declared.fields, **read.fields})
         return self.class_fields(cls, path, leaves, depth, node_kind)
 
-    def frame(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Node | None:
+    def frame(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Shape | None:
         """A DataFrame of the columns the function reads; a cell is reached as df["AGEP"][0]:
         the column, then the row tried."""
         name, annotation, path = spot.name, spot.annotation, spot.path
@@ -460,9 +471,9 @@ class InputBuilder:
             col: self.shape(fn, col, None, MISSING, cell, leaves, depth + 1)
             for col, cell in cells.items()
         }
-        return Node("frame", item=Node("record", fields=columns_shape))
+        return FrameShape(RecordShape(columns_shape))
 
-    def read_record(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Node | None:
+    def read_record(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Shape | None:
         """A record of the keys or attributes the function reads, a list or mapping of such
         records, or a small tuple read by position."""
         name, annotation, default = spot.name, spot.annotation, spot.default
@@ -476,13 +487,14 @@ class InputBuilder:
             accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
         if accessed:
             return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
-        for kind in ("list", "mapping"):
-            mapping = kind == "mapping"
+        collections: tuple[type[ListShape | MappingShape], ...] = (ListShape, MappingShape)
+        for collection in collections:
+            mapping = collection is MappingShape
             element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
             if element:
-                step = ("key", MAPPING_KEYS[0]) if mapping else ("index", 0)
+                step = collection.first_item
                 item = self.record(fn, element, (*path, step), leaves, depth, local=False)
-                return Node(kind, item=item)
+                return collection(item)
         positions = tuple_positions(fn, name, self.facts, base)
         documented = documented_items(self.examples, path) if annotation is None else 0
         if documented:
@@ -493,18 +505,18 @@ class InputBuilder:
             return self.leaf_maker.tuple_shape(name, positions, path, leaves, default)
         return None
 
-    def whole_input(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
+    def whole_input(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A parameter of the function itself that is a record keyed by text held elsewhere,
         or a Series."""
         name, annotation, default, path = spot.name, spot.annotation, spot.default, spot.path
         if self.strings_name_people() and keyed_by_text(fn, name, self.facts):
             # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
-            return Node("record", fields={})
+            return RecordShape({})
         if annotation is None and isinstance(fn, FUNCTIONS) and vectorised(fn, name):
             # `kappa = 0.9 - 0.2 * female; kappa[ratio < 1] = ...`: a Series, tried in its
             # first row with a peer in the second (the leaf is the parameter itself: the
             # static review reads the column as the code does)
-            return Node("series", item=self.leaf(name, path, leaves, [], annotation, default))
+            return SeriesShape(self.leaf(name, path, leaves, [], annotation, default))
         return None
 
     def caller_model(self, info: FunctionInfo) -> InputModel:
@@ -539,7 +551,7 @@ class InputBuilder:
         depth: int,
         local: bool,
         owner: str = "",
-    ) -> Node:
+    ) -> RecordShape:
         """A record of the fields read, each shaped in turn (a nested record, a leaf...).
         `local`: a field read in `fn` itself keeps its matcher, to follow `driver.profile.age`
         (fields of list items always do)."""
@@ -561,8 +573,8 @@ class InputBuilder:
         for fname, read in accessed.items():
             where = read.where
             if where is not fn and isinstance(where, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for leaf in leaves_of(fields[fname]):
+                for leaf in fields[fname].leaves():
                     leaf.read_in = leaf.read_in or where.name  # the helper reading it
-        return Node("record", fields=fields)
+        return RecordShape(fields)
 
 

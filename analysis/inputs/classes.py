@@ -8,7 +8,7 @@ from typing import Any
 
 from analysis.facts.annotations import annotation_kind
 from analysis.facts.module import ModuleFacts
-from analysis.shapes import InputPath, Leaf, Node, display
+from analysis.shapes import InputPath, Leaf, LeafShape, display
 
 # What a method's first parameter is called when it is the instance. Any other name is a
 # function kept in a class and called through it: `formula(person, period, parameters)` of a
@@ -30,7 +30,7 @@ def vararg_leaf(
     vararg: ast.arg,
     path: InputPath,
     leaves: list[Leaf],
-) -> Node:
+) -> LeafShape:
     """`__init__(self, age, sex, *args)`: the extra positional arguments, as one input (at
     `path`) whose values are whole lists of them. How many the code wants comes from the
     lengths it checks (`if len(self.skinfolds) != 4: raise`); each is a number, or a list of
@@ -44,7 +44,7 @@ def vararg_leaf(
         pool.append([numbers] if sequences else numbers)
     leaf = Leaf(path, display(path), vararg.arg, pool)
     leaves.append(leaf)
-    return Node("leaf", leaf=leaf)
+    return LeafShape(leaf)
 
 
 def required_parameters(fn: ast.FunctionDef) -> list[str]:

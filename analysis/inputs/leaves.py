@@ -14,7 +14,7 @@ from analysis.facts.callers import category_from_callers
 from analysis.facts.hint import Hint
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.pools import age_form, typical_index, value_pool
-from analysis.shapes import InputModel, InputPath, Leaf, Node, display
+from analysis.shapes import InputModel, InputPath, Leaf, LeafShape, Shape, TupleShape, display
 from analysis.source.functions import FunctionInfo, FunctionNode
 from analysis.values import MISSING, is_number
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
@@ -184,7 +184,7 @@ class LeafMaker:
         annotation: ast.expr | None,
         default: Any,
         category_name: str | None = None,
-    ) -> Node:
+    ) -> LeafShape:
         """`category_name`: the name whose category the leaf carries, when not its own
         ("" for none): the "value" of `patient["age"]["value"]` is an age."""
         category = self.category_of(name, path, default, category_name)
@@ -216,7 +216,7 @@ class LeafMaker:
             declared=tuple(declared),
         )
         leaves.append(leaf)
-        return Node("leaf", leaf=leaf)
+        return LeafShape(leaf)
 
     def category_of(
         self, name: str, path: InputPath, default: Any, category_name: str | None
@@ -316,7 +316,7 @@ class LeafMaker:
         path: InputPath,
         leaves: list[Leaf],
         default: Any,
-    ) -> Node:
+    ) -> TupleShape:
         """The tuple's items: the one that carries the value (the local named for its
         category, else the first) keeps the name; the others (a unit...) take the names the
         code gives them, and are no protected input."""
@@ -329,7 +329,7 @@ class LeafMaker:
             ),
             0,
         )
-        items: dict[str, Node] = {}
+        items: dict[str, Shape] = {}
         for i in range(max(positions) + 1):
             step: InputPath = (*path, ("index", i))
             if i == carrier:
@@ -337,7 +337,7 @@ class LeafMaker:
             else:
                 local = positions.get(i) or f"{name}[{i}]"
                 item = self.leaf(local, step, leaves, [], None, MISSING, category_name="")
-                if category == "age" and item.leaf is not None:
+                if category == "age":
                     in_years(item.leaf)
                 items[str(i)] = item
-        return Node("tuple", fields=items)
+        return TupleShape(items)

@@ -16,7 +16,15 @@ from collections.abc import Iterator
 from analysis.execution.process import Call, Session
 from analysis.inputs.builder import InputBuilder
 from analysis.search.contexts import typical
-from analysis.shapes import MAPPING_KEYS, InputModel, InputPath, Leaf, Node, leaves_of
+from analysis.shapes import (
+    InputModel,
+    InputPath,
+    Leaf,
+    ListShape,
+    MappingShape,
+    RecordShape,
+    Shape,
+)
 from analysis.values import MISSING
 
 # Keys learnt per function at most (each costs one call): a table of weights that a score
@@ -41,23 +49,20 @@ def missing_key(error: str) -> tuple[str, str] | None:
     return None
 
 
-def records_of(model: InputModel) -> Iterator[tuple[Node, InputPath]]:
+def records_of(model: InputModel) -> Iterator[tuple[RecordShape, InputPath]]:
     """Every record of the model's arguments with its path: the parameters themselves and the
     items of their lists and mappings (nested records are reached through their fields)."""
 
-    def walk(node: Node, path: InputPath, depth: int) -> Iterator[tuple[Node, InputPath]]:
+    def walk(shape: Shape, path: InputPath, depth: int) -> Iterator[tuple[RecordShape, InputPath]]:
         if depth > 3:
             return
-        if node.kind == "record":
-            yield node, path
-            for name, sub in node.fields.items():
-                style = next(
-                    (leaf.path[len(path)][0] for leaf in leaves_of(sub)), "key"
-                )
+        if isinstance(shape, RecordShape):
+            yield shape, path
+            for name, sub in shape.fields.items():
+                style = next((leaf.path[len(path)][0] for leaf in sub.leaves()), "key")
                 yield from walk(sub, (*path, (style, name)), depth + 1)
-        elif node.kind in ("list", "mapping") and node.item is not None:
-            step = ("key", MAPPING_KEYS[0]) if node.kind == "mapping" else ("index", 0)
-            yield from walk(node.item, (*path, step), depth + 1)
+        elif isinstance(shape, (ListShape, MappingShape)):
+            yield from walk(shape.item, (*path, shape.first_item), depth + 1)
 
     for param in model.params:
         if not param.spread:
@@ -67,7 +72,7 @@ def records_of(model: InputModel) -> Iterator[tuple[Node, InputPath]]:
 def has_opaque_record(model: InputModel) -> bool:
     """Whether an argument is a record of which the source names no key (read as
     `params[key]` for a key held elsewhere): only calls can tell what it holds."""
-    return any(node.kind == "record" and not node.fields for node, _ in records_of(model))
+    return any(not record.fields for record, _ in records_of(model))
 
 
 def learn_missing_fields(
@@ -86,13 +91,12 @@ def learn_missing_fields(
         outcome = session.run([Call(tuple(args), kwargs, 0)])[0]
         spent += 1
         missing = None if outcome.ok else missing_key(outcome.error)
-        if missing is None or any(missing[0] in node.fields for node, _ in records):
+        if missing is None or any(missing[0] in record.fields for record, _ in records):
             break
         key, style = missing
-        for node, path in records:
+        for record, path in records:
             step: InputPath = (*path, (style, key))
             leaf_node = builder.leaf(key, step, model.leaves, [], None, MISSING)
-            node.fields[key] = leaf_node
-            assert leaf_node.leaf is not None
+            record.fields[key] = leaf_node
             learnt.append(leaf_node.leaf)
     return learnt, spent

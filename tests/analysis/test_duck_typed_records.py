@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from analysis_kit import model_of, verdict
 
+from analysis.shapes import LeafShape, ObjectShape, RecordShape
+
 UNDECLARED = (
     "from dataclasses import dataclass\n"
     "@dataclass\n"
@@ -75,9 +77,9 @@ def test_a_class_whose_property_is_read_is_still_an_instance() -> None:
 def test_a_function_calling_the_records_methods_keeps_the_instance() -> None:
     # `p.discount` is undeclared, but a stand-in would lack `band()`: the instance stays.
     (param,) = model_of(METHOD, "fee").params
-    assert param.shape.kind == "new"
+    assert isinstance(param.shape, ObjectShape)
     (stand_in,) = model_of(UNDECLARED, "chads").params
-    assert stand_in.shape.kind == "record"
+    assert isinstance(stand_in.shape, RecordShape)
 
 
 TOLERANT = (
@@ -96,9 +98,9 @@ def test_a_persons_attribute_looked_for_with_a_default_is_tried() -> None:
     lacks it, so an instance always takes the default; the callers' objects carry it, and the
     stand-in tries it as the flag it is named (a word would break `float()`)."""
     (param,) = model_of(TOLERANT, "risk").params
-    assert param.shape.kind == "record"
-    flag = param.shape.fields["education_high"].leaf
-    assert flag is not None and set(flag.pool) == {True, False}
+    assert isinstance(param.shape, RecordShape)
+    flag = param.shape.fields["education_high"]
+    assert isinstance(flag, LeafShape) and set(flag.leaf.pool) == {True, False}
     report = verdict(TOLERANT, "risk")
     assert report.status == "biased", report.reason
     assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "education"}
@@ -136,7 +138,7 @@ class Model:
 
 def test_attributes_a_helper_asks_for_are_carried_by_a_stand_in() -> None:
     (param,) = model_of(ASKED_FOR, "Model.calculate").params[-1:]
-    assert param.shape.kind == "record"
+    assert isinstance(param.shape, RecordShape)
     held = set(param.shape.fields)
     assert {"creatinine", "disease_locations_count", "age_diabetes_diagnosis"} <= held
     assert "loc" not in held  # read with a default: the callers' objects may lack it

@@ -15,6 +15,7 @@ from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import Engine
 from analysis.execution.process import ProcessExecutor
+from analysis.shapes import FrameShape, LeafShape, RecordShape
 from config.policy import build_policy
 
 # A filter over census rows, its parameter named like no table, copied before filtering.
@@ -40,14 +41,13 @@ def frame(**columns: list[Any]) -> dict[str, Any]:
 def test_a_parameter_filtered_by_its_own_columns_is_a_frame() -> None:
     model = model_of(KEEP_WORKING_AGE, "working_age")
     (param,) = model.params
-    assert param.shape.kind == "frame"
-    assert param.shape.item is not None
+    assert isinstance(param.shape, FrameShape)
     assert set(param.shape.item.fields) == {"AGEP", "WKHP"}
 
 
 def test_a_record_read_by_key_is_no_frame() -> None:
     model = model_of("def f(rows):\n    return rows['AGEP'] >= 18\n")
-    assert model.params[0].shape.kind == "record"
+    assert isinstance(model.params[0].shape, RecordShape)
 
 
 @pytest.mark.parametrize("stub", [[], ["pandas"]], ids=["pandas", "stand-in"])
@@ -109,7 +109,7 @@ def calculate_batch(df: pd.DataFrame) -> pd.DataFrame:
 
 def test_a_copied_frame_is_read_through_its_copies_and_its_required_columns() -> None:
     (param,) = model_of(BATCH, "calculate_batch").params
-    assert param.shape.kind == "frame" and param.shape.item is not None
+    assert isinstance(param.shape, FrameShape)
     assert {"age", "sex", "region"} <= set(param.shape.item.fields)
 
 
@@ -146,7 +146,7 @@ def calculate_batch(df: pd.DataFrame) -> pd.DataFrame:
 
 def test_the_rows_a_mask_keeps_copied_are_read_as_the_frame() -> None:
     (param,) = model_of(ROWS_COPIED, "calculate_batch").params
-    assert param.shape.kind == "frame" and param.shape.item is not None
+    assert isinstance(param.shape, FrameShape)
     assert {"sex", "bmi"} <= set(param.shape.item.fields)
 
 
@@ -218,10 +218,11 @@ def add_risk_col(df, age_col=None, sex_col=None, copy=True):
 def test_parameters_naming_columns_hold_the_names_and_the_table_those_columns() -> None:
     model = model_of(NAMED_COLUMNS, "add_risk_col")
     by_name = {param.name: param.shape for param in model.params}
-    assert by_name["age_col"].leaf is not None and by_name["age_col"].leaf.pool == ["age"]
-    assert by_name["age_col"].leaf.category is None  # a name, not an age
+    column = by_name["age_col"]
+    assert isinstance(column, LeafShape) and column.leaf.pool == ["age"]
+    assert column.leaf.category is None  # a name, not an age
     frame = by_name["df"]
-    assert frame.kind == "frame" and frame.item is not None
+    assert isinstance(frame, FrameShape)
     assert {"age", "sex"} <= set(frame.item.fields)
     with Engine(build_policy([]), executor=ProcessExecutor()) as engine:
         report = engine.scan_function(NAMED_COLUMNS, "kfre.py", "add_risk_col")
@@ -242,7 +243,7 @@ def test_the_columns_its_rows_are_read_by_are_the_frames() -> None:
         "    return results\n"
     )
     (param,) = model_of(source, "batch").params
-    assert param.shape.kind == "frame" and param.shape.item is not None
+    assert isinstance(param.shape, FrameShape)
     assert {"age", "ethnicity"} <= set(param.shape.item.fields)
     with Engine(build_policy([]), executor=ProcessExecutor()) as engine:
         report = engine.scan_function(source, "qrisk.py", "batch")

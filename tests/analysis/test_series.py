@@ -12,6 +12,7 @@ from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import Engine
 from analysis.execution.process import ProcessExecutor
+from analysis.shapes import LeafShape, SeriesShape
 from config.policy import build_policy
 
 IMPUTE = """
@@ -34,7 +35,8 @@ def h() -> Iterator[InProcessHarness]:
 
 def test_values_written_through_a_mask_are_a_series() -> None:
     model = model_of(IMPUTE, "impute")
-    assert [p.shape.kind for p in model.params] == ["series", "series"]
+    assert all(isinstance(p.shape, SeriesShape) for p in model.params)
+    assert len(model.params) == 2
     assert leaf(model, "age").category == "age"
 
 
@@ -55,7 +57,7 @@ def test_a_parameter_named_for_a_value_of_its_category_is_its_flag() -> None:
 
 def test_a_number_that_is_never_masked_stays_a_number() -> None:
     model = model_of("def f(age):\n    return 0.9938 ** age\n")
-    assert model.params[0].shape.kind == "leaf"
+    assert isinstance(model.params[0].shape, LeafShape)
 
 
 @pytest.mark.parametrize("stub", [[], ["pandas"]], ids=["pandas", "stand-in"])
@@ -86,4 +88,4 @@ def test_the_imputation_is_biased_with_pandas() -> None:
 def test_a_position_written_is_no_mask() -> None:
     """`slots[n - 1] = age`: a list written at a position, not a column by a test."""
     model = model_of("def f(n, age, slots):\n    slots[n - 1] = age\n    return slots\n")
-    assert all(p.shape.kind != "series" for p in model.params)
+    assert not any(isinstance(p.shape, SeriesShape) for p in model.params)

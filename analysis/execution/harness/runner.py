@@ -44,7 +44,9 @@ answers both item and attribute access), "new" (class, kwargs, optional args: in
 class of the module, by qualified name), "enum" (class, member), "tuple" (items), "float"
 (v: "inf"/"nan"), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex,
 Ellipsis, a set), "made" (function: what that function of the module returns when called
-without arguments).
+without arguments), "frame" (columns: a DataFrame), "series" (values: a Series), "recorded"
+(an argument of a recorded call with leaves set: recorded.py). `Harness.decode_<tag>` builds
+each.
 """
 
 import builtins
@@ -418,8 +420,9 @@ class Harness:
         return self.found_classes[name]
 
     def decode(self, value):
-        # One branch per value tag of the protocol, in the docstring's order: the encoder
-        # (analysis/shapes.py) reads as its mirror only while they stay side by side.
+        # A tagged value is built by the method named for its tag (`decode_record` for
+        # {"__cb__": "record", ...}), as ast.NodeVisitor visits: each tag of the protocol is
+        # one small method beside the shape that encodes it (analysis/shapes.py).
         if isinstance(value, list):
             return [self.decode(v) for v in value]
         if not isinstance(value, dict):
@@ -427,67 +430,81 @@ class Harness:
         tag = value.get("__cb__")
         if tag is None:
             return {k: self.decode(v) for k, v in value.items()}
-        if tag == "recorded":  # evidence: an argument of a recorded call, a leaf set
-            return RECORDED.value(value, self.decode)
-        if tag == "record":
-            return Record({k: self.decode(v) for k, v in value["fields"].items()})
-        if tag == "frame":
-            columns = {k: [self.decode(v) for v in vs] for k, vs in value["columns"].items()}
-            if STUBS.covers("pandas"):  # stubbed: the table below, not a stub that proves nothing
-                return Table(columns)
-            try:
-                import pandas
-            except ImportError:  # no pandas here: a table that answers its common idioms
-                return Table(columns)
-            return pandas.DataFrame(columns)
-        if tag == "series":
-            values = [self.decode(v) for v in value["values"]]
-            if STUBS.covers("pandas"):
-                return Column(values)
-            try:
-                import pandas
-            except ImportError:
-                return Column(values)
-            return pandas.Series(values)
-        if tag == "tuple":
-            return tuple(self.decode(v) for v in value["items"])
-        if tag == "float":
-            return float(value["v"])
-        if tag == "date":
-            import datetime
+        decoder = getattr(self, f"decode_{tag}", None) if isinstance(tag, str) else None
+        if decoder is None:
+            raise ValueError(f"unknown value tag {tag!r}")
+        return decoder(value)
 
-            return datetime.date.fromisoformat(value["v"])
-        if tag == "literal":
-            import ast
+    def decode_recorded(self, value):  # evidence: an argument of a recorded call, a leaf set
+        return RECORDED.value(value, self.decode)
 
-            return ast.literal_eval(value["v"])
-        if tag == "enum":
-            return getattr(self.resolve(value["class"]), value["member"])
-        if tag == "made":  # tables a module loads: made once per session, as the module does
-            name = value["function"]
-            if name not in self.made:
-                self.made[name] = getattr(self.module, name)()
-            return self.made[name]
-        if tag == "new":
-            cls = self.resolve(value["class"])
-            args = [self.decode(v) for v in value.get("args", [])]
-            kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
-            # Built from nothing, every instance of a class is the same: one per session (a
-            # calculator that reads its coefficient workbook in its constructor), unless the
-            # constructor is what is tested (each call must start from a fresh object).
-            shared = not args and not kwargs and getattr(self.target, "__name__", "") != "__init__"
-            if shared and value["class"] in self.plain_instances:
-                return self.plain_instances[value["class"]]
-            try:
-                obj = cls(*args, **kwargs)
-            except TypeError:  # its constructor wants other arguments: fill the fields by hand
-                obj = object.__new__(cls)
-                for k, v in kwargs.items():
-                    object.__setattr__(obj, k, v)
-            if shared:
-                self.plain_instances[value["class"]] = obj
-            return obj
-        raise ValueError(f"unknown value tag {tag!r}")
+    def decode_record(self, value):
+        return Record({k: self.decode(v) for k, v in value["fields"].items()})
+
+    def decode_frame(self, value):
+        columns = {k: [self.decode(v) for v in vs] for k, vs in value["columns"].items()}
+        if STUBS.covers("pandas"):  # stubbed: the table below, not a stub that proves nothing
+            return Table(columns)
+        try:
+            import pandas
+        except ImportError:  # no pandas here: a table that answers its common idioms
+            return Table(columns)
+        return pandas.DataFrame(columns)
+
+    def decode_series(self, value):
+        values = [self.decode(v) for v in value["values"]]
+        if STUBS.covers("pandas"):
+            return Column(values)
+        try:
+            import pandas
+        except ImportError:
+            return Column(values)
+        return pandas.Series(values)
+
+    def decode_tuple(self, value):
+        return tuple(self.decode(v) for v in value["items"])
+
+    def decode_float(self, value):
+        return float(value["v"])
+
+    def decode_date(self, value):
+        import datetime
+
+        return datetime.date.fromisoformat(value["v"])
+
+    def decode_literal(self, value):
+        import ast
+
+        return ast.literal_eval(value["v"])
+
+    def decode_enum(self, value):
+        return getattr(self.resolve(value["class"]), value["member"])
+
+    def decode_made(self, value):  # tables a module loads: made once per session, as it does
+        name = value["function"]
+        if name not in self.made:
+            self.made[name] = getattr(self.module, name)()
+        return self.made[name]
+
+    def decode_new(self, value):
+        cls = self.resolve(value["class"])
+        args = [self.decode(v) for v in value.get("args", [])]
+        kwargs = {k: self.decode(v) for k, v in value["kwargs"].items()}
+        # Built from nothing, every instance of a class is the same: one per session (a
+        # calculator that reads its coefficient workbook in its constructor), unless the
+        # constructor is what is tested (each call must start from a fresh object).
+        shared = not args and not kwargs and getattr(self.target, "__name__", "") != "__init__"
+        if shared and value["class"] in self.plain_instances:
+            return self.plain_instances[value["class"]]
+        try:
+            obj = cls(*args, **kwargs)
+        except TypeError:  # its constructor wants other arguments: fill the fields by hand
+            obj = object.__new__(cls)
+            for k, v in kwargs.items():
+                object.__setattr__(obj, k, v)
+        if shared:
+            self.plain_instances[value["class"]] = obj
+        return obj
 
 
 async def collect(agen):

@@ -26,7 +26,7 @@ from analysis.mitigation.mechanical.target import NotApplicable, build_target
 from analysis.mitigation.splice import function_source
 from analysis.report import FunctionReport
 from analysis.scan.project import Placement
-from analysis.shapes import InputModel, Leaf
+from analysis.shapes import FrameShape, InputModel, Leaf
 from analysis.source.functions import FunctionInfo, find_function
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ def mechanical_fix(
 
 def frames_of(model: InputModel) -> frozenset[str]:
     """The parameters that are data frames (their columns are read whole)."""
-    return frozenset(p.name for p in model.params if p.shape.kind == "frame")
+    return frozenset(p.name for p in model.params if isinstance(p.shape, FrameShape))
 
 
 def verify(
