@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from analysis.caches import Cache
 from analysis.evidence.entrypoints import Discovery, Drive, EntryPoint
 from analysis.evidence.scope import all_arguments
 from analysis.scan.project import SKIP_DIRS, Project
@@ -324,6 +325,10 @@ def field_names(shape: Shape) -> set[str]:
     for sub in shape.fields.values():
         names |= field_names(sub)
     return names
+
+
+# (function, parameter, helper depth) -> the names it reads the parameter with.
+NAMES_READ: Cache[tuple[int, str, int], set[str]] = Cache("names read")
 
 
 class NamesRead:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from analysis.caches import Cache
 from analysis.evidence.calls import FunctionKey
 from analysis.evidence.recording import RecordingTarget
 from analysis.facts.module import ModuleFacts
@@ -22,6 +23,8 @@ from config.policy import Policy, name_tokens
 
 # Annotations that say a parameter holds a plain value: no person inside.
 PLAIN_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None"})
+# Whether the module names a protected category anywhere.
+SPEAKS_OF_PEOPLE: Cache[None, bool] = Cache("the module speaks of people")
 
 
 def wanted(info: FunctionInfo, model: InputModel, facts: ModuleFacts, policy: Policy) -> bool:
@@ -43,12 +46,10 @@ def about_people(info: FunctionInfo, model: InputModel, facts: ModuleFacts, poli
     markers = [name_tokens(m) for m in policy.people.markers]
     if names(function_names(info, model), markers):
         return True
-    key = ("evidence: the module speaks of people",)
-    if key not in facts.memo:
-        facts.memo[key] = any(
-            policy.canonical_category(word) is not None for word in words(facts.tree)
-        )
-    return bool(facts.memo[key])
+    return facts.caches.once(
+        SPEAKS_OF_PEOPLE,
+        lambda: any(policy.canonical_category(word) is not None for word in words(facts.tree)),
+    )
 
 
 def words(tree: ast.Module) -> set[str]:

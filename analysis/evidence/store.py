@@ -13,7 +13,14 @@ from typing import Any
 
 from analysis.errors import ExecutionError
 from analysis.evidence.calls import Evidence, FunctionKey, RecordedCall
-from analysis.evidence.datafiles import DataFiles, Reader, data_entries, data_files, reader
+from analysis.evidence.datafiles import (
+    NAMES_READ,
+    DataFiles,
+    Reader,
+    data_entries,
+    data_files,
+    reader,
+)
 from analysis.evidence.entrypoints import entry_points
 from analysis.evidence.recording import Recording
 from analysis.evidence.scope import recording_target, wanted
@@ -91,10 +98,9 @@ class EvidenceStore:
                 files[root] = data_files(candidate.project)
             if not files[root].files:
                 continue  # nothing to call it with: what it reads is not worked out
-            memo = candidate.facts.memo.setdefault(("evidence: names read",), {})
             found_reader = reader(
                 candidate.location.name, candidate.info, model, candidate.facts.functions,
-                chosen, memo,
+                chosen, candidate.facts.caches[NAMES_READ],
             )  # fmt: skip
             if found_reader:
                 readers.setdefault(root, []).append((found_reader, candidate))

@@ -14,8 +14,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from datetime import date
 
+from analysis.caches import Cache
 from analysis.facts.module import ModuleFacts
-from analysis.shapes import InputModel, Leaf
+from analysis.shapes import InputModel, InputPath, Leaf
 from analysis.source.functions import (
     FunctionInfo,
     FunctionNode,
@@ -29,27 +30,36 @@ from analysis.values import DateValue
 
 # (helper, parameter) -> the calls binding it: the listed function each is in, the argument.
 CallSites = dict[tuple[int, str], list[tuple[FunctionInfo, ast.expr]]]
+CALL_SITES: Cache[None, CallSites] = Cache("call sites")
+# (function, parameter) -> the category every call passes it, if one.
+CALLER_CATEGORY: Cache[tuple[int, str], str | None] = Cache("category from callers")
+# (caller, record parameter) -> the walk of what calls handed the whole record make.
+HANDS_WHOLE: Cache[tuple[int, str], Tainter] = Cache("calls handed a whole record")
+# (caller, leaf path) -> whether the input is only handed to accessors after a field's name.
+SELECTS_ONLY: Cache[tuple[int, InputPath], bool] = Cache("selects only")
+# (caller, leaf object) -> the caller's walk of that input.
+CALLER_TAINT: Cache[tuple[int, int], Tainter] = Cache("caller taint")
 
 
 def call_sites(facts: ModuleFacts) -> CallSites:
     """Every call of the module's (or project's) functions made in this module, by the
     parameter it binds; worked out once per module."""
-    key = ("call sites",)
-    if key not in facts.memo:
-        sites: CallSites = defaultdict(list)
-        for info in list_functions(facts.tree):
-            for node in ast.walk(info.node):
-                if not isinstance(node, ast.Call):
-                    continue
-                called = called_function(node, facts.functions)
-                if called is None or called[0] is info.node:
-                    continue  # a function calling itself says nothing new of its parameter
-                callee, bound = called
-                for param, arg in call_bindings(callee, node, bound):
-                    sites[(id(callee), param)].append((info, arg))
-        facts.memo[key] = dict(sites)
-    sites_found: CallSites = facts.memo[key]
-    return sites_found
+    return facts.caches.once(CALL_SITES, lambda: module_call_sites(facts))
+
+
+def module_call_sites(facts: ModuleFacts) -> CallSites:
+    sites: CallSites = defaultdict(list)
+    for info in list_functions(facts.tree):
+        for node in ast.walk(info.node):
+            if not isinstance(node, ast.Call):
+                continue
+            called = called_function(node, facts.functions)
+            if called is None or called[0] is info.node:
+                continue  # a function calling itself says nothing new of its parameter
+            callee, bound = called
+            for param, arg in call_bindings(callee, node, bound):
+                sites[(id(callee), param)].append((info, arg))
+    return dict(sites)
 
 
 def category_from_callers(
@@ -62,10 +72,10 @@ def category_from_callers(
 
     `model_of` gives a caller's inputs as their own names say (never from its callers in
     turn: one step, no cycles)."""
-    key = ("category from callers", id(fn), param)
-    if key in facts.memo:
-        known: str | None = facts.memo[key]
-        return known
+    key = (id(fn), param)
+    kept = facts.caches[CALLER_CATEGORY]
+    if key in kept:
+        return kept[key]
     found: str | None = None
     for info, arg in call_sites(facts).get((id(fn), param), []):
         model = model_of(info)
@@ -90,7 +100,7 @@ def category_from_callers(
             found = None  # no category, two, or another than an earlier call's
             break
         found = category
-    facts.memo[key] = found
+    kept[key] = found
     return found
 
 
@@ -127,11 +137,10 @@ class HandsWhole(Tainter):
 
 
 def whole_record(info: FunctionInfo, root: str, facts: ModuleFacts) -> Tainter:
-    key = ("hands whole", id(info.node), root)
-    if key not in facts.memo:
-        facts.memo[key] = HandsWhole(info.node, Leaf((("param", root),), root, root, []))
-    walk: Tainter = facts.memo[key]
-    return walk
+    def walk() -> Tainter:
+        return HandsWhole(info.node, Leaf((("param", root),), root, root, []))
+
+    return facts.caches.value(HANDS_WHOLE, (id(info.node), root), walk)
 
 
 def dated(leaf: Leaf) -> bool:
@@ -142,10 +151,11 @@ def dated(leaf: Leaf) -> bool:
 def selects_only(info: FunctionInfo, leaf: Leaf, model: InputModel, facts: ModuleFacts) -> bool:
     """An input only ever handed to accessors after the field's name: the `period` of
     `person("age", period)` says which age, it is no part of it."""
-    key = ("selects only", id(info.node), leaf.path)
-    if key not in facts.memo:
+    key = (id(info.node), leaf.path)
+    kept = facts.caches[SELECTS_ONLY]
+    if key not in kept:
         if len(leaf.path) != 1:
-            facts.memo[key] = False
+            kept[key] = False
             return False
         name = leaf.path[0][1]
         paths = [other.path for other in model.leaves if len(other.path) > 1]
@@ -154,15 +164,11 @@ def selects_only(info: FunctionInfo, leaf: Leaf, model: InputModel, facts: Modul
             if isinstance(node, ast.Call) and any(leaf_matches(node, p) for p in paths):
                 handed |= {id(a) for a in node.args[1:] if isinstance(a, ast.Name)}
         reads = [n for n in ast.walk(info.node) if isinstance(n, ast.Name) and n.id == name]
-        facts.memo[key] = bool(handed) and all(id(n) in handed for n in reads)
-    only: bool = facts.memo[key]
-    return only
+        kept[key] = bool(handed) and all(id(n) in handed for n in reads)
+    return kept[key]
 
 
 def tainter(info: FunctionInfo, leaf: Leaf, facts: ModuleFacts) -> Tainter:
     """One caller's walk of one input, shared by every call it makes."""
-    key = ("caller taint", id(info.node), id(leaf))
-    if key not in facts.memo:
-        facts.memo[key] = Tainter(info.node, leaf)
-    walk: Tainter = facts.memo[key]
-    return walk
+    key = (id(info.node), id(leaf))
+    return facts.caches.value(CALLER_TAINT, key, lambda: Tainter(info.node, leaf))

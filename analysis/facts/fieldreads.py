@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from analysis.caches import Cache
 from analysis.facts.harvest import looped_keys
 from analysis.facts.module import ModuleFacts
 from analysis.source.functions import (
@@ -58,6 +59,12 @@ class FieldRead:
     matcher: Matcher
     step: str
     via_helper: bool = False
+
+
+# (function, record's name, helper depth) -> the fields read, for a record not nested.
+FIELDS_READ: Cache[tuple[int, str, int], dict[str, FieldRead]] = Cache("fields read")
+# (function, record's name, helper depth) -> the attributes it must have.
+REQUIRED_ATTRIBUTES: Cache[tuple[int, str, int], set[str]] = Cache("required attributes")
 
 
 def name_matcher(name: str) -> Matcher:
@@ -182,8 +189,9 @@ def record_accesses(
     (`driver.profile.age`) can be followed.
     """
     key = (id(fn), name, helper_depth)
-    if base is None and key in facts.memo:
-        return dict(facts.memo[key])
+    kept = facts.caches[FIELDS_READ]
+    if base is None and key in kept:
+        return dict(kept[key])
     matcher = or_called(with_aliases(fn, base or name_matcher(name)))
     # Only the nodes around the record's mentions can read it (a method call's node holds
     # its attribute, and a binary operation its operands).
@@ -215,7 +223,7 @@ def record_accesses(
         for sub, where in helper_reads(node, called, matcher, facts, helper_depth).items():
             fields.setdefault(sub, where)
     if base is None:
-        facts.memo[key] = dict(fields)
+        kept[key] = dict(fields)
     return fields
 
 
@@ -336,10 +344,10 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
     hands the record to (two calls deep): read plainly (`patient.prior_stroke_tia`,
     `getattr(patient, "x")` without a default) or asked for (`hasattr(patient, "x")`, by
     name or for each of a constant list: `for attr in required: if not hasattr(...)`)."""
-    key = ("required attributes", id(fn), name, depth)
-    if key in facts.memo:
-        found: set[str] = facts.memo[key]
-        return found
+    key = (id(fn), name, depth)
+    kept = facts.caches[REQUIRED_ATTRIBUTES]
+    if key in kept:
+        return kept[key]
     local = local_constants(fn, facts)
     needed: set[str] = set()
     methods = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
@@ -363,7 +371,7 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
             needed.update(attribute_names(node.args[1], facts, local))
         elif isinstance(node, ast.Call) and depth:
             needed |= required_by_helper(fn, node, name, facts, depth)
-    facts.memo[key] = needed
+    kept[key] = needed
     return needed
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Protocol
 
+from analysis.caches import Cache, Caches
 from analysis.facts.annotations import Constants, annotated_bounds, annotation_kind
 from analysis.facts.hint import Hint
 from analysis.source.functions import (
@@ -20,10 +21,10 @@ from analysis.values import MISSING, as_int, is_number
 
 class HarvestFacts(Constants, Protocol):
     """What the harvest reads and fills of its module (`ModuleFacts` is one): the hint of
-    every name, the module's functions, its numeric constructors and its per-module memo."""
+    every name, the module's functions, its numeric constructors and its per-module caches."""
 
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
-    memo: dict[Any, Any]
+    caches: Caches
 
     def hint(self, name: str) -> Hint: ...
 
@@ -465,6 +466,8 @@ def keep_within(hint: Hint, limits: list[tuple[str, float]]) -> None:
 
 # Tables passed whole to a helper that become values of its parameter: how many, how big.
 MAX_GIVEN = 4
+# function -> the text keys each of its loop names takes from a table.
+LOOPED_KEYS: Cache[int, dict[str, list[str]]] = Cache("looped keys")
 MAX_GIVEN_ITEMS = 64
 
 
@@ -504,11 +507,7 @@ def looped_keys(fn: ast.AST, facts: HarvestFacts) -> dict[str, list[str]]:
     """The text keys each loop name takes from a table: `for p, w in WEIGHTS.items()`,
     `for p in WEIGHTS`, `.keys()`, also through a local given one table or another
     (`weights = A_WEIGHTS if cardiac else dict(B_WEIGHTS)`). Once per function."""
-    key = ("looped keys", id(fn))
-    if key not in facts.memo:
-        facts.memo[key] = tables_looped(fn, facts)
-    found: dict[str, list[str]] = facts.memo[key]
-    return found
+    return facts.caches.value(LOOPED_KEYS, id(fn), lambda: tables_looped(fn, facts))
 
 
 def tables_looped(fn: ast.AST, facts: HarvestFacts) -> dict[str, list[str]]:

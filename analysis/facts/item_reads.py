@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from analysis.caches import Cache
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
@@ -13,6 +14,9 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.module import ModuleFacts
 from analysis.source.mentions import mentions
+
+# (function, list's or mapping's name, mapping) -> the fields read from its items.
+ITEM_FIELDS: Cache[tuple[int, str, bool], dict[str, FieldRead]] = Cache("fields of items")
 
 
 def element_accesses(
@@ -25,9 +29,10 @@ def element_accesses(
 
     With `mapping`, the values of a dict parameter instead: `for k, v in name.items()`,
     `for v in name.values()`."""
-    key = ("items", id(fn), name, mapping)
-    if key in facts.memo:
-        return dict(facts.memo[key])
+    key = (id(fn), name, mapping)
+    kept = facts.caches[ITEM_FIELDS]
+    if key in kept:
+        return dict(kept[key])
     names = list_aliases(fn, name)
     fields: dict[str, FieldRead] = {}
     items: set[str] = set()  # local names bound to one item
@@ -44,7 +49,7 @@ def element_accesses(
     if not mapping:
         for field_name, where in picked_reads(fn, name, names, items, facts).items():
             fields.setdefault(field_name, where)
-    facts.memo[key] = dict(fields)
+    kept[key] = dict(fields)
     return fields
 
 

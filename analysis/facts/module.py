@@ -19,12 +19,19 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from analysis.caches import Cache, Caches
 from analysis.facts.annotations import annotated_bounds, call_bounds
 from analysis.facts.exports import Exports
 from analysis.facts.harvest import Harvester, keep_within
 from analysis.facts.hint import Hint
 from analysis.source.functions import call_bindings, functional_records, record_class_kind
 from analysis.values import MISSING, EnumMember
+
+# Every `x.name(...)` call written in a method, by `name`, with the method's class.
+MethodCalls = dict[str, list[tuple[ast.ClassDef, ast.Call]]]
+METHOD_CALLS: Cache[None, MethodCalls] = Cache("calls written in methods")
+# (method, parameter) -> the class whose instance every call passes it, if one.
+GIVEN_SELF: Cache[tuple[int, str], ast.ClassDef | None] = Cache("instances passed as self")
 
 
 class ModuleFacts:
@@ -37,8 +44,8 @@ class ModuleFacts:
         self.classes: dict[str, ast.ClassDef] = {}
         self.class_names: dict[int, str] = qualified_class_names(tree)
         # Results of analyses that every function of a class repeats (its constructor's
-        # inputs), keyed by node identity; shared by the threads testing this module.
-        self.memo: dict[Any, Any] = {}
+        # inputs), each in its own typed cache (analysis/caches.py).
+        self.caches = Caches()
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.constants: dict[str, Any] = {}
         self.enums: dict[str, list[str]] = {}
@@ -215,11 +222,7 @@ class ModuleFacts:
         """The class whose instance every call of method `fn` in this module passes as
         `param`, when one does: `obs.get_zscores(self)` written in `Calculator` makes the
         `growth` of `get_zscores(self, growth)` a Calculator."""
-        key = ("given_self", id(fn), param)
-        if key not in self.memo:
-            self.memo[key] = self._given_self(fn, param)
-        found: ast.ClassDef | None = self.memo[key]
-        return found
+        return self.caches.value(GIVEN_SELF, (id(fn), param), lambda: self._given_self(fn, param))
 
     def _given_self(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, param: str
@@ -236,21 +239,21 @@ class ModuleFacts:
                 found = cls
         return found if len(owners) == 1 else None
 
-    def method_calls(self) -> dict[str, list[tuple[ast.ClassDef, ast.Call]]]:
+    def method_calls(self) -> MethodCalls:
         """Every `x.name(...)` call written in a method, by `name`, with its class: read
         once per module (a module of a thousand methods asks for it a thousand times)."""
-        if "method_calls" not in self.memo:
-            calls: dict[str, list[tuple[ast.ClassDef, ast.Call]]] = {}
-            for cls in self.classes.values():
-                for method in cls.body:
-                    if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        continue
-                    for node in ast.walk(method):
-                        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                            calls.setdefault(node.func.attr, []).append((cls, node))
-            self.memo["method_calls"] = calls
-        found: dict[str, list[tuple[ast.ClassDef, ast.Call]]] = self.memo["method_calls"]
-        return found
+        return self.caches.once(METHOD_CALLS, self._method_calls)
+
+    def _method_calls(self) -> MethodCalls:
+        calls: MethodCalls = {}
+        for cls in self.classes.values():
+            for method in cls.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(method):
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                        calls.setdefault(node.func.attr, []).append((cls, node))
+        return calls
 
     def qualname(self, cls: ast.ClassDef) -> str:
         """The dotted name a class is reached by from its module: "League.Rules"."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import re
 
+from analysis.caches import Cache
+
 # A description's first clause, and at most this many words of it.
 MAX_WORDS = 8
 MAX_LINE = 400
@@ -57,6 +59,9 @@ DOCUMENTED_BOOL = re.compile(
     r"|\s*:type\s+(\w+)\s*:\s*bool(?:ean)?\b"
     r"|\s*(\w+)\s*:\s*bool(?:ean)?\s*(?:,\s*optional)?\s*$"
 )
+
+# The module's `documented_flags`, kept by the builder for its leaves.
+DOCUMENTED_FLAGS: Cache[None, set[str]] = Cache("documented flags")
 
 
 def documented_flags(tree: ast.Module) -> set[str]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from analysis.caches import Cache
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputModel, InputPath, Leaf
 from analysis.source.functions import FunctionInfo
@@ -333,14 +334,12 @@ class ModulePeople:
         # two things.
         return self.strong or self.fields or (len(self.categories) > 1 and self.sure)
 
+MODULE_PEOPLE: Cache[None, ModulePeople] = Cache("the module's people")
+
 
 def module_about_people(facts: ModuleFacts, policy: Policy) -> bool:
     """Whether a module's inputs are people's: computed once per module."""
-    key = ("module people",)
-    if key not in facts.memo:
-        facts.memo[key] = module_people(facts.tree, policy)
-    found: ModulePeople = facts.memo[key]
-    return found.about_people
+    return facts.caches.once(MODULE_PEOPLE, lambda: module_people(facts.tree, policy)).about_people
 
 
 def module_people(tree: ast.Module, policy: Policy) -> ModulePeople:

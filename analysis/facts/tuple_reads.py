@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from analysis.caches import Cache
 from analysis.facts.fieldreads import (
     Matcher,
     name_matcher,
@@ -14,6 +15,8 @@ from analysis.source.functions import call_bindings, called_function
 
 # A value held as a small tuple is read by position: `(17, "years")`, `(70.0, "kg")`.
 MAX_POSITIONS = 4
+# (function, tuple's name, helper depth) -> the positions read, for a tuple not nested.
+POSITIONS: Cache[tuple[int, str, int], dict[int, str]] = Cache("tuple positions")
 
 
 TUPLE_API = frozenset({"count", "index"})
@@ -25,9 +28,10 @@ def tuple_positions(
     """Positions read from `name` (or what `base` matches) as a fixed-size tuple: `age[0]`,
     `value, unit = age`, `w = weight[0]`, in `fn` and in helpers it is passed to (two calls
     deep). Maps each position to the local name that takes it ("" when none does)."""
-    key = ("positions", id(fn), name, helper_depth)
-    if base is None and key in facts.memo:
-        return dict(facts.memo[key])
+    key = (id(fn), name, helper_depth)
+    kept = facts.caches[POSITIONS]
+    if base is None and key in kept:
+        return dict(kept[key])
     matcher = with_aliases(fn, base or name_matcher(name))
     positions: dict[int, str] = {}
     for node in matcher.nodes(fn):
@@ -44,7 +48,7 @@ def tuple_positions(
                 if not positions.get(i):
                     positions[i] = local
     if base is None:
-        facts.memo[key] = dict(positions)
+        kept[key] = dict(positions)
     return positions
 
 

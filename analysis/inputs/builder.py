@@ -8,6 +8,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from analysis.caches import Cache
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
@@ -21,7 +22,12 @@ from analysis.facts.fieldreads import (
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
 from analysis.facts.module import ModuleFacts
-from analysis.facts.param_docs import documented_flags, module_descriptions, param_descriptions
+from analysis.facts.param_docs import (
+    DOCUMENTED_FLAGS,
+    documented_flags,
+    module_descriptions,
+    param_descriptions,
+)
 from analysis.facts.people import only_people
 from analysis.facts.tuple_reads import tuple_positions
 from analysis.inputs.age_tables import tables_by_age
@@ -83,6 +89,17 @@ MAKER_VERBS = ("load", "get", "make", "build", "create", "default", "read", "new
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
+
+# What the builder keeps per module: what its docstrings say of names, the calls its demo
+# makes, the documented calls of a record class, a caller's own model, and whether a short
+# string of it names a protected attribute.
+MODULE_DOCS: Cache[None, dict[str, str]] = Cache("module docs")
+DEMONSTRATED_CALLS: Cache[None, dict[str, list[tuple[list[Any], dict[str, Any]]]]] = Cache(
+    "demonstrated calls"
+)
+CLASS_EXAMPLES: Cache[int, list[dict[str, Any]]] = Cache("class examples")
+CALLER_MODELS: Cache[int, InputModel] = Cache("caller models")
+STRINGS_NAME_PEOPLE: Cache[None, bool] = Cache("strings name people")
 
 
 @dataclass(frozen=True)
@@ -167,12 +184,10 @@ class InputBuilder:
     def read_docs(self, fn: FunctionNode) -> None:
         """`x: the age as integer number`: what the docstring says a parameter holds (or,
         when its own is silent, what the module's other docstrings say of the name)."""
-        key = ("module docs",)
-        if key not in self.facts.memo:
-            self.facts.memo[key] = module_descriptions(self.facts.tree)
-        self.leaf_maker.docs = {**self.facts.memo[key], **param_descriptions(fn)}
-        if ("documented flags",) not in self.facts.memo:
-            self.facts.memo[("documented flags",)] = documented_flags(self.facts.tree)
+        tree = self.facts.tree
+        module_docs = self.facts.caches.once(MODULE_DOCS, lambda: module_descriptions(tree))
+        self.leaf_maker.docs = {**module_docs, **param_descriptions(fn)}
+        self.facts.caches.once(DOCUMENTED_FLAGS, lambda: documented_flags(tree))
 
     def read_examples(self, info: FunctionInfo, positional: list[ast.arg]) -> None:
         """`>>> f(...)` in the docstring, and the module's demo calling the function: values
@@ -185,10 +200,10 @@ class InputBuilder:
         self.examples = documented_arguments(fn, named, self.facts.const)
         if info.owner is None and self.facts.functions.get(fn.name) is fn:
             # A module-level function its module's demo calls: `f(case)` for each case.
-            key = ("demonstrated calls",)
-            if key not in self.facts.memo:
-                self.facts.memo[key] = demonstrated_calls(self.facts.tree, self.facts.const)
-            shown = self.facts.memo[key].get(fn.name, [])
+            demonstrated = self.facts.caches.once(
+                DEMONSTRATED_CALLS, lambda: demonstrated_calls(self.facts.tree, self.facts.const)
+            )
+            shown = demonstrated.get(fn.name, [])
             self.examples += bind_calls(shown, named)[: MAX_EXAMPLES - len(self.examples)]
 
     def instance_param(self, info: FunctionInfo, first: ast.arg, leaves: list[Leaf]) -> list[Param]:
@@ -258,7 +273,9 @@ class InputBuilder:
         tables_by_age(fn, leaves, self.facts)
         for leaf in leaves:
             if leaf.protected:
-                leaf.passed_to = passed_to_helpers(fn, leaf, self.facts.functions, self.facts.memo)
+                leaf.passed_to = passed_to_helpers(
+                    fn, leaf, self.facts.functions, self.facts.caches
+                )
         return only_people(InputModel(params, leaves), info, self.policy, self.facts)
 
     def instance_shape(
@@ -346,10 +363,12 @@ class InputBuilder:
                     cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
                 )
         # `>>> PatientData(age=55, sex="male", region="moderate")` in the class's docstring
-        key = ("class examples", id(cls))  # every method taking the record asks again
-        if key not in self.facts.memo:
-            self.facts.memo[key] = documented_arguments(cls, list(fields), self.facts.const)
-        seed_from_examples(self.facts.memo[key], leaves[first:], depth=len(path))
+        examples = self.facts.caches.value(  # every method taking the record asks again
+            CLASS_EXAMPLES,
+            id(cls),
+            lambda: documented_arguments(cls, list(fields), self.facts.const),
+        )
+        seed_from_examples(examples, leaves[first:], depth=len(path))
         if kind == "new":
             return ObjectShape(fields, cls=self.facts.qualname(cls))
         return RecordShape(fields)
@@ -521,26 +540,24 @@ class InputBuilder:
 
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""
-        key = ("caller model", id(info.node))
-        if key not in self.facts.memo:
-            builder = InputBuilder(self.facts, self.policy, from_callers=False)
-            self.facts.memo[key] = builder.build(info)
-        model: InputModel = self.facts.memo[key]
-        return model
+        def build() -> InputModel:
+            return InputBuilder(self.facts, self.policy, from_callers=False).build(info)
+
+        return self.facts.caches.value(CALLER_MODELS, id(info.node), build)
 
     def strings_name_people(self) -> bool:
         """Whether a short string of the module names a protected attribute ("Age in years",
         "sex"): only then may a record read by keys held elsewhere hold a person."""
-        key = ("strings name people",)
-        if key not in self.facts.memo:
-            self.facts.memo[key] = any(
+        return self.facts.caches.once(
+            STRINGS_NAME_PEOPLE,
+            lambda: any(
                 isinstance(node, ast.Constant)
                 and isinstance(node.value, str)
                 and len(node.value) <= 40
                 and self.policy.canonical_category(node.value) is not None
                 for node in ast.walk(self.facts.tree)
-            )
-        return bool(self.facts.memo[key])
+            ),
+        )
 
     def record(
         self,

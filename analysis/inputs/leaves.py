@@ -9,10 +9,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from analysis.caches import Cache
 from analysis.facts.annotations import annotation_kind, literal_choices
 from analysis.facts.callers import category_from_callers
 from analysis.facts.hint import Hint
 from analysis.facts.module import ModuleFacts
+from analysis.facts.param_docs import DOCUMENTED_FLAGS
 from analysis.inputs.pools import age_form, typical_index, value_pool
 from analysis.shapes import InputModel, InputPath, Leaf, LeafShape, Shape, TupleShape, display
 from analysis.source.functions import FunctionInfo, FunctionNode
@@ -76,6 +78,17 @@ def is_flag(name: str, kinds: set[str]) -> bool:
 
 
 FLAG_KINDS = frozenset({"truthy", "bool", "", "int", "float", "num"})
+
+# (name, category) -> what the module says of the name and of every name of its category.
+NAME_HINTS: Cache[tuple[str, str | None], Hint] = Cache("name hints")
+# category -> what the module says of every name of it.
+CATEGORY_HINTS: Cache[str, Hint] = Cache("category hints")
+# What a leaf's pool depends on: name, category, kinds, choices, age form, default (its type
+# and text), own kinds. -> (pool, how many of its values come from the code)
+PoolKey = tuple[
+    str, str | None, frozenset[str], str, str | None, type[Any], str, frozenset[str]
+]
+POOLS: Cache[PoolKey, tuple[list[Any], int]] = Cache("pools")
 
 
 def coded_field(path: InputPath, kinds: set[str], hint: Hint | None) -> bool:
@@ -148,31 +161,30 @@ class LeafMaker:
     def name_hint(self, name: str, category: str | None) -> Hint:
         """What the module says of `name`, and of every name of its category (`sex` in a
         helper, `gender` here share values); computed once per module, never mutated."""
-        key = ("hint", name.lower(), category)
-        if key not in self.facts.memo:
+        key = (name.lower(), category)
+        kept = self.facts.caches[NAME_HINTS]
+        if key not in kept:
             merged = Hint()
             merged.merge(self.facts.hints.get(name.lower(), Hint()))
             if category is not None:
                 merged.merge(self.category_hint(category))
             for value in self.facts.domain_of(merged.constants):
                 merged.add(value)
-            self.facts.memo[key] = merged
-        hint: Hint = self.facts.memo[key]
-        return hint
+            kept[key] = merged
+        return kept[key]
 
 
     def category_hint(self, category: str) -> Hint:
         """What the module says of every name of a category, merged once per module (a
         function reading a thousand keys of one category asks for each)."""
-        key = ("category hint", category)
-        if key not in self.facts.memo:
+        kept = self.facts.caches[CATEGORY_HINTS]
+        if category not in kept:
             merged = Hint()
             for other, other_hint in list(self.facts.hints.items()):
                 if self.policy.canonical_category(other) == category:
                     merged.merge(other_hint)
-            self.facts.memo[key] = merged
-        hint: Hint = self.facts.memo[key]
-        return hint
+            kept[category] = merged
+        return kept[category]
 
 
     def leaf(
@@ -255,7 +267,7 @@ class LeafMaker:
             if own & {"int", "float"}:
                 # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
                 own -= {"dateobj", "isodate"}
-        elif name in self.facts.memo.get(("documented flags",), ()):
+        elif name in self.facts.caches[DOCUMENTED_FLAGS].get(None, set()):
             own.add("bool")  # `is_north_american (bool): ...`
         return own
 
@@ -283,15 +295,17 @@ class LeafMaker:
     ) -> tuple[list[Any], int]:
         """The leaf's pool and how many of its values come from the code. The same name in
         many functions gets the same pool: computed once per module."""
-        key = (
-            "pool", name.lower(), category, frozenset(hint.kinds), repr(choices), form,
+        key: PoolKey = (
+            name.lower(), category, frozenset(hint.kinds), repr(choices), form,
             type(default), repr(default), frozenset(own),
         )  # fmt: skip
-        if key not in self.facts.memo:
-            self.facts.memo[key] = value_pool(
+        pool, from_code = self.facts.caches.value(
+            POOLS,
+            key,
+            lambda: value_pool(
                 hint, choices, category, self.policy, default, form, name, frozenset(own)
-            )
-        pool, from_code = self.facts.memo[key]
+            ),
+        )
         return list(pool), from_code
 
     def held_as_tuple(self, name: str, positions: dict[int, str]) -> bool:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
 
+from analysis.caches import Cache, Caches
 from analysis.shapes import Leaf
 from analysis.source.functions import FunctionNode, call_bindings, called_function
 from analysis.source.mentions import mentions
@@ -179,59 +179,63 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
 
 # How deep the static review follows a protected value into helpers of the project.
 HELPER_DEPTH = 2
+# function -> the calls it makes of the project's other functions (the function called,
+# whether bound).
+HELPER_CALLS: Cache[int, list[tuple[ast.Call, FunctionNode, bool]]] = Cache("helper calls")
+# (helper, parameter, depth) -> whether the parameter decides something there.
+DECIDES: Cache[tuple[int, str, int], bool] = Cache("helper decides with a parameter")
 
 
 def passed_to_helpers(
-    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], memo: dict[Any, Any],
+    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], caches: Caches,
     depth: int = 0,
 ) -> tuple[str, ...]:
     """Names of the project's helpers `fn` hands the leaf to (as it is or as what it became)
     whose parameter then reaches a branch, a lookup or a match there, or in their helpers."""
     tainter = Tainter(fn, leaf)
     found: list[str] = []
-    for node, callee, bound in helper_calls(fn, functions, memo):
+    for node, callee, bound in helper_calls(fn, functions, caches):
         name = call_name(node)
         if name in found:
             continue
         for param, arg in call_bindings(callee, node, bound):
-            if tainter.tainted(arg) and decides_with(callee, param, leaf, functions, memo, depth):
+            if tainter.tainted(arg) and decides_with(callee, param, leaf, functions, caches, depth):
                 found.append(name)
                 break
     return tuple(found)
 
 
 def helper_calls(
-    fn: FunctionNode, functions: dict[str, FunctionNode], memo: dict[Any, Any]
+    fn: FunctionNode, functions: dict[str, FunctionNode], caches: Caches
 ) -> list[tuple[ast.Call, FunctionNode, bool]]:
     """The calls `fn` makes of the project's other functions, each with the function called
     and whether it is bound (a method): found once per function, asked for every input."""
-    key = ("helper calls", id(fn))
-    if key not in memo:
-        calls = []
+    kept = caches[HELPER_CALLS]
+    if id(fn) not in kept:
+        calls: list[tuple[ast.Call, FunctionNode, bool]] = []
         for node in ast.walk(fn):
             if isinstance(node, ast.Call):
                 called = called_function(node, functions)
                 if called is not None and called[0] is not fn:
                     calls.append((node, *called))
-        memo[key] = calls
-    found: list[tuple[ast.Call, FunctionNode, bool]] = memo[key]
-    return found
+        kept[id(fn)] = calls
+    return kept[id(fn)]
 
 
 def decides_with(
     callee: FunctionNode, param: str, leaf: Leaf, functions: dict[str, FunctionNode],
-    memo: dict[Any, Any], depth: int,
+    caches: Caches, depth: int,
 ) -> bool:
-    key = ("decides", id(callee), param, depth)
-    if key not in memo:
-        memo[key] = False  # a helper that calls itself ends here
+    key = (id(callee), param, depth)
+    kept = caches[DECIDES]
+    if key not in kept:
+        kept[key] = False  # a helper that calls itself ends here
         inner = Leaf((("param", param),), param, param, [], leaf.category)
         decided = any(r.how != "return" for r in reaches_of(Tainter(callee, inner)))
         if not decided and depth + 1 < HELPER_DEPTH:
-            decided = bool(passed_to_helpers(callee, inner, functions, memo, depth + 1))
-        memo[key] = decided
-    decides: bool = memo[key]
-    return decides
+            decided = bool(passed_to_helpers(callee, inner, functions, caches, depth + 1))
+        kept[key] = decided
+    return kept[key]
 
 
 # Nodes whose test decides which way the code goes; with the tests nested in their bodies
