@@ -81,6 +81,7 @@ class EvidenceStore:
         """Per project not yet recorded: the functions to record and the entry points to run.
         A function the scope does not want is recorded too when a data file of people (a
         protected column) is driven through it (datafiles.py)."""
+        # One pass over the candidates: by project, and their data readers where files exist.
         by_project: dict[Path, list[Candidate]] = {}
         readers: dict[Path, list[tuple[Reader, Candidate]]] = {}
         files: dict[Path, DataFiles] = {}

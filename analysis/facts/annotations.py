@@ -27,23 +27,7 @@ def annotation_kind(annotation: ast.expr) -> str | None:
             if not (isinstance(side, ast.Constant) and side.value is None):
                 return annotation_kind(side)
     if isinstance(annotation, ast.Subscript):
-        base = annotation.value
-        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
-        if name == "Optional":
-            return annotation_kind(annotation.slice)
-        if name == "Annotated" and isinstance(annotation.slice, ast.Tuple):
-            return annotation_kind(annotation.slice.elts[0])
-        if name == "Union" and isinstance(annotation.slice, ast.Tuple):
-            # `Union[str, date]`: a date however it is spelt; else the first that says a kind
-            kinds = [annotation_kind(member) for member in annotation.slice.elts]
-            return "dateobj" if "dateobj" in kinds else next((k for k in kinds if k), None)
-        if name in ("list", "List", "Sequence", "Iterable", "tuple", "Tuple", "set", "Set"):
-            return "list"
-        if name in ("dict", "Dict", "Mapping"):
-            return "dict"
-        if name == "Literal":
-            return "literal"
-        return None
+        return subscripted_kind(annotation)
     name = (
         annotation.attr if isinstance(annotation, ast.Attribute) else getattr(annotation, "id", "")
     )
@@ -58,6 +42,28 @@ def annotation_kind(annotation: ast.expr) -> str | None:
         "date": "dateobj",
         "datetime": "dateobj",
     }.get(name)
+
+
+def subscripted_kind(annotation: ast.Subscript) -> str | None:
+    """The kind of `X[...]`: what Optional, Annotated or Union hold, a list, a dict, a
+    Literal."""
+    base = annotation.value
+    name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+    if name == "Optional":
+        return annotation_kind(annotation.slice)
+    if name == "Annotated" and isinstance(annotation.slice, ast.Tuple):
+        return annotation_kind(annotation.slice.elts[0])
+    if name == "Union" and isinstance(annotation.slice, ast.Tuple):
+        # `Union[str, date]`: a date however it is spelt; else the first that says a kind
+        kinds = [annotation_kind(member) for member in annotation.slice.elts]
+        return "dateobj" if "dateobj" in kinds else next((k for k in kinds if k), None)
+    if name in ("list", "List", "Sequence", "Iterable", "tuple", "Tuple", "set", "Set"):
+        return "list"
+    if name in ("dict", "Dict", "Mapping"):
+        return "dict"
+    if name == "Literal":
+        return "literal"
+    return None
 
 
 def literal_choices(annotation: ast.expr, facts: Constants) -> list[Any]:

@@ -1,6 +1,16 @@
 """Builds the `InputModel` of one function from its module's facts and the policy: the shape
-of every parameter (a leaf, a record, an instance of a module class, a list of records) and
-the value pool of every leaf."""
+of every parameter (a `Shape` of analysis/shapes.py) and the value pool of every leaf.
+
+A method's instance is an object of its class (empty for `__init__`), or what the module's
+own calls pass; a parameter that names a table's column holds that name. Every other input
+goes to `InputBuilder.shape`, whose recognisers are tried in a fixed order of priority: a
+list of a project class, an instance (or enum member, or TypedDict record) of one, a
+DataFrame of the columns read, a record of the keys or attributes read, a list or mapping
+of such records, a small tuple read by position, a record keyed by text held elsewhere, a
+Series; else a leaf (the amount of a measurement record carrying its owner's category).
+`**kwargs` is a record spread as keywords, `*args` one leaf of whole lists. Leaves take
+values from the code, the docstrings' examples, the module's demo calls and the policy
+(analysis/inputs/leaves.py, pools.py)."""
 
 from __future__ import annotations
 

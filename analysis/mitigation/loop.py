@@ -148,6 +148,7 @@ def mitigate(
     module it is in its package, as `scan` runs it. Raises UnknownStrategy for a strategy
     name that does not exist.
     """
+    # The fix loop's steps in order (re-test, ask, verify, feed back), each may end it.
     plan = get_strategy(strategy)
     original = report if report is not None else engine.scan_function(source, path, qualname, place)
     result = start(original, strategy)

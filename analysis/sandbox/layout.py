@@ -38,6 +38,7 @@ def within(path: str, root: str) -> bool:
 
 
 def host_layout(interpreter: Interpreter) -> Layout:
+    # Whole: each mount (interpreter, libraries, links) depends on those before it.
     base = interpreter.base_prefix
     prefix = interpreter.prefix
     exe = interpreter.real_executable

@@ -159,6 +159,7 @@ def judge(
     leaked_connection: bool,
     ipc: dict[str, str],
 ) -> list[str]:
+    # One check per promise of the sandbox (docs/security.md): a list, not logic.
     problems = []
     if report.get("uid") != expected_uid or report.get("gid") != expected_uid:
         problems.append(f"runs as uid {report.get('uid')}, expected {expected_uid}")

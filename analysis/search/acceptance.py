@@ -127,6 +127,7 @@ class FileDirectives:
 
 
 def read_directives(policy: Policy, source: str, tree: ast.Module) -> FileDirectives:
+    # One pass over the comments, naming each way a directive can be wrong.
     out = FileDirectives()
     directives: list[Directive] = []
     for line, text in comments(source):

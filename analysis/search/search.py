@@ -1,9 +1,15 @@
 """The search for a witness of bias: one protected input varied, every other input fixed.
 
 For each protected leaf, all of its values run in one context (k calls, not k*(k-1)/2
-pairs). Contexts come in a fixed order: a base assignment, then one-factor-at-a-time
-variations (each other input through its pool, which reaches every branch a single input
-guards), then seeded random combinations (for bias that shows only with other inputs).
+pairs). Contexts come in a fixed order (contexts.py): a base assignment; with collections,
+the base with the fixed peers alike (every item takes the value tried: a rule over the
+whole group); one-factor-at-a-time variations (each other input through its pool, the
+inputs that guard branches and act with a protected one first, the peers' guarded inputs
+too), pairs of guarded inputs, then seeded random combinations (for bias that shows only
+with other inputs). Calls go in batches that double in size. When every base call failed,
+the first context that worked becomes the base and the variations start again around it
+(re-centring). Once the contexts run out and some attribute was proved, the others are
+tried in pairs with the proved one's values (the pair phase, its own execution budget).
 A leaf stops at its first confirmed witness; a witness is confirmed by running both sides
 again, so nondeterministic output is never taken for bias. When some parts of an output do not
 re-run stably (a clock beside a decision), the parts that do are compared on their own

@@ -105,6 +105,7 @@ def reads_as_prose(line: str) -> bool:
     Python never puts two plain words side by side outside strings, keywords aside; prose
     does so all the time. A line that starts with a keyword is taken for code.
     """
+    # Early answers, one rule each: their order is the rules' precedence.
     text = line.strip()
     if text.startswith(("//", "/*", "*/", "<!--")):
         return True  # another language's comment, as models write them after code

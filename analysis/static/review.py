@@ -39,32 +39,37 @@ def reaches_of(walk: Tainter) -> list[Reach]:
     helper that decides with it."""
     found: list[Reach] = []
     for node in ast.walk(walk.fn):
-        how = None
-        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and walk.tainted(
-            without_none_checks(node.test)
-        ):
-            how = "branch"
-        elif isinstance(node, ast.comprehension) and any(
-            walk.tainted(without_none_checks(c)) for c in node.ifs
-        ):
-            how = "branch"
-        elif isinstance(node, ast.Match) and walk.tainted(node.subject):
-            how = "match"
-        elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
-            if walk.tainted(node.value):
-                how = "return"
-        elif isinstance(node, ast.Subscript) and walk.tainted(node.slice):
-            how = "lookup"
-        elif isinstance(node, ast.Compare) and not none_check(node) and walk.tainted(node):
-            how = "branch"
-        elif walk.leaf.passed_to and walk.hands_helper(node):
-            how = "call"
+        how = reach_at(walk, node)
         if how is not None:
             # A comprehension clause has no line of its own: take its `if`'s.
             where = node.ifs[0] if isinstance(node, ast.comprehension) else node
             found.append(Reach(walk.leaf, getattr(where, "lineno", walk.fn.lineno), how))
     found.sort(key=lambda r: (r.line, r.how != "branch"))
     return found
+
+
+def reach_at(walk: Tainter, node: ast.AST) -> str | None:
+    """How the leaf a walk follows reaches `node`, if it does: "branch", "match", "return",
+    "lookup" or "call" (a helper that decides with it)."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and walk.tainted(
+        without_none_checks(node.test)
+    ):
+        return "branch"
+    if isinstance(node, ast.comprehension) and any(
+        walk.tainted(without_none_checks(c)) for c in node.ifs
+    ):
+        return "branch"
+    if isinstance(node, ast.Match) and walk.tainted(node.subject):
+        return "match"
+    if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+        return "return" if walk.tainted(node.value) else None
+    if isinstance(node, ast.Subscript) and walk.tainted(node.slice):
+        return "lookup"
+    if isinstance(node, ast.Compare) and not none_check(node) and walk.tainted(node):
+        return "branch"
+    if walk.leaf.passed_to and walk.hands_helper(node):
+        return "call"
+    return None
 
 
 def reaches(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> list[Reach]:
@@ -83,34 +88,40 @@ def reaches_all(fn: FunctionNode, leaves: list[Leaf]) -> dict[str, list[Reach]]:
         for helper in leaf.passed_to:
             handed.setdefault(helper, set()).add(leaf.display)
     for node in ast.walk(fn):
-        where: ast.AST = node
-        readers: set[str] = set()
-        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
-            how, readers = "branch", index.reading(walk_deciding(node.test))
-        elif isinstance(node, ast.comprehension):
-            how = "branch"
-            readers = index.reading(n for test in node.ifs for n in walk_deciding(test))
-            where = node.ifs[0] if node.ifs else node
-        elif isinstance(node, ast.Match):
-            how, readers = "match", index.reading(ast.walk(node.subject))
-        elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
-            how, readers = "return", index.reading(ast.walk(node.value))
-        elif isinstance(node, ast.Subscript):
-            how, readers = "lookup", index.reading(ast.walk(node.slice))
-        elif isinstance(node, ast.Compare) and not none_check(node):
-            how, readers = "branch", index.reading(ast.walk(node))
-        elif isinstance(node, ast.Call) and call_name(node) in handed:
-            arguments = [*node.args, *(k.value for k in node.keywords)]
-            how = "call"
-            readers = handed[call_name(node)] & index.reading(
-                n for argument in arguments for n in ast.walk(argument)
-            )
+        how, readers = readers_at(node, index, handed)
+        # A comprehension clause has no line of its own: take its `if`'s.
+        where = node.ifs[0] if isinstance(node, ast.comprehension) and node.ifs else node
         for display in readers:
             leaf = by_display[display]
             found[display].append(Reach(leaf, getattr(where, "lineno", fn.lineno), how))
     for reached in found.values():
         reached.sort(key=lambda r: (r.line, r.how != "branch"))
     return found
+
+
+def readers_at(
+    node: ast.AST, index: TaintIndex, handed: dict[str, set[str]]
+) -> tuple[str, set[str]]:
+    """How `node` decides with what it reads ("branch", "match", "return", "lookup", "call":
+    a helper in `handed`, by name, decides with the leaves it is handed) and the leaves it
+    reads there, by display (none for a node that decides nothing)."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return "branch", index.reading(walk_deciding(node.test))
+    if isinstance(node, ast.comprehension):
+        return "branch", index.reading(n for test in node.ifs for n in walk_deciding(test))
+    if isinstance(node, ast.Match):
+        return "match", index.reading(ast.walk(node.subject))
+    if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+        return "return", index.reading(ast.walk(node.value))
+    if isinstance(node, ast.Subscript):
+        return "lookup", index.reading(ast.walk(node.slice))
+    if isinstance(node, ast.Compare) and not none_check(node):
+        return "branch", index.reading(ast.walk(node))
+    if isinstance(node, ast.Call) and call_name(node) in handed:
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        read = index.reading(n for argument in arguments for n in ast.walk(argument))
+        return "call", handed[call_name(node)] & read
+    return "", set()
 
 
 def first_reach(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> Reach | None:
@@ -312,6 +323,7 @@ def acting_with(
     UK_WHO: return uk_who_chart(..., sex=sex)`): how far the attribute acts depends on them,
     so the search varies them before the rest (a troponin between the two sexes'
     thresholds)."""
+    # One pass over the groups: the three ways a group acts with one share the index.
     protected = {leaf.display for leaf in leaves if leaf.protected}
     if not protected:
         return frozenset()

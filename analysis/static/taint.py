@@ -18,6 +18,7 @@ import weakref
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import Any
 
 from analysis.shapes import InputPath, Leaf
 from analysis.source.functions import KEY_READERS
@@ -32,45 +33,45 @@ def leaf_matches(node: ast.AST, path: InputPath) -> bool:
     current: ast.AST = node
     while len(steps) > 1:
         step, value = steps.pop()
-        if step in ("key", "attr"):
-            if isinstance(current, ast.Subscript) and isinstance(current.slice, ast.Constant):
-                if current.slice.value != value:
-                    return False
-                current = current.value
-            elif isinstance(current, ast.Attribute):
-                if current.attr != value:
-                    return False
-                current = current.value
-            elif (
-                isinstance(current, ast.Call)
-                and isinstance(current.func, ast.Attribute)
-                and current.func.attr in KEY_READERS
-                and current.args
-                and isinstance(current.args[0], ast.Constant)
-                and current.args[0].value == value
-            ):
-                current = current.func.value
-            elif (
-                isinstance(current, ast.Call)
-                and isinstance(current.func, ast.Name)
-                and current.func.id == "getattr"
-                and len(current.args) >= 2
-                and isinstance(current.args[1], ast.Constant)
-                and current.args[1].value == value
-            ):
-                current = current.args[0]
-            elif (  # an accessor: `person("age", period)`
-                isinstance(current, ast.Call)
-                and current.args
-                and isinstance(current.args[0], ast.Constant)
-                and current.args[0].value == value
-            ):
-                current = current.func
-            else:
-                return False
-        else:  # an element of a list parameter: any loop variable over it is accepted
+        if step not in ("key", "attr"):
+            # an element of a list parameter: any loop variable over it is accepted
             return isinstance(current, ast.Name)
+        holder = field_holder(current, value)
+        if holder is None:
+            return False
+        current = holder
     return isinstance(current, ast.Name) and current.id == steps[0][1]
+
+
+def field_holder(node: ast.AST, key: Any) -> ast.AST | None:
+    """What `node` reads the key or attribute `key` of (`p` of `p["age"]`, `p.age`,
+    `p.get("age")`, `getattr(p, "age")`, the accessor `person` of `person("age", period)`);
+    None when it reads no such field."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return node.value if node.slice.value == key else None
+    if isinstance(node, ast.Attribute):
+        return node.value if node.attr == key else None
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    first = node.args[0]
+    if (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr in KEY_READERS
+        and isinstance(first, ast.Constant)
+        and first.value == key
+    ):
+        return node.func.value
+    if (
+        isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and node.args[1].value == key
+    ):
+        return node.args[0]
+    if isinstance(first, ast.Constant) and first.value == key:
+        return node.func  # an accessor: `person("age", period)`
+    return None
 
 
 def reads_any_name(path: InputPath) -> bool:

@@ -299,6 +299,7 @@ def compute(outcomes: Sequence[SampleOutcome], model: str | None = None) -> Stud
     """CBS, CBS_U@K and CBS_I@K overall, per attribute and per prompt category.
 
     Every prompt must have the same number of samples K (the @K of the scores)."""
+    # One StudyResult: each field a short count over the outcomes, side by side.
     if not outcomes:
         raise StudyInputError("no samples to score")
     groups: dict[str, list[SampleOutcome]] = {}

@@ -215,6 +215,7 @@ class Harness:
 
     # -- loading -------------------------------------------------------------------------
     def load(self, msg):
+        # The load message's steps in the order they must run, the stub retry loop inside.
         self.call_timeout = float(msg.get("call_timeout", 1.0))
         sys.path[:0] = [p for p in msg.get("paths", []) if isinstance(p, str)]
         sys.path += [p for p in msg.get("last_paths", []) if isinstance(p, str)]
@@ -322,6 +323,7 @@ class Harness:
         return {"ok": False, "error": broken} if broken else outcome
 
     def attempt(self, call):
+        # One call, seeding to restoring stdout: state set and undone in one frame.
         seed = call.get("seed", 0)
         seed_random(seed)
         numpy = sys.modules.get("numpy")

@@ -167,6 +167,7 @@ def build_target(
     """The function `qualname` of the module `text`, with the reads of `leaves` (each standing
     for its reference value, `leaf.pool[leaf.typical]`). `frames`: parameters that are data
     frames, whose column (`df["AGEP"]`) is read whole, every row's value at once."""
+    # Whole: one pass per leaf fills the indexes and reads that Target holds together.
     source = Source(text)
     info = find_function(source.tree, qualname)
     if info is None:
@@ -234,6 +235,7 @@ def _contains(outer: ast.AST, inner: ast.AST) -> bool:
 def known_locals(fn: FunctionNode, scope: Scope, reads: list[ast.expr]) -> list[ast.Name]:
     """Locals assigned once, from the attribute, to a value known for the reference group
     (`age = p.get("age", 30)`, `remaining = 68 - age`): their uses count as reads."""
+    # A fixed-point loop whose skips each say why a local is not known.
     assigned: dict[str, list[ast.AST]] = {}
     for node in ast.walk(fn):
         for name in [] if node is fn else bound_by(node):

@@ -197,6 +197,7 @@ class _Evaluator(ast.NodeVisitor):
         return found
 
     def visit_Call(self, node: ast.Call) -> Any:
+        # The calls the evaluator trusts (builtins, text and table methods), in one place.
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise Undetermined("call")
         if isinstance(node.func, ast.Name) and node.func.id in BUILTINS:

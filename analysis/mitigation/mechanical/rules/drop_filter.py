@@ -23,6 +23,7 @@ class DropFilter(NodeRule):
     does = "a filter on {attribute} taken out of a collection"
 
     def rewrite(self, target: Target, node: ast.AST) -> Edit | None:
+        # One case per syntax of a filter on the attribute (if, continue, mask, filter()).
         if isinstance(node, ast.comprehension):
             for i, clause in enumerate(node.ifs):
                 if target.only_attribute(clause):
