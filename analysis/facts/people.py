@@ -336,6 +336,23 @@ class ModulePeople:
 
 MODULE_PEOPLE: Cache[None, ModulePeople] = Cache("the module's people")
 
+STRINGS_NAME_PEOPLE: Cache[None, bool] = Cache("strings name people")
+
+
+def strings_name_people(facts: ModuleFacts, policy: Policy) -> bool:
+    """Whether a short string of the module names a protected attribute ("Age in years",
+    "sex"): only then may a record read by keys held elsewhere hold a person."""
+    return facts.caches.once(
+        STRINGS_NAME_PEOPLE,
+        lambda: any(
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and len(node.value) <= 40
+            and policy.canonical_category(node.value) is not None
+            for node in ast.walk(facts.tree)
+        ),
+    )
+
 
 def module_about_people(facts: ModuleFacts, policy: Policy) -> bool:
     """Whether a module's inputs are people's: computed once per module."""

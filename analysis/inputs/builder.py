@@ -3,18 +3,15 @@ of every parameter (a `Shape` of analysis/shapes.py) and the value pool of every
 
 A method's instance is an object of its class (empty for `__init__`), or what the module's
 own calls pass; a parameter that names a table's column holds that name. Every other input
-goes to `InputBuilder.shape`, whose recognisers are tried in a fixed order of priority: a
-list of a project class, an instance (or enum member, or TypedDict record) of one, a
-DataFrame of the columns read, a record of the keys or attributes read, a list or mapping
-of such records, a small tuple read by position, a record keyed by text held elsewhere, a
-Series; else a leaf (the amount of a measurement record carrying its owner's category).
+goes to `InputBuilder.shape`, which tries `RECOGNISERS` (the end of this module) in their
+order of priority, from a list of a project class to a Series; else it is a leaf.
 `**kwargs` is a record spread as keywords, `*args` one leaf of whole lists. Leaves take
-values from the code, the docstrings' examples, the module's demo calls and the policy
-(analysis/inputs/leaves.py, pools.py)."""
+values from the code, docstring examples, demo calls and the policy (leaves.py, pools.py)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,12 +19,8 @@ from analysis.caches import Cache
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
-    calls_methods_of,
-    field_matcher,
     keyed_by_text,
-    name_matcher,
     record_accesses,
-    required_attributes,
 )
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
@@ -38,7 +31,7 @@ from analysis.facts.param_docs import (
     module_descriptions,
     param_descriptions,
 )
-from analysis.facts.people import only_people
+from analysis.facts.people import only_people, strings_name_people
 from analysis.facts.tuple_reads import tuple_positions
 from analysis.inputs.age_tables import tables_by_age
 from analysis.inputs.classes import (
@@ -46,9 +39,9 @@ from analysis.inputs.classes import (
     MAX_DEPTH,
     annotated_class,
     annotated_item_class,
-    declared_names,
-    required_parameters,
+    maker_of,
     stored_attributes,
+    undeclared_reads,
     vararg_leaf,
 )
 from analysis.inputs.doc_examples import (
@@ -93,23 +86,18 @@ from config.policy import Policy
 # Attributes that values themselves have: reading them does not make a record.
 VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
 
-
-# How a module names the function that makes a thing: `load_tables()` for `tables`.
-MAKER_VERBS = ("load", "get", "make", "build", "create", "default", "read", "new")
-# Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
 
 # What the builder keeps per module: what its docstrings say of names, the calls its demo
-# makes, the documented calls of a record class, a caller's own model, and whether a short
-# string of it names a protected attribute.
+# makes, the documented calls of a record class, a caller's own model.
 MODULE_DOCS: Cache[None, dict[str, str]] = Cache("module docs")
 DEMONSTRATED_CALLS: Cache[None, dict[str, list[tuple[list[Any], dict[str, Any]]]]] = Cache(
     "demonstrated calls"
 )
 CLASS_EXAMPLES: Cache[int, list[dict[str, Any]]] = Cache("class examples")
 CALLER_MODELS: Cache[int, InputModel] = Cache("caller models")
-STRINGS_NAME_PEOPLE: Cache[None, bool] = Cache("strings name people")
 
 
 @dataclass(frozen=True)
@@ -316,7 +304,7 @@ class InputBuilder:
                 default = (
                     self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
                 )  # before `*args`, a parameter with a default is still given, by position
-                maker = self.maker_of(arg.arg)
+                maker = maker_of(arg.arg, self.facts.tree, self.policy)
                 if maker is not None:  # `create_anthro(day_tables=_load_day_tables(), ...)`
                     fields[arg.arg] = MadeShape(maker)
                     continue
@@ -330,23 +318,6 @@ class InputBuilder:
                 where = (*path, ("attr", iargs.vararg.arg))
                 fields[VARARGS] = vararg_leaf(init, iargs.vararg, where, leaves)
         return ObjectShape(fields, cls=self.facts.qualname(cls), by_position=by_position)
-
-    def maker_of(self, name: str) -> str | None:
-        """A function of the module that makes what a constructor parameter holds, called
-        without arguments: `_load_day_tables()` for `day_tables`, `default_config()` for
-        `config`. Tables of coefficients and loaded data sets are no input to vary, and no
-        made-up value holds what the code looks up in them. Never for a protected input."""
-        if self.policy.canonical_category(name) is not None:
-            return None
-        wanted = {f"{verb}_{name.strip('_')}" for verb in MAKER_VERBS}
-        for stmt in self.facts.tree.body:
-            if (
-                isinstance(stmt, ast.FunctionDef)
-                and stmt.name.lstrip("_") in wanted
-                and not required_parameters(stmt)
-            ):
-                return stmt.name
-        return None
 
     def class_fields(
         self,
@@ -383,31 +354,6 @@ class InputBuilder:
             return ObjectShape(fields, cls=self.facts.qualname(cls))
         return RecordShape(fields)
 
-    def undeclared_reads(
-        self, fn: ast.AST, name: str, cls: ast.ClassDef, base: Matcher | None
-    ) -> dict[str, FieldRead]:
-        """Attributes a function reads from its record that the record's class (and its bases
-        in the module) never declares; none when it calls the record's own methods, which a
-        stand-in would lack."""
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or calls_methods_of(
-            fn, name
-        ):
-            return {}
-        declared = declared_names(cls, self.facts)
-        # Needed (`patient.prior_stroke_tia`, `hasattr(patient, "creatinine")` or raise):
-        # `getattr(patient, "x", False)` copes with an instance that lacks it, as the class's
-        # callers' instances do.
-        reads = record_accesses(fn, name, self.facts, base)
-        # A person's attribute it looks for with a default (`getattr(patient,
-        # "education_high", False)`) is one the callers' objects carry: tried too.
-        asked = {attr for attr in reads if self.policy.canonical_category(attr)}
-        needed = (required_attributes(fn, name, self.facts) | asked) - declared
-        return {
-            attr: reads.get(attr) or FieldRead(fn, field_matcher(name_matcher(name), attr), "attr")
-            for attr in sorted(needed)
-            if not attr.startswith(("_", "model_"))
-        }
-
     # -- shapes --------------------------------------------------------------------------
     def shape(
         self,
@@ -421,24 +367,16 @@ class InputBuilder:
         base: Matcher | None = None,
         owner: str = "",
     ) -> Shape:
-        """The shape of one input, read in `fn`: the first of these that recognises it, in
-        this order of priority: a list of a class of the project, an instance (or enum, or
-        record) of one, a DataFrame, a record of the keys or attributes read, a list or
-        mapping of such records, a small tuple, a record keyed by text held elsewhere, a
-        Series, the amount of a measurement; else a leaf. `base`: the matcher of the record
-        this is a field of, `owner` its name (`age` of `age["value"]`)."""
+        """The shape of one input, read in `fn`: what the first of RECOGNISERS that applies
+        builds; else a leaf (the amount of a measurement carrying its owner's category).
+        `base`: the matcher of the record this is a field of, `owner` its name (`age` of
+        `age["value"]`)."""
         spot = Spot(name, annotation, default, path, depth, base)
-        found = self.list_of_class(spot, fn, leaves)
-        if found is None:
-            found = self.of_class(spot, fn, leaves)
-        if found is None and depth < MAX_DEPTH and isinstance(fn, FUNCTIONS):
-            found = self.frame(spot, fn, leaves)
-            if found is None:
-                found = self.read_record(spot, fn, leaves)
-        if found is None and depth == 0 and base is None:
-            found = self.whole_input(spot, fn, leaves)
-        if found is not None:
-            return found
+        for recogniser in RECOGNISERS:
+            if recogniser.applies(spot):
+                found = recogniser.build(self, spot, fn, leaves)
+                if found is not None:
+                    return found
         if owner and name.lower() in VALUE_FIELDS and not self.policy.canonical_category(name):
             # `patient["age"]["value"]`: the amount of a measurement is what its owner names
             return self.leaf(name, path, leaves, [], annotation, default, category_name=owner)
@@ -474,7 +412,9 @@ class InputBuilder:
         if kind not in ("dataclass", "namedtuple", "pydantic", "typeddict"):
             return None
         node_kind: Literal["record", "new"] = "record" if kind == "typeddict" else "new"
-        extra = self.undeclared_reads(fn, name, cls, base) if node_kind == "new" else {}
+        extra: dict[str, FieldRead] = {}
+        if node_kind == "new":
+            extra = undeclared_reads(fn, name, cls, base, self.facts, self.policy)
         if extra:
             # `patient.prior_stroke_tia` where PatientData declares no such field:
             # callers hand a duck-typed object, which no instance could stand for.
@@ -483,12 +423,12 @@ class InputBuilder:
             return RecordShape({**declared.fields, **read.fields})
         return self.class_fields(cls, path, leaves, depth, node_kind)
 
-    def frame(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Shape | None:
+    def frame(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A DataFrame of the columns the function reads; a cell is reached as df["AGEP"][0]:
         the column, then the row tried."""
         name, annotation, path = spot.name, spot.annotation, spot.path
         depth, base = spot.depth, spot.base
-        if base is not None or not is_frame(fn, name, annotation):
+        if not isinstance(fn, FUNCTIONS) or base is not None or not is_frame(fn, name, annotation):
             return None
         columns = frame_columns(fn, name, self.facts)
         if depth == 0:
@@ -502,28 +442,43 @@ class InputBuilder:
         }
         return FrameShape(RecordShape(columns_shape))
 
-    def read_record(self, spot: Spot, fn: FunctionNode, leaves: list[Leaf]) -> Shape | None:
-        """A record of the keys or attributes the function reads, a list or mapping of such
-        records, or a small tuple read by position."""
-        name, annotation, default = spot.name, spot.annotation, spot.default
-        path, depth, base = spot.path, spot.depth, spot.base
-        accessed = record_accesses(fn, name, self.facts, base)
+    def fields_record(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A record of the keys or attributes the function reads."""
+        name, path, depth = spot.name, spot.path, spot.depth
+        if not isinstance(fn, FUNCTIONS):
+            return None
+        accessed = record_accesses(fn, name, self.facts, spot.base)
         if (
             set(accessed) <= VALUE_ATTRIBUTES
             and all(read.step == "attr" and not read.via_helper for read in accessed.values())
             and self.policy.canonical_category(name)
         ):
-            accessed = {}  # `dob.year`, `gender.value`: a protected value, not a record
+            return None  # `dob.year`, `gender.value`: a protected value, not a record
         if accessed:
             return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
+        return None
+
+    def records_collection(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A list, or a mapping by id, of records whose keys or attributes the function reads
+        (`for c in candidates: c["age"]`)."""
+        name, path, depth = spot.name, spot.path, spot.depth
+        if not isinstance(fn, FUNCTIONS) or spot.base is not None:
+            return None
         collections: tuple[type[ListShape | MappingShape], ...] = (ListShape, MappingShape)
         for collection in collections:
-            mapping = collection is MappingShape
-            element = element_accesses(fn, name, self.facts, mapping) if base is None else {}
+            element = element_accesses(fn, name, self.facts, collection is MappingShape)
             if element:
                 step = collection.first_item
                 item = self.record(fn, element, (*path, step), leaves, depth, local=False)
                 return collection(item)
+        return None
+
+    def small_tuple(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A small tuple read by position: `(17, "years")`."""
+        name, annotation, default = spot.name, spot.annotation, spot.default
+        path, base = spot.path, spot.base
+        if not isinstance(fn, FUNCTIONS):
+            return None
         positions = tuple_positions(fn, name, self.facts, base)
         documented = documented_items(self.examples, path) if annotation is None else 0
         if documented:
@@ -534,13 +489,16 @@ class InputBuilder:
             return self.leaf_maker.tuple_shape(name, positions, path, leaves, default)
         return None
 
-    def whole_input(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
-        """A parameter of the function itself that is a record keyed by text held elsewhere,
-        or a Series."""
-        name, annotation, default, path = spot.name, spot.annotation, spot.default, spot.path
-        if self.strings_name_people() and keyed_by_text(fn, name, self.facts):
-            # `params[key]` for keys held elsewhere: a record whose keys the calls will tell
+    def keyed_record(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """`params[key]` for keys held elsewhere: a record whose keys the calls will tell."""
+        facts = self.facts
+        if strings_name_people(facts, self.policy) and keyed_by_text(fn, spot.name, facts):
             return RecordShape({})
+        return None
+
+    def series(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A Series: one value per person, written through a boolean mask."""
+        name, annotation, default, path = spot.name, spot.annotation, spot.default, spot.path
         if annotation is None and isinstance(fn, FUNCTIONS) and vectorised(fn, name):
             # `kappa = 0.9 - 0.2 * female; kappa[ratio < 1] = ...`: a Series, tried in its
             # first row with a peer in the second (the leaf is the parameter itself: the
@@ -554,20 +512,6 @@ class InputBuilder:
             return InputBuilder(self.facts, self.policy, from_callers=False).build(info)
 
         return self.facts.caches.value(CALLER_MODELS, id(info.node), build)
-
-    def strings_name_people(self) -> bool:
-        """Whether a short string of the module names a protected attribute ("Age in years",
-        "sex"): only then may a record read by keys held elsewhere hold a person."""
-        return self.facts.caches.once(
-            STRINGS_NAME_PEOPLE,
-            lambda: any(
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and len(node.value) <= 40
-                and self.policy.canonical_category(node.value) is not None
-                for node in ast.walk(self.facts.tree)
-            ),
-        )
 
     def record(
         self,
@@ -605,3 +549,41 @@ class InputBuilder:
         return RecordShape(fields)
 
 
+@dataclass(frozen=True)
+class Recogniser:
+    """One shape `InputBuilder.shape` can recognise: where it `applies` (a cheap test of the
+    spot: how deep, whether a field of a record), and its `build`, which reads the code and
+    gives the shape, or None when the code does not read the input so after all."""
+
+    name: str
+    applies: Callable[[Spot], bool]
+    build: Callable[[InputBuilder, Spot, ast.AST, list[Leaf]], Shape | None]
+
+
+def anywhere(spot: Spot) -> bool:
+    return True
+
+
+def within_depth(spot: Spot) -> bool:
+    """Not nested so deep that reading on would not end (a record of itself)."""
+    return spot.depth < MAX_DEPTH
+
+
+def whole_parameter(spot: Spot) -> bool:
+    """A parameter of the function itself, not a field of one."""
+    return spot.depth == 0 and spot.base is None
+
+
+# The order is the priority. What an annotation declares beats what reads suggest; a frame
+# is read by keys as a record is, so it is tried first; a record's own fields before its
+# items; the shapes only a whole parameter takes come last, and what is left is a leaf.
+RECOGNISERS: tuple[Recogniser, ...] = (
+    Recogniser("list of a project class", anywhere, InputBuilder.list_of_class),
+    Recogniser("instance of a project class", anywhere, InputBuilder.of_class),
+    Recogniser("DataFrame", within_depth, InputBuilder.frame),
+    Recogniser("record of the fields read", within_depth, InputBuilder.fields_record),
+    Recogniser("list or mapping of records", within_depth, InputBuilder.records_collection),
+    Recogniser("small tuple", within_depth, InputBuilder.small_tuple),
+    Recogniser("record keyed by text held elsewhere", whole_parameter, InputBuilder.keyed_record),
+    Recogniser("Series", whole_parameter, InputBuilder.series),
+)

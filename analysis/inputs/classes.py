@@ -7,8 +7,18 @@ import ast
 from typing import Any
 
 from analysis.facts.annotations import annotation_kind
+from analysis.facts.fieldreads import (
+    FieldRead,
+    Matcher,
+    calls_methods_of,
+    field_matcher,
+    name_matcher,
+    record_accesses,
+    required_attributes,
+)
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
+from config.policy import Policy
 
 # What a method's first parameter is called when it is the instance. Any other name is a
 # function kept in a class and called through it: `formula(person, period, parameters)` of a
@@ -23,6 +33,9 @@ LIST_ANNOTATIONS = frozenset(
 
 
 MAX_DEPTH = 3
+
+# How a module names the function that makes a thing: `load_tables()` for `tables`.
+MAKER_VERBS = ("load", "get", "make", "build", "create", "default", "read", "new")
 
 
 def vararg_leaf(
@@ -144,3 +157,50 @@ def annotated_item_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast
     if isinstance(inner, ast.Tuple) and inner.elts:  # tuple[Applicant, ...]
         inner = inner.elts[0]
     return inner if annotated_class(inner, facts) is not None else None
+
+
+def maker_of(name: str, tree: ast.Module, policy: Policy) -> str | None:
+    """A function of the module that makes what a constructor parameter holds, called
+    without arguments: `_load_day_tables()` for `day_tables`, `default_config()` for
+    `config`. Tables of coefficients and loaded data sets are no input to vary, and no
+    made-up value holds what the code looks up in them. Never for a protected input."""
+    if policy.canonical_category(name) is not None:
+        return None
+    wanted = {f"{verb}_{name.strip('_')}" for verb in MAKER_VERBS}
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.FunctionDef)
+            and stmt.name.lstrip("_") in wanted
+            and not required_parameters(stmt)
+        ):
+            return stmt.name
+    return None
+
+
+def undeclared_reads(
+    fn: ast.AST,
+    name: str,
+    cls: ast.ClassDef,
+    base: Matcher | None,
+    facts: ModuleFacts,
+    policy: Policy,
+) -> dict[str, FieldRead]:
+    """Attributes a function reads from its record that the record's class (and its bases
+    in the module) never declares; none when it calls the record's own methods, which a
+    stand-in would lack."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or calls_methods_of(fn, name):
+        return {}
+    declared = declared_names(cls, facts)
+    # Needed (`patient.prior_stroke_tia`, `hasattr(patient, "creatinine")` or raise):
+    # `getattr(patient, "x", False)` copes with an instance that lacks it, as the class's
+    # callers' instances do.
+    reads = record_accesses(fn, name, facts, base)
+    # A person's attribute it looks for with a default (`getattr(patient,
+    # "education_high", False)`) is one the callers' objects carry: tried too.
+    asked = {attr for attr in reads if policy.canonical_category(attr)}
+    needed = (required_attributes(fn, name, facts) | asked) - declared
+    return {
+        attr: reads.get(attr) or FieldRead(fn, field_matcher(name_matcher(name), attr), "attr")
+        for attr in sorted(needed)
+        if not attr.startswith(("_", "model_"))
+    }
