@@ -411,11 +411,16 @@ class InputBuilder:
         """`list[Applicant]`: items are instances of a class of the project."""
         name, annotation, path, depth = spot.name, spot.annotation, spot.path, spot.depth
         item_class = annotated_item_class(annotation, self.facts)
-        if item_class is None or depth >= MAX_DEPTH:
+        if item_class is None:
             return None
+        members = annotated_enum(item_class, self.facts) is not None
+        if depth >= MAX_DEPTH and not members:
+            # Records too deep to build: the one list of them that needs none, never made-up
+            # items (`[1, 10]` where the code reads `component.taxable`).
+            return self.leaf(name, path, leaves, [[]], annotation, spot.default, closed=True)
         list_item: InputPath = (*path, ("index", 0))
         item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
-        if item.kind != "leaf" or annotated_enum(item_class, self.facts) is not None:
+        if item.kind != "leaf" or members:
             return Node("list", item=item)  # `list[AgeBand]`: members, the item's and a peer's
         leaves.remove(item.leaf)  # type: ignore[arg-type]
         return None

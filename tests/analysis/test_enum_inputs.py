@@ -7,19 +7,11 @@ its members. Each package is scanned by the real engine in the bubblewrap sandbo
 
 from __future__ import annotations
 
-import ast
-import textwrap
 from pathlib import Path
 
-from analysis import Engine, FunctionReport
-from analysis.facts.imports import ImportedNames
-from analysis.facts.module import ModuleFacts
-from analysis.inputs.builder import InputBuilder
-from analysis.scan.project import Project
-from analysis.shapes import InputModel
-from analysis.source.functions import find_function
+from analysis_kit import model_in_package, pools, scan_in_package, write_package
+
 from analysis.values import EnumMember
-from config.policy import default_policy
 
 # A tax package as india-tax-guru writes it: StrEnums validated in `__post_init__`, a lot of
 # capital gains (its asset class an enum) in a list of the profile, an assessee type with a
@@ -178,43 +170,10 @@ SHOP = {
 }
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return root
-
-
-def scanned(root: Path, module: str, qualname: str) -> FunctionReport:
-    # the default executor: the bubblewrap sandbox
-    report = Engine(default_policy()).scan_paths([str(root / module)])
-    found = {f.qualname: f for f in report.functions}
-    assert qualname in found, f"no {qualname}: {sorted(found)}"
-    return found[qualname]
-
-
-def model_in_project(root: Path, files: dict[str, str], module: str, qualname: str) -> InputModel:
-    """The input model of `qualname` in `module` of the package made of `files`."""
-    write(root, files)
-    project = Project.discover(root)
-    location = project.locate(root / module)
-    assert location is not None
-    tree = ast.parse(textwrap.dedent(files[module]))
-    facts = ModuleFacts(tree, ImportedNames(project).of(tree, location))
-    info = find_function(tree, qualname)
-    assert info is not None
-    return InputBuilder(facts, default_policy()).build(info)
-
-
-def pools(model: InputModel) -> dict[str, list[object]]:
-    return {leaf.display: leaf.pool for leaf in model.leaves}
-
-
 def test_an_enum_field_of_a_record_in_a_list_of_a_record_is_one_of_its_members(
     tmp_path: Path,
 ) -> None:
-    model = model_in_project(tmp_path, TAX, "tax/regime.py", "taxable_income")
+    model = model_in_package(tmp_path, TAX, "tax/regime.py", "taxable_income")
     asset = pools(model)["profile.capital_gains[0].asset_class"]
     assert asset and all(isinstance(v, EnumMember) and v.cls == "AssetClass" for v in asset)
     # named as the module names it, not through the module imported too (`models.AgeBand`)
@@ -227,18 +186,18 @@ def test_an_enum_field_of_a_record_in_a_list_of_a_record_is_one_of_its_members(
 
 
 def test_a_profile_validating_its_enums_deep_inside_is_proved_biased(tmp_path: Path) -> None:
-    function = scanned(write(tmp_path, TAX), "tax/regime.py", "taxable_income")
+    function = scan_in_package(write_package(tmp_path, TAX), "tax/regime.py", "taxable_income")
     assert function.status == "biased", (function.status, function.reason)
     assert {f.attribute for f in function.findings if not f.is_static} == {"age"}
 
 
 def test_a_protected_enum_three_records_deep_is_varied_over_its_members(tmp_path: Path) -> None:
-    model = model_in_project(tmp_path, HOUSEHOLD, "welfare/benefits.py", "winter_payment")
+    model = model_in_package(tmp_path, HOUSEHOLD, "welfare/benefits.py", "winter_payment")
     band = next(x for x in model.leaves if x.display == "household.members[0].age_band")
     assert band.category == "age"
     members = [v for v in band.pool if isinstance(v, EnumMember)]
     assert {m.member for m in members} == {"CHILD", "ADULT", "SENIOR"}
-    function = scanned(tmp_path, "welfare/benefits.py", "winter_payment")
+    function = scan_in_package(tmp_path, "welfare/benefits.py", "winter_payment")
     assert function.status == "biased", (function.status, function.reason)
     [finding] = [f for f in function.findings if not f.is_static]
     assert finding.attribute == "age" and finding.example is not None
@@ -247,11 +206,11 @@ def test_a_protected_enum_three_records_deep_is_varied_over_its_members(tmp_path
 
 
 def test_enums_reached_through_their_module_are_their_members(tmp_path: Path) -> None:
-    model = model_in_project(tmp_path, SHOP, "shop/pricing.py", "shipping")
+    model = model_in_package(tmp_path, SHOP, "shop/pricing.py", "shipping")
     found = pools(model)
     assert found["channel"] == [EnumMember("kinds.Channel", m) for m in ("WEB", "STORE")]
     assert found["tier"] == [EnumMember("kinds.Tier", m) for m in ("BASIC", "GOLD")]
-    customer = model_in_project(tmp_path, SHOP, "shop/pricing.py", "premium")
+    customer = model_in_package(tmp_path, SHOP, "shop/pricing.py", "premium")
     tier = next(x for x in customer.leaves if x.display == "customer.tier")
     assert tier.pool[tier.typical] == EnumMember("kinds.Tier", "GOLD")  # its default member
 
@@ -259,17 +218,18 @@ def test_enums_reached_through_their_module_are_their_members(tmp_path: Path) ->
 def test_a_pydantic_model_and_a_parameter_typed_through_the_module_are_proved_biased(
     tmp_path: Path,
 ) -> None:
-    write(tmp_path, SHOP)
+    write_package(tmp_path, SHOP)
     for qualname in ("premium", "shipping"):
-        function = scanned(tmp_path, "shop/pricing.py", qualname)
+        function = scan_in_package(tmp_path, "shop/pricing.py", qualname)
         assert function.status == "biased", (qualname, function.status, function.reason)
         assert {f.attribute for f in function.findings if not f.is_static} == {"gender"}
 
 
 def test_a_list_of_a_protected_enum_holds_its_members(tmp_path: Path) -> None:
-    write(tmp_path, HOUSEHOLD)
-    function = scanned(tmp_path, "welfare/benefits.py", "family_fare")
+    write_package(tmp_path, HOUSEHOLD)
+    function = scan_in_package(tmp_path, "welfare/benefits.py", "family_fare")
     assert function.status == "biased", (function.status, function.reason)
     [finding] = [f for f in function.findings if not f.is_static]
     assert finding.attribute == "age" and finding.example is not None
     assert all(str(v).startswith("AgeBand.") for v in finding.example.values)
+
