@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from analysis.facts.annotations import annotation_kind
+from analysis.facts.annotations import COLLECTIONS, annotation_kind
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, Node, display
 from analysis.source.functions import record_class_kind
@@ -15,12 +15,6 @@ from analysis.source.functions import record_class_kind
 # function kept in a class and called through it: `formula(person, period, parameters)` of a
 # tax-benefit `Variable`.
 INSTANCE_NAMES = frozenset({"self", "cls", "mcs", "klass", "this"})
-
-
-LIST_ANNOTATIONS = frozenset(
-    {"list", "List", "Sequence", "Iterable", "Iterator", "Collection", "tuple", "Tuple", "set",
-     "Set", "frozenset", "FrozenSet", "MutableSequence", "AbstractSet"}
-)  # fmt: skip
 
 
 MAX_DEPTH = 3
@@ -157,7 +151,7 @@ def annotated_item_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast
     name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
     if name == "Optional":
         return annotated_item_class(annotation.slice, facts)
-    if name not in LIST_ANNOTATIONS:
+    if name not in COLLECTIONS:
         return None
     inner = annotation.slice
     if isinstance(inner, ast.Tuple) and inner.elts:  # tuple[Applicant, ...]
