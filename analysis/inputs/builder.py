@@ -436,7 +436,8 @@ class InputBuilder:
         qualname = self.facts.qualname(cls)
         members = [EnumMember(qualname, member) for member in enum_members(cls)]
         name, path, annotation, default = spot.name, spot.path, spot.annotation, spot.default
-        # Members made by a call (`Enum("Sex", "F M")`) are not read: the kind's values then
+        # An enum whose source names no member (a base of others, members made at run time)
+        # leaves the leaf open to its kind's values.
         closed = bool(members)
         return self.leaf(name, path, leaves, members, annotation, default, closed=closed)
 
