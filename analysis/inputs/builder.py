@@ -20,7 +20,7 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
-from analysis.facts.module import ModuleFacts
+from analysis.facts.module import ModuleFacts, enum_members
 from analysis.facts.param_docs import documented_flags, module_descriptions, param_descriptions
 from analysis.facts.people import only_people
 from analysis.facts.tuple_reads import tuple_positions
@@ -29,6 +29,7 @@ from analysis.inputs.classes import (
     INSTANCE_NAMES,
     MAX_DEPTH,
     annotated_class,
+    annotated_enum,
     annotated_item_class,
     declared_names,
     required_parameters,
@@ -388,7 +389,9 @@ class InputBuilder:
         Series, the amount of a measurement; else a leaf. `base`: the matcher of the record
         this is a field of, `owner` its name (`age` of `age["value"]`)."""
         spot = Spot(name, annotation, default, path, depth, base)
-        found = self.list_of_class(spot, fn, leaves)
+        found = self.of_enum(spot, leaves)
+        if found is None:
+            found = self.list_of_class(spot, fn, leaves)
         if found is None:
             found = self.of_class(spot, fn, leaves)
         if found is None and depth < MAX_DEPTH and isinstance(fn, FUNCTIONS):
@@ -408,29 +411,44 @@ class InputBuilder:
         """`list[Applicant]`: items are instances of a class of the project."""
         name, annotation, path, depth = spot.name, spot.annotation, spot.path, spot.depth
         item_class = annotated_item_class(annotation, self.facts)
-        if item_class is None or depth >= MAX_DEPTH:
+        if item_class is None:
             return None
+        members = annotated_enum(item_class, self.facts) is not None
+        if depth >= MAX_DEPTH and not members:
+            # Records too deep to build: the one list of them that needs none, never made-up
+            # items (`[1, 10]` where the code reads `component.taxable`).
+            return self.leaf(name, path, leaves, [[]], annotation, spot.default, closed=True)
         list_item: InputPath = (*path, ("index", 0))
         item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
-        if item.kind != "leaf":
-            return Node("list", item=item)
+        if item.kind != "leaf" or members:
+            return Node("list", item=item)  # `list[AgeBand]`: members, the item's and a peer's
         leaves.remove(item.leaf)  # type: ignore[arg-type]
         return None
 
+    def of_enum(self, spot: Spot, leaves: list[Leaf]) -> Node | None:
+        """An input annotated with an enum of the project (defined here or imported, by name
+        or through its module) is one of its members, however deep in a record: a member is
+        a value, not a record whose depth is bounded, and code that validates it
+        (`AssetClass(self.asset_class)`) refuses any made-up number or word."""
+        cls = annotated_enum(spot.annotation, self.facts)
+        if cls is None:
+            return None
+        qualname = self.facts.qualname(cls)
+        members = [EnumMember(qualname, member) for member in enum_members(cls)]
+        name, path, annotation, default = spot.name, spot.path, spot.annotation, spot.default
+        # An enum whose source names no member (a base of others, members made at run time)
+        # leaves the leaf open to its kind's values.
+        closed = bool(members)
+        return self.leaf(name, path, leaves, members, annotation, default, closed=closed)
+
     def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
-        """An input annotated with a class of the project: a member of an enum, an instance
-        of a dataclass, named tuple or pydantic model, a TypedDict's record."""
-        name, annotation, default = spot.name, spot.annotation, spot.default
-        path, depth, base = spot.path, spot.depth, spot.base
-        cls = annotated_class(annotation, self.facts)
+        """An input annotated with a class of the project: an instance of a dataclass, named
+        tuple or pydantic model, a TypedDict's record."""
+        name, path, depth, base = spot.name, spot.path, spot.depth, spot.base
+        cls = annotated_class(spot.annotation, self.facts)
         if cls is None or depth >= MAX_DEPTH:
             return None
         kind = record_class_kind(cls)
-        if kind == "enum":
-            members = [
-                EnumMember(self.facts.qualname(cls), m) for m in self.facts.enums.get(cls.name, [])
-            ]
-            return self.leaf(name, path, leaves, members, annotation, default)
         if kind not in ("dataclass", "namedtuple", "pydantic", "typeddict"):
             return None
         node_kind = "record" if kind == "typeddict" else "new"
