@@ -15,6 +15,15 @@ class Constants(Protocol):
     def const(self, node: ast.expr, local: dict[str, Any] | None = None) -> Any: ...
 
 
+# Annotations of collections, tried as lists (membership, iteration and `len` work alike),
+# and of mappings.
+COLLECTIONS = frozenset(
+    {"list", "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection",
+     "tuple", "Tuple", "set", "Set", "MutableSet", "frozenset", "FrozenSet", "AbstractSet"}
+)  # fmt: skip
+MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"})
+
+
 def annotation_kind(annotation: ast.expr) -> str | None:
     """The kind an annotation names, looking through Optional[...] and `X | None`."""
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
@@ -31,13 +40,15 @@ def annotation_kind(annotation: ast.expr) -> str | None:
     name = (
         annotation.attr if isinstance(annotation, ast.Attribute) else getattr(annotation, "id", "")
     )
+    if name in COLLECTIONS:
+        return "list"  # a bare `frozenset`: `"80C" in allowed` works on a list too
+    if name in MAPPINGS:
+        return "dict"
     return {
         "int": "int",
         "float": "float",
         "str": "str",
         "bool": "bool",
-        "list": "list",
-        "dict": "dict",
         "Decimal": "float",
         "date": "dateobj",
         "datetime": "dateobj",
@@ -57,9 +68,9 @@ def subscripted_kind(annotation: ast.Subscript) -> str | None:
         # `Union[str, date]`: a date however it is spelt; else the first that says a kind
         kinds = [annotation_kind(member) for member in annotation.slice.elts]
         return "dateobj" if "dateobj" in kinds else next((k for k in kinds if k), None)
-    if name in ("list", "List", "Sequence", "Iterable", "tuple", "Tuple", "set", "Set"):
+    if name in COLLECTIONS:
         return "list"
-    if name in ("dict", "Dict", "Mapping"):
+    if name in MAPPINGS:
         return "dict"
     if name == "Literal":
         return "literal"

@@ -50,10 +50,15 @@ class Exports:
                     self.context.setdefault(key, value)
 
     def prefixed(self, other: Exports, alias: str) -> None:
-        """`import pkg.codes as codes`: `codes.MALE` and `codes.helper` are reached through
-        the alias."""
+        """`import pkg.codes as codes`: `codes.MALE`, `codes.Sex` and `codes.helper` are
+        reached through the alias."""
         for name, value in other.constants.items():
             self.constants[f"{alias}.{name}"] = value
+        known = {**other.field_classes, **other.classes}
+        for name, cls in other.classes.items():
+            self.classes[f"{alias}.{name}"] = cls
+            for used in field_class_names(cls, known):
+                self.field_classes.setdefault(used, known[used])
         for name, function in other.functions.items():
             self.functions[f"{alias}.{name}"] = function
         for key, value in other.context.items():

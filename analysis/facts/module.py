@@ -83,7 +83,11 @@ class ModuleFacts:
         """Classes of other modules, known here by the names given (enums with members)."""
         for name, cls in classes.items():
             self.classes[name] = cls
-            self.class_names.setdefault(id(cls), name)
+            known = self.class_names.get(id(cls))
+            if known is None or ("." in known and "." not in name):
+                # `AgeBand` over `ded.AgeBand` (through a module that imports it): how the
+                # module names it, and how a counterexample shows its members
+                self.class_names[id(cls)] = name
             if record_class_kind(cls) == "enum":
                 self.enums[name] = enum_members(cls)
 
@@ -296,9 +300,12 @@ class ModuleFacts:
             if local and node.id in local:
                 return local[node.id]
             return self.constants.get(node.id, MISSING)
-        if not isinstance(node.value, ast.Name):
+        if isinstance(node.value, ast.Name):
+            owner = node.value.id
+        elif isinstance(node.value, ast.Attribute):
+            owner = ast.unparse(node.value)  # `kinds.Sex.FEMALE`, through its module
+        else:
             return MISSING
-        owner = node.value.id
         if owner in self.enums and node.attr in self.enums[owner]:
             return EnumMember(self.qualname(self.classes[owner]), node.attr)
         return self.constants.get(f"{owner}.{node.attr}", MISSING)

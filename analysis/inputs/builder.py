@@ -4,7 +4,7 @@ of every parameter (a `Shape` of analysis/shapes.py) and the value pool of every
 A method's instance is an object of its class (empty for `__init__`), or what the module's
 own calls pass; a parameter that names a table's column holds that name. Every other input
 goes to `InputBuilder.shape`, which tries `RECOGNISERS` (the end of this module) in their
-order of priority, from a list of a project class to a Series; else it is a leaf.
+order of priority, from a project enum's member to a Series; else it is a leaf.
 `**kwargs` is a record spread as keywords, `*args` one leaf of whole lists. Leaves take
 values from the code, docstring examples, demo calls and the policy (leaves.py, pools.py)."""
 
@@ -16,15 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from analysis.caches import Cache
-from analysis.facts.fieldreads import (
-    FieldRead,
-    Matcher,
-    keyed_by_text,
-    record_accesses,
-)
+from analysis.facts.fieldreads import FieldRead, Matcher, keyed_by_text, record_accesses
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
-from analysis.facts.module import ModuleFacts
+from analysis.facts.module import ModuleFacts, enum_members
 from analysis.facts.param_docs import (
     DOCUMENTED_FLAGS,
     documented_flags,
@@ -38,6 +33,7 @@ from analysis.inputs.classes import (
     INSTANCE_NAMES,
     MAX_DEPTH,
     annotated_class,
+    annotated_enum,
     annotated_item_class,
     maker_of,
     stored_attributes,
@@ -386,29 +382,42 @@ class InputBuilder:
         """`list[Applicant]`: items are instances of a class of the project."""
         name, annotation, path, depth = spot.name, spot.annotation, spot.path, spot.depth
         item_class = annotated_item_class(annotation, self.facts)
-        if item_class is None or depth >= MAX_DEPTH:
+        if item_class is None:
             return None
+        members = annotated_enum(item_class, self.facts) is not None
+        if depth >= MAX_DEPTH and not members:
+            # Records too deep to build: the one list of them that needs none, never made-up
+            # items (`[1, 10]` where the code reads `component.taxable`).
+            return self.leaf(name, path, leaves, [[]], annotation, spot.default, closed=True)
         list_item: InputPath = (*path, ("index", 0))
         item = self.shape(fn, name, item_class, MISSING, list_item, leaves, depth + 1)
-        if not isinstance(item, LeafShape):
-            return ListShape(item)
+        if not isinstance(item, LeafShape) or members:
+            return ListShape(item)  # `list[AgeBand]`: members, the item's and a peer's
         leaves.remove(item.leaf)
         return None
 
+    def of_enum(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """An input annotated with an enum of the project (defined here or imported, by name
+        or through its module) is one of its members, however deep in a record: a member is
+        a value, not a record whose depth is bounded, and code that validates it
+        (`AssetClass(self.asset_class)`) refuses any made-up number or word."""
+        cls = annotated_enum(spot.annotation, self.facts)
+        if cls is None:
+            return None
+        members = [EnumMember(self.facts.qualname(cls), m) for m in enum_members(cls)]
+        # An enum whose source names no member (a base of others, members made at run time)
+        # leaves the leaf open to its kind's values.
+        name, path, annotation, default = spot.name, spot.path, spot.annotation, spot.default
+        return self.leaf(name, path, leaves, members, annotation, default, closed=bool(members))
+
     def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
-        """An input annotated with a class of the project: a member of an enum, an instance
-        of a dataclass, named tuple or pydantic model, a TypedDict's record."""
-        name, annotation, default = spot.name, spot.annotation, spot.default
-        path, depth, base = spot.path, spot.depth, spot.base
-        cls = annotated_class(annotation, self.facts)
+        """An input annotated with a class of the project: an instance of a dataclass, named
+        tuple or pydantic model, a TypedDict's record."""
+        name, path, depth, base = spot.name, spot.path, spot.depth, spot.base
+        cls = annotated_class(spot.annotation, self.facts)
         if cls is None or depth >= MAX_DEPTH:
             return None
         kind = record_class_kind(cls)
-        if kind == "enum":
-            members = [
-                EnumMember(self.facts.qualname(cls), m) for m in self.facts.enums.get(cls.name, [])
-            ]
-            return self.leaf(name, path, leaves, members, annotation, default)
         if kind not in ("dataclass", "namedtuple", "pydantic", "typeddict"):
             return None
         node_kind: Literal["record", "new"] = "record" if kind == "typeddict" else "new"
@@ -574,10 +583,12 @@ def whole_parameter(spot: Spot) -> bool:
     return spot.depth == 0 and spot.base is None
 
 
-# The order is the priority. What an annotation declares beats what reads suggest; a frame
+# The order is the priority. What an annotation declares beats what reads suggest (an enum's
+# member first: a value at any depth, where a record's depth is bounded); a frame
 # is read by keys as a record is, so it is tried first; a record's own fields before its
 # items; the shapes only a whole parameter takes come last, and what is left is a leaf.
 RECOGNISERS: tuple[Recogniser, ...] = (
+    Recogniser("member of a project enum", anywhere, InputBuilder.of_enum),
     Recogniser("list of a project class", anywhere, InputBuilder.list_of_class),
     Recogniser("instance of a project class", anywhere, InputBuilder.of_class),
     Recogniser("DataFrame", within_depth, InputBuilder.frame),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from analysis.facts.annotations import annotation_kind
+from analysis.facts.annotations import COLLECTIONS, annotation_kind
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
@@ -18,18 +18,13 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
+from analysis.source.functions import record_class_kind
 from config.policy import Policy
 
 # What a method's first parameter is called when it is the instance. Any other name is a
 # function kept in a class and called through it: `formula(person, period, parameters)` of a
 # tax-benefit `Variable`.
 INSTANCE_NAMES = frozenset({"self", "cls", "mcs", "klass", "this"})
-
-
-LIST_ANNOTATIONS = frozenset(
-    {"list", "List", "Sequence", "Iterable", "Iterator", "Collection", "tuple", "Tuple", "set",
-     "Set", "frozenset", "FrozenSet", "MutableSequence", "AbstractSet"}
-)  # fmt: skip
 
 
 MAX_DEPTH = 3
@@ -124,15 +119,26 @@ def declared_names(cls: ast.ClassDef, facts: ModuleFacts, depth: int = 0) -> set
 
 def annotated_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef | None:
     """The class of the module an annotation names: `Applicant`, `"Applicant"`,
-    `models.Applicant`, `Applicant | None`, `Optional[Applicant]`."""
+    `models.Applicant`, `Applicant | None`, `Optional[Applicant]`, `"Optional[models.Sex]"`."""
     if annotation is None:
         return None
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        return facts.classes.get(annotation.value.strip("'\"").split(".")[-1])
+        text = annotation.value.strip().strip("'\"")
+        try:
+            quoted = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            quoted = None
+        if isinstance(quoted, (ast.Name, ast.Attribute, ast.BinOp, ast.Subscript)):
+            found = annotated_class(quoted, facts)
+            if found is not None:
+                return found
+        return facts.classes.get(text.split(".")[-1])
     if isinstance(annotation, ast.Name):
         return facts.classes.get(annotation.id)
     if isinstance(annotation, ast.Attribute):  # `League.Level`, `models.Applicant`
-        return facts.classes.get(annotation.attr)
+        # Through its module (`from . import models`) first: the same name may be another
+        # class here.
+        return facts.classes.get(ast.unparse(annotation)) or facts.classes.get(annotation.attr)
     if isinstance(annotation, ast.BinOp):
         return annotated_class(annotation.left, facts) or annotated_class(annotation.right, facts)
     if isinstance(annotation, ast.Subscript):
@@ -140,6 +146,13 @@ def annotated_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.Clas
         if base == "Optional":
             return annotated_class(annotation.slice, facts)
     return None
+
+
+def annotated_enum(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef | None:
+    """The enum of the project an annotation names (defined in the module or imported, by
+    name or through its module)."""
+    cls = annotated_class(annotation, facts)
+    return cls if cls is not None and record_class_kind(cls) == "enum" else None
 
 
 def annotated_item_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.expr | None:
@@ -151,7 +164,7 @@ def annotated_item_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast
     name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
     if name == "Optional":
         return annotated_item_class(annotation.slice, facts)
-    if name not in LIST_ANNOTATIONS:
+    if name not in COLLECTIONS:
         return None
     inner = annotation.slice
     if isinstance(inner, ast.Tuple) and inner.elts:  # tuple[Applicant, ...]

@@ -196,9 +196,12 @@ class LeafMaker:
         annotation: ast.expr | None,
         default: Any,
         category_name: str | None = None,
+        closed: bool = False,
     ) -> LeafShape:
         """`category_name`: the name whose category the leaf carries, when not its own
-        ("" for none): the "value" of `patient["age"]["value"]` is an age."""
+        ("" for none): the "value" of `patient["age"]["value"]` is an age. `closed`: the
+        choices are every value the input's type holds (an enum's members), tried with its
+        default alone besides; no word or number of its category or kind joins them."""
         category = self.category_of(name, path, default, category_name)
         hint = self.name_hint(name, category)
         declared: list[Any] = []
@@ -210,11 +213,16 @@ class LeafMaker:
             choices = choices or declared
         own = self.own_kinds(name, annotation)
         form = age_form(name, own) if category == "age" else None
-        if category is not None and self.yes_or_no(name, path, category, own):
+        if category is not None and not closed and self.yes_or_no(name, path, category, own):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
             # words (a non-empty string is always truthy).
             choices, hint = [True, False], Hint(kinds={"bool"})
-        pool, from_code = self.pool(name, hint, choices, category, default, form, own)
+        if closed:
+            given = default is not MISSING and default not in choices
+            pool = [*choices, default] if given else list(choices)
+            from_code = len(choices)
+        else:
+            pool, from_code = self.pool(name, hint, choices, category, default, form, own)
         if declared:  # `Literal["white", "black"]`: "White" is refused, rest on one declared
             hint = replace(hint, accepted=[*hint.accepted, *declared])
         leaf = Leaf(
