@@ -32,6 +32,7 @@ from analysis.inputs.classes import (
     annotated_enum,
     annotated_item_class,
     declared_names,
+    names_one_type,
     required_parameters,
     stored_attributes,
     vararg_leaf,
@@ -436,9 +437,9 @@ class InputBuilder:
         qualname = self.facts.qualname(cls)
         members = [EnumMember(qualname, member) for member in enum_members(cls)]
         name, path, annotation, default = spot.name, spot.path, spot.annotation, spot.default
-        # An enum whose source names no member (a base of others, members made at run time)
-        # leaves the leaf open to its kind's values.
-        closed = bool(members)
+        # An enum whose source names no member (a base of others, members made at run time),
+        # or one beside another type (`str | Sex`), leaves the leaf open to its kind's values.
+        closed = bool(members) and names_one_type(spot.annotation)
         return self.leaf(name, path, leaves, members, annotation, default, closed=closed)
 
     def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Node | None:
