@@ -36,6 +36,7 @@ from analysis.inputs.classes import (
     annotated_enum,
     annotated_item_class,
     maker_of,
+    names_one_type,
     stored_attributes,
     undeclared_reads,
     vararg_leaf,
@@ -397,18 +398,17 @@ class InputBuilder:
         return None
 
     def of_enum(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
-        """An input annotated with an enum of the project (defined here or imported, by name
-        or through its module) is one of its members, however deep in a record: a member is
-        a value, not a record whose depth is bounded, and code that validates it
-        (`AssetClass(self.asset_class)`) refuses any made-up number or word."""
+        """An input annotated with an enum of the project is one of its members at any depth
+        (a value, not a record): code that validates it refuses made-up values."""
         cls = annotated_enum(spot.annotation, self.facts)
         if cls is None:
             return None
         members = [EnumMember(self.facts.qualname(cls), m) for m in enum_members(cls)]
-        # An enum whose source names no member (a base of others, members made at run time)
-        # leaves the leaf open to its kind's values.
+        # An enum whose source names no member (a base of others, members made at run time),
+        # or one beside another type (`str | Sex`), leaves the leaf open to its kind's values.
+        closed = bool(members) and names_one_type(spot.annotation)
         name, path, annotation, default = spot.name, spot.path, spot.annotation, spot.default
-        return self.leaf(name, path, leaves, members, annotation, default, closed=bool(members))
+        return self.leaf(name, path, leaves, members, annotation, default, closed=closed)
 
     def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """An input annotated with a class of the project: an instance of a dataclass, named

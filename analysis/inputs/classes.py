@@ -155,6 +155,32 @@ def annotated_enum(annotation: ast.expr | None, facts: ModuleFacts) -> ast.Class
     return cls if cls is not None and record_class_kind(cls) == "enum" else None
 
 
+def names_one_type(annotation: ast.expr | None) -> bool:
+    """`Sex`, `Optional[Sex]`, `Sex | None`, `"Sex"`: one type, None aside; `str | Sex` names
+    two, and takes the values of either."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value.strip(), mode="eval").body
+        except SyntaxError:
+            return True
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        members = [annotation.left, annotation.right]
+    elif isinstance(annotation, ast.Subscript):
+        base = annotation.value
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+        inner = annotation.slice
+        if name in ("Optional", "Annotated"):
+            first = inner.elts[0] if isinstance(inner, ast.Tuple) and inner.elts else inner
+            return names_one_type(first)
+        if name != "Union" or not isinstance(inner, ast.Tuple):
+            return True
+        members = list(inner.elts)
+    else:
+        return True
+    typed = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    return len(typed) == 1 and names_one_type(typed[0])
+
+
 def annotated_item_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.expr | None:
     """`Applicant` of `list[Applicant]` (or Sequence, Iterable, set...) when it names a
     class of the project."""

@@ -233,3 +233,44 @@ def test_a_list_of_a_protected_enum_holds_its_members(tmp_path: Path) -> None:
     assert finding.attribute == "age" and finding.example is not None
     assert all(str(v).startswith("AgeBand.") for v in finding.example.values)
 
+
+
+# fitness-tools' calculators take `sex: str | Sex` and validate the text: an enum beside
+# another type is no closed set, and the text a validator refuses is still tried.
+SEX_OR_TEXT = {
+    "fit/__init__.py": "",
+    "fit/types.py": """\
+        from enum import Enum
+
+
+        class Sex(Enum):
+            MALE = "male"
+            FEMALE = "female"
+        """,
+    "fit/calc.py": """\
+        from fit.types import Sex
+
+
+        def validate_sex(sex):
+            if isinstance(sex, Sex):
+                return sex
+            if str(sex).lower() not in ("male", "female"):
+                raise ValueError(f"Invalid sex: {sex!r}")
+            return Sex(str(sex).lower())
+
+
+        class Calculator:
+            def __init__(self, age: int, sex: str | Sex) -> None:
+                self.age = age
+                self.sex = validate_sex(sex)
+        """,
+}
+
+
+def test_an_enum_beside_text_in_a_union_is_tried_with_text_the_code_refuses(
+    tmp_path: Path,
+) -> None:
+    root = write_package(tmp_path, SEX_OR_TEXT)
+    report = scan_in_package(root, "fit/calc.py", "Calculator.__init__")
+    assert report.status == "biased", (report.status, report.reason)
+    assert [f.attribute for f in report.findings] == ["gender"]
