@@ -240,6 +240,8 @@ class Policy(Strict):
             cache[name] = exact[0] if exact else match[1] if match else None
             if cache[name] is None and len(tokens) > 1 and tokens[0] in FLAG_PREFIXES:
                 cache[name] = self.category_of_value(tokens[1:])
+            if cache[name] is None:
+                cache[name] = self.category_of_threshold(tokens)
         return cache[name]
 
     def word_in(self, name: str) -> tuple[str, ...] | None:
@@ -280,6 +282,23 @@ class Policy(Strict):
             return "region"  # `ist_sachsen`, `is_california_resident` (config/places.py)
         return None
 
+    def category_of_threshold(self, tokens: tuple[str, ...]) -> str | None:
+        """A flag named for one side of a threshold of a numeric category: `under_26`,
+        `is_over_65`, `older_than_70` -> age. The whole name is the side and the number (a flag
+        prefix allowed), and the number lies among the category's own values: `over_500` and
+        `orders_over_50` are no one's age."""
+        if tokens and tokens[0] in FLAG_PREFIXES:
+            tokens = tokens[1:]
+        if tokens[-1:] and tokens[-1].isdigit() and tokens[:-1] in THRESHOLD_SIDES:
+            number = int(tokens[-1])
+            for category in self.enabled_categories:
+                values = self.protected[category].values
+                numbers = [v for v in values if isinstance(v, int | float)]
+                numeric = bool(numbers) and len(numbers) == len(values)
+                if numeric and min(numbers) <= number <= max(numbers):
+                    return category
+        return None
+
     def excluded_name(self, name: str) -> bool:
         """Whether a name holds a category's word only inside one of its exclusions
         (`max_age`, `age_unit`): it says what it is, and what it is is no person's value."""
@@ -301,6 +320,12 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 # How a yes/no flag is named: `is_female`, `hasDisability`.
 FLAG_PREFIXES = frozenset({"is", "has", "was", "are", "ist"})  # "ist": German "is"
+
+
+# How a flag names one side of a threshold: `under_26`, `older_than_70`.
+THRESHOLD_SIDES = frozenset(
+    {("under",), ("over",), ("above",), ("below",), ("older", "than"), ("younger", "than")}
+)
 
 
 def name_tokens(name: str) -> tuple[str, ...]:

@@ -69,6 +69,17 @@ NAMES = [
     ("Elderly", "age"),
     ("is_elderly", "age"),
     ("geriatric_patient", "age"),
+    # A flag named for a side of an age threshold is the age: Poland's PIT relief `under_26`,
+    # a tax code's `is_over_65`. A number outside the ages tried, or a count of something
+    # else, is not.
+    ("under_26", "age"),
+    ("is_over_65", "age"),
+    ("over65", "age"),
+    ("older_than_70", "age"),
+    ("isUnder18", "age"),
+    ("over_500", None),
+    ("orders_over_50", None),
+    ("under_30_days", None),
 ]
 
 
@@ -111,3 +122,17 @@ def test_a_place_flag_is_tested_as_the_persons_region() -> None:
     )
     report = verdict(source, "pv_rate")
     assert set(report.biased_attributes) == {"age", "region"}
+
+
+def test_an_age_threshold_flag_is_tested_as_the_age() -> None:
+    """haracz's shape: the youth relief as a keyword-only flag, no age anywhere."""
+    from analysis_kit import verdict
+
+    source = (
+        "def monthly_pit(gross: float, *, under_26: bool = False) -> float:\n"
+        "    if under_26 and gross * 12 < 85528:\n"
+        "        return 0.0\n"
+        "    return round(gross * 0.12, 2)\n"
+    )
+    report = verdict(source, "monthly_pit")
+    assert report.biased_attributes == ["age"]
