@@ -8,6 +8,7 @@
     imports       what a module takes from the other modules of its project
     param_docs    what a docstring says each parameter is
     fieldreads    which keys and attributes a function reads from a record
+    instance_reads  what a method reads of the objects its instance holds (self.settings.age)
     callers       what a helper's parameter holds, by what its callers hand it
     conversions   functions that compute the protected attribute itself
     people        whether a protected word is about a person

@@ -2,9 +2,10 @@
 of every parameter (a `Shape` of analysis/shapes.py) and the value pool of every leaf.
 
 A method's instance is an object of its class (empty for `__init__`), or what the module's
-own calls pass; a parameter that names a table's column holds that name. Every other input
-goes to `InputBuilder.shape`, which tries `RECOGNISERS` (the end of this module) in their
-order of priority, from a project enum's member to a Series; else it is a leaf.
+own calls pass, with the objects it holds that the method reads into (instances.py); a
+parameter that names a table's column holds that name. Every other input goes to
+`InputBuilder.shape`, which tries `RECOGNISERS` (the end of this module) in their order of
+priority, from a project enum's member to a Series; else it is a leaf.
 `**kwargs` is a record spread as keywords, `*args` one leaf of whole lists. Leaves take
 values from the code, docstring examples, demo calls and the policy (leaves.py, pools.py)."""
 
@@ -35,9 +36,7 @@ from analysis.inputs.classes import (
     annotated_class,
     annotated_enum,
     annotated_item_class,
-    maker_of,
     names_one_type,
-    stored_attributes,
     undeclared_reads,
     vararg_leaf,
 )
@@ -49,16 +48,15 @@ from analysis.inputs.doc_examples import (
     documented_items,
     seed_from_examples,
 )
+from analysis.inputs.instances import HeldObjects, object_reads
 from analysis.inputs.leaves import LeafMaker, spread_typicals
 from analysis.shapes import (
-    VARARGS,
     FrameShape,
     InputModel,
     InputPath,
     Leaf,
     LeafShape,
     ListShape,
-    MadeShape,
     MappingShape,
     ObjectShape,
     Param,
@@ -79,9 +77,6 @@ from analysis.source.functions import (
 from analysis.static.review import passed_to_helpers
 from analysis.values import MISSING, EnumMember
 from config.policy import Policy
-
-# Attributes that values themselves have: reading them does not make a record.
-VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
@@ -213,7 +208,8 @@ class InputBuilder:
             return [Param(first.arg, False, ObjectShape({}, cls=cls))]
         # A method gets a real instance of its class, built from the fields or constructor
         # parameters it declares, which become inputs like any other.
-        return [Param(first.arg, False, self.instance_shape(info.owner, first.arg, leaves))]
+        instance = HeldObjects(self, info.node, leaves).instance(info.owner, first.arg)
+        return [Param(first.arg, False, instance)]
 
     def column_names(
         self, fn: FunctionNode, arguments: list[ast.arg], defaults: dict[str, ast.expr]
@@ -251,7 +247,8 @@ class InputBuilder:
             else None
         )
         if given is not None:  # the module's own calls pass an instance of one class
-            return Param(arg.arg, keyword, self.instance_shape(given, arg.arg, leaves))
+            instance = HeldObjects(self, fn, leaves).instance(given, arg.arg)
+            return Param(arg.arg, keyword, instance)
         if arg.arg in naming:  # the column's name, fixed: no value of what it holds
             column = Leaf(path, display(path), arg.arg, [naming[arg.arg]])
             leaves.append(column)
@@ -272,49 +269,6 @@ class InputBuilder:
                     fn, leaf, self.facts.functions, self.facts.caches
                 )
         return only_people(InputModel(params, leaves), info, self.policy, self.facts)
-
-    def instance_shape(
-        self, cls: ast.ClassDef, self_name: str, leaves: list[Leaf]
-    ) -> ObjectShape | RecordShape:
-        path: InputPath = (("param", self_name),)
-        if record_class_kind(cls) in ("dataclass", "namedtuple", "pydantic"):
-            return self.class_fields(cls, path, leaves, 0, "new")
-        init = next(
-            (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
-        )
-        fields: dict[str, Shape] = {}
-        by_position = 0  # with `*args`, how many named fields go by position before them
-        if init is not None:
-            iargs = init.args
-            named = [*iargs.posonlyargs, *iargs.args][1:] + list(iargs.kwonlyargs)
-            defaults = dict(
-                zip(
-                    [a.arg for a in [*iargs.posonlyargs, *iargs.args]][::-1],
-                    iargs.defaults[::-1],
-                    strict=False,
-                )
-            )
-            stored = stored_attributes(init)
-            for arg in named:
-                if arg.arg in defaults and iargs.vararg is None:
-                    continue  # keep the constructor's own default; fewer inputs to search
-                default = (
-                    self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
-                )  # before `*args`, a parameter with a default is still given, by position
-                maker = maker_of(arg.arg, self.facts.tree, self.policy)
-                if maker is not None:  # `create_anthro(day_tables=_load_day_tables(), ...)`
-                    fields[arg.arg] = MadeShape(maker)
-                    continue
-                # The path names the attribute the methods read: `self.age = D(age_in_months)`.
-                step = ("attr", stored.get(arg.arg, arg.arg))
-                fields[arg.arg] = self.shape(
-                    init, arg.arg, arg.annotation, default, (*path, step), leaves, 1
-                )
-            if iargs.vararg is not None:
-                by_position = len(named) - len(iargs.kwonlyargs)
-                where = (*path, ("attr", iargs.vararg.arg))
-                fields[VARARGS] = vararg_leaf(init, iargs.vararg, where, leaves)
-        return ObjectShape(fields, cls=self.facts.qualname(cls), by_position=by_position)
 
     def class_fields(
         self,
@@ -456,13 +410,8 @@ class InputBuilder:
         name, path, depth = spot.name, spot.path, spot.depth
         if not isinstance(fn, FUNCTIONS):
             return None
-        accessed = record_accesses(fn, name, self.facts, spot.base)
-        if (
-            set(accessed) <= VALUE_ATTRIBUTES
-            and all(read.step == "attr" and not read.via_helper for read in accessed.values())
-            and self.policy.canonical_category(name)
-        ):
-            return None  # `dob.year`, `gender.value`: a protected value, not a record
+        # `dob.year`, `gender.value`: a protected value, not a record
+        accessed = object_reads(name, record_accesses(fn, name, self.facts, spot.base), self.policy)
         if accessed:
             return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
         return None

@@ -137,6 +137,8 @@ def most_responsible(found: list[Reach]) -> Reach | None:
 
 def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
     """True when a parameter leaf is provably unused: no read, no opaque introspection."""
+    if leaf.read_in:
+        return False  # read by a helper or a method of the instance (`self.total_deductions`)
     if len(leaf.path) != 1:
         return field_never_read(fn, leaf)
     name = leaf.path[0][1]

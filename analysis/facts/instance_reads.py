@@ -1,0 +1,76 @@
+"""What a method reads of the objects its instance holds: `self.settings.age`, `s =
+self.settings; s.age`, `self.patient.record.age`, in the method itself and in the methods and
+properties of its class it reaches through the instance (`self.calculate_tax()`,
+`self.total_deductions`), where the person often sits for the method asked about.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from analysis.caches import Cache
+from analysis.facts.fieldreads import FieldRead, field_matcher, name_matcher, record_accesses
+from analysis.facts.module import ModuleFacts
+from analysis.source.functions import FunctionNode
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+# (method, its name for the instance, class, attribute) -> the fields read of the attribute.
+HELD_READS: Cache[tuple[int, str, int, str], dict[str, FieldRead]] = Cache("held reads")
+
+
+def held_reads(
+    fn: FunctionNode, instance: str, cls: ast.ClassDef, attribute: str, facts: ModuleFacts
+) -> dict[str, FieldRead]:
+    """The fields read of `<instance>.<attribute>` by `fn` (whose `instance` is an object of
+    `cls`) and by the methods of `cls` it reaches through it. A field read in several places
+    keeps the first: `fn`'s own, then the reached methods' in the order they are reached."""
+
+    def read() -> dict[str, FieldRead]:
+        fields: dict[str, FieldRead] = {}
+        for method, name in reached_methods(fn, instance, cls):
+            base = field_matcher(name_matcher(name), attribute)
+            for field, found in record_accesses(method, attribute, facts, base).items():
+                fields.setdefault(field, found)
+        return fields
+
+    key = (id(fn), instance, id(cls), attribute)
+    fields = facts.caches.value(HELD_READS, key, read)
+    return dict(fields)
+
+
+def reached_methods(
+    fn: FunctionNode, instance: str, cls: ast.ClassDef
+) -> list[tuple[FunctionNode, str]]:
+    """`fn` with its name for the instance, then every method of `cls` reached from it
+    through the instance (called, or read as a property), each with its own first
+    parameter's name."""
+    methods = {
+        stmt.name: stmt
+        for stmt in cls.body
+        if isinstance(stmt, FUNCTIONS) and stmt.name != "__init__" and instance_name(stmt)
+    }
+    reached: list[tuple[FunctionNode, str]] = [(fn, instance)]
+    seen = {id(fn)}
+    for method, name in reached:
+        for node in ast.walk(method):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == name
+                and node.attr in methods
+                and id(methods[node.attr]) not in seen
+            ):
+                target = methods[node.attr]
+                seen.add(id(target))
+                reached.append((target, instance_name(target)))
+    return reached
+
+
+def instance_name(method: FunctionNode) -> str:
+    """The name a method gives its instance (its first parameter); "" for a static method
+    or one without parameters."""
+    if any(getattr(d, "id", "") == "staticmethod" for d in method.decorator_list):
+        return ""
+    positional = [*method.args.posonlyargs, *method.args.args]
+    return positional[0].arg if positional else ""

@@ -1,0 +1,252 @@
+"""The instance a method is given (`self`, or the object its module's calls pass it): built
+from the fields or constructor parameters its class declares, which become inputs like any
+other. An object the instance holds that the method reads into (`self.settings.age`, through
+an alias, or in a property or method of the class it reaches through `self`: see
+analysis/facts/instance_reads.py) is built in turn, to MAX_DEPTH: an instance of the class its
+annotation names, made by that class's own constructor, or else a record of the fields read.
+A person kept there is then an input the search varies."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Literal, Protocol, TypeVar
+
+from analysis.facts.fieldreads import FieldRead, record_accesses
+from analysis.facts.instance_reads import held_reads
+from analysis.facts.module import ModuleFacts
+from analysis.inputs.classes import (
+    MAX_DEPTH,
+    annotated_class,
+    constructor,
+    maker_of,
+    stored_attributes,
+    vararg_leaf,
+)
+from analysis.shapes import (
+    VARARGS,
+    FieldsShape,
+    InputPath,
+    Leaf,
+    LeafShape,
+    MadeShape,
+    ObjectShape,
+    RecordShape,
+    Shape,
+)
+from analysis.source.functions import FunctionNode, record_class_kind
+from analysis.values import MISSING
+from config.policy import Policy
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Attributes that values themselves have: reading them does not make a record.
+VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
+# Classes whose instances are built from the fields they declare, not by a constructor.
+DECLARED_FIELDS = ("dataclass", "namedtuple", "pydantic")
+
+# The fields a method reads of one attribute of an object: `age` of `settings` for
+# `self.settings.age`.
+Reads = Callable[[str], dict[str, FieldRead]]
+Fields = TypeVar("Fields", bound=FieldsShape)
+
+
+class Shaper(Protocol):
+    """What the held objects are built with: the shapes `InputBuilder` gives any input
+    (analysis/inputs/builder.py), by the parameters they pass."""
+
+    facts: ModuleFacts
+    policy: Policy
+
+    def shape(
+        self,
+        fn: ast.AST,
+        name: str,
+        annotation: ast.expr | None,
+        default: Any,
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+    ) -> Shape: ...
+
+    def class_fields(
+        self,
+        cls: ast.ClassDef,
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+        kind: Literal["record", "new"],
+    ) -> ObjectShape | RecordShape: ...
+
+    def record(
+        self,
+        fn: ast.AST,
+        accessed: dict[str, FieldRead],
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+        local: bool,
+        owner: str = "",
+    ) -> RecordShape: ...
+
+
+def object_reads(name: str, accessed: dict[str, FieldRead], policy: Policy) -> dict[str, FieldRead]:
+    """The fields read of `name` that make it an object; none when they are what a protected
+    value has itself (`dob.year`, `gender.value`): a value, not a record."""
+    if (
+        set(accessed) <= VALUE_ATTRIBUTES
+        and all(read.step == "attr" and not read.via_helper for read in accessed.values())
+        and policy.canonical_category(name)
+    ):
+        return {}
+    return accessed
+
+
+class HeldObjects:
+    """Builds the instance method `fn` is given, its leaves going to `leaves`."""
+
+    def __init__(self, builder: Shaper, fn: FunctionNode, leaves: list[Leaf]) -> None:
+        self.builder = builder
+        self.facts = builder.facts
+        self.policy = builder.policy
+        self.fn = fn
+        self.leaves = leaves
+
+    def instance(self, cls: ast.ClassDef, name: str) -> ObjectShape | RecordShape:
+        """The instance of `cls` that `fn` is given as `name`."""
+        path: InputPath = (("param", name),)
+
+        def reads(attribute: str) -> dict[str, FieldRead]:
+            return held_reads(self.fn, name, cls, attribute, self.facts)
+
+        if record_class_kind(cls) in DECLARED_FIELDS:
+            shape = self.builder.class_fields(cls, path, self.leaves, 0, "new")
+            return self.reach_fields(shape, cls, reads, path, 0)
+        return self.constructed(cls, path, 0, reads)
+
+    def constructed(
+        self,
+        cls: ast.ClassDef,
+        path: InputPath,
+        depth: int,
+        reads: Reads,
+        read_fields: frozenset[str] = frozenset(),
+    ) -> ObjectShape:
+        """An instance of a plain class, made by its constructor from the parameters it
+        requires; one with a default keeps it (fewer inputs to search) unless `fn` reads
+        what the constructor keeps it in (`read_fields`, or fields of it: `reads`)."""
+        init = constructor(cls)
+        fields: dict[str, Shape] = {}
+        by_position = 0  # with `*args`, how many named fields go by position before them
+        if init is not None:
+            iargs = init.args
+            named = [*iargs.posonlyargs, *iargs.args][1:] + list(iargs.kwonlyargs)
+            defaults = dict(
+                zip(
+                    [a.arg for a in [*iargs.posonlyargs, *iargs.args]][::-1],
+                    iargs.defaults[::-1],
+                    strict=False,
+                )
+            )
+            stored = stored_attributes(init)
+            for arg in named:
+                # The path names the attribute the methods read: `self.age = D(age_in_months)`.
+                attribute = stored.get(arg.arg, arg.arg)
+                inner = object_reads(arg.arg, reads(attribute), self.policy)
+                read = bool(inner) or attribute in read_fields
+                if arg.arg in defaults and iargs.vararg is None and not read:
+                    continue  # keep the constructor's own default; fewer inputs to search
+                # Before `*args`, a parameter with a default is still given, by position.
+                default = defaults.get(arg.arg)
+                where = (*path, ("attr", attribute))
+                fields[arg.arg] = self.constructor_argument(init, arg, default, where, depth, inner)
+            if iargs.vararg is not None:
+                by_position = len(named) - len(iargs.kwonlyargs)
+                where = (*path, ("attr", iargs.vararg.arg))
+                fields[VARARGS] = vararg_leaf(init, iargs.vararg, where, self.leaves)
+        return ObjectShape(fields, cls=self.facts.qualname(cls), by_position=by_position)
+
+    def constructor_argument(
+        self,
+        init: ast.FunctionDef,
+        arg: ast.arg,
+        default: ast.expr | None,
+        path: InputPath,
+        depth: int,
+        inner: dict[str, FieldRead],
+    ) -> Shape:
+        """One argument of the constructor, at `path` (the attribute it is kept in); the
+        object it is, built in turn when `fn` reads fields of it (`inner`)."""
+        maker = maker_of(arg.arg, self.facts.tree, self.policy)
+        if maker is not None:  # `create_anthro(day_tables=_load_day_tables(), ...)`
+            return MadeShape(maker)
+        value = self.facts.const(default) if default is not None else MISSING
+        shape = self.builder.shape(
+            init, arg.arg, arg.annotation, value, path, self.leaves, depth + 1
+        )
+        return self.reach_into(shape, arg.arg, arg.annotation, path, depth + 1, inner)
+
+    def reach_fields(
+        self, shape: Fields, cls: ast.ClassDef, reads: Reads, path: InputPath, depth: int
+    ) -> Fields:
+        """An instance of a class of declared fields, those `fn` reads into built too."""
+        fields = dict(shape.fields)
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                continue
+            name = stmt.target.id
+            inner = object_reads(name, reads(name), self.policy) if name in fields else {}
+            if inner:
+                where = (*path, ("attr", name))
+                fields[name] = self.reach_into(
+                    fields[name], name, stmt.annotation, where, depth + 1, inner
+                )
+        return replace(shape, fields=fields)
+
+    def reach_into(
+        self,
+        shape: Shape,
+        name: str,
+        annotation: ast.expr | None,
+        path: InputPath,
+        depth: int,
+        inner: dict[str, FieldRead],
+    ) -> Shape:
+        """An object the instance holds, whose fields `fn` reads (`inner`), in place of the
+        plain value its own code made of it (`shape`): an instance of the class its
+        annotation names, made by its constructor, or a record of the fields read."""
+        cls = annotated_class(annotation, self.facts)
+        kind = record_class_kind(cls) if cls is not None else None
+        if not inner or depth >= MAX_DEPTH or kind == "enum":
+            return shape  # `self.sex.value` of a `Sex` member reads the member itself
+
+        def nested(field: str) -> dict[str, FieldRead]:
+            read = inner.get(field)
+            if read is None:
+                return {}
+            return record_accesses(read.where, field, self.facts, read.matcher)
+
+        held: Shape
+        if isinstance(shape, ObjectShape) and cls is not None and kind is not None:
+            held = self.reach_fields(shape, cls, nested, path, depth)
+        elif not isinstance(shape, LeafShape) or shape.leaf not in self.leaves:
+            return shape
+        else:
+            self.leaves.remove(shape.leaf)
+            if cls is not None and kind is None and constructor(cls) is not None:
+                held = self.constructed(cls, path, depth, nested, frozenset(inner))
+            else:
+                held = self.builder.record(
+                    self.fn, inner, path, self.leaves, depth, local=False, owner=name
+                )
+        self.mark_read_in(held, path, inner)
+        return held
+
+    def mark_read_in(self, held: Shape, path: InputPath, inner: dict[str, FieldRead]) -> None:
+        """A leaf read by a method or property `fn` reaches (`self.total_deductions`), not by
+        `fn` itself, names it: the static review looks there."""
+        for leaf in held.leaves():
+            step = leaf.path[len(path)] if len(leaf.path) > len(path) else None
+            read = inner.get(step[1]) if step is not None else None
+            if read is not None and read.where is not self.fn and isinstance(read.where, FUNCTIONS):
+                leaf.read_in = leaf.read_in or read.where.name

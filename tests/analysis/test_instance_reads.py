@@ -1,0 +1,298 @@
+"""A person kept inside an object the method reaches through its instance (analysis/facts/
+instance_reads.py, analysis/inputs/instances.py): `self.settings.age`, `s = self.settings;
+s.age`, `self.patient.record.age`, read in the method or in the methods and properties of
+its class it reaches through `self`. The synthesised instance is built with that object: by
+the held class's own constructor when its annotation names one, else as a record of the
+fields read; the leaf inside is the protected input the search varies."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from analysis_kit import model_of, verdict, write_package
+
+from analysis import Engine
+from analysis.execution.process import ProcessExecutor
+from analysis.shapes import ObjectShape
+from config.policy import build_policy, default_policy
+
+# A calculator holding its taxpayer's settings, as income-tax packages do: the settings'
+# class keeps the age its constructor takes; the calculator's methods read it through
+# `self.settings`, directly, through a local alias, or through a property of their own.
+CALCULATOR = """\
+class TaxSettings:
+    def __init__(self, age: int, financial_year: int = 2025, metro: bool = True):
+        if age < 18:
+            raise ValueError("a taxpayer is an adult")
+        self.age = age
+        self.financial_year = financial_year
+        self.metro = metro
+
+
+class IncomeTaxCalculator:
+    def __init__(self, settings: TaxSettings, salary: float):
+        self.settings = settings
+        self.salary = salary
+
+    @property
+    def total_deductions(self):
+        if self.settings.age > 60:
+            return 50000
+        return 10000
+
+    def taxable(self):
+        return max(self.salary - self.total_deductions, 0)
+
+    def rate(self):
+        s = self.settings
+        return 0.05 if s.age >= 80 else 0.1
+
+    def summary(self):
+        if self.settings.age > 150:
+            raise ValueError("no one is that old")
+        return {"salary": self.salary, "year": self.settings.financial_year}
+"""
+
+
+def test_a_field_of_an_object_the_instance_holds_is_an_input_built_by_its_constructor() -> None:
+    model = model_of(CALCULATOR, "IncomeTaxCalculator.total_deductions")
+    protected = {leaf.display: leaf.category for leaf in model.protected}
+    assert protected == {"self.settings.age": "age"}
+    (instance,) = model.params
+    assert isinstance(instance.shape, ObjectShape)
+    settings = instance.shape.fields["settings"]
+    assert isinstance(settings, ObjectShape) and settings.cls == "TaxSettings"
+    # The constructor's own defaults stand for what the method does not read.
+    assert sorted(settings.fields) == ["age"]
+
+
+def test_a_property_reading_the_held_settings_age_is_biased_with_a_proof() -> None:
+    report = verdict(CALCULATOR, "IncomeTaxCalculator.total_deductions")
+    assert report.status == "biased", (report.reason, report.findings)
+    (finding,) = report.findings
+    assert finding.attribute == "age" and finding.parameter == "self.settings.age"
+    assert finding.example is not None
+    assert finding.example.outputs[0] != finding.example.outputs[1]
+
+
+def test_the_held_object_is_reached_through_an_alias_and_through_the_class_s_property() -> None:
+    assert verdict(CALCULATOR, "IncomeTaxCalculator.rate").status == "biased"
+    taxable = verdict(CALCULATOR, "IncomeTaxCalculator.taxable")
+    assert taxable.status == "biased", (taxable.reason, taxable.findings)
+    assert [f.attribute for f in taxable.findings] == ["age"]
+
+
+def test_a_held_age_read_only_to_check_it_is_tested_and_clean() -> None:
+    report = verdict(CALCULATOR, "IncomeTaxCalculator.summary")
+    assert report.status == "clean", (report.reason, report.findings)
+    assert report.attributes_tested == ["age"]
+
+
+# A clinic holding a patient it is handed with no annotation: what the methods read of it
+# (two objects deep) is all there is to build it from.
+CLINIC = """\
+class Clinic:
+    def __init__(self, patient, fee=40.0):
+        self.patient = patient
+        self.fee = fee
+
+    def triage(self):
+        if self.patient.record.age > 70:
+            return "urgent"
+        return "routine"
+
+    def price(self):
+        return self.fee * (1.2 if self.patient.sex == "female" else 1.0)
+
+    def greeting(self):
+        return "Dear " + self.patient.name + (" (" + self.patient.sex + ")" if False else "")
+"""
+
+
+def test_an_unannotated_held_object_is_a_record_of_what_the_methods_read() -> None:
+    model = model_of(CLINIC, "Clinic.triage")
+    assert [leaf.display for leaf in model.protected] == ["self.patient.record.age"]
+    triage = verdict(CLINIC, "Clinic.triage")
+    assert triage.status == "biased", (triage.reason, triage.findings)
+    price = verdict(CLINIC, "Clinic.price")
+    assert price.status == "biased", (price.reason, price.findings)
+    assert [f.attribute for f in price.findings] == ["gender"]
+
+
+def test_a_held_sex_that_never_changes_the_output_is_clean() -> None:
+    report = verdict(CLINIC, "Clinic.greeting")
+    assert report.status == "clean", (report.reason, report.findings)
+    assert report.attributes_tested == ["gender"]
+
+
+# A dataclass holding an object of a plain class, and one holding a dataclass in turn.
+RECORDS = """\
+from dataclasses import dataclass
+
+
+class Holder:
+    def __init__(self, sex, age):
+        self.sex = sex
+        self.age = age
+
+
+@dataclass
+class Profile:
+    gender: str
+    city: str
+
+
+@dataclass
+class Applicant:
+    profile: Profile
+    income: float
+
+
+@dataclass
+class Policy:
+    holder: Holder
+    base: float = 100.0
+
+    def premium(self):
+        return self.base * (1.3 if self.holder.sex == "male" else 1.0)
+
+
+class Quote:
+    def __init__(self, applicant: Applicant):
+        self.applicant = applicant
+
+    def offer(self):
+        a = self.applicant
+        return a.income * (0.9 if a.profile.gender == "female" else 1.0)
+"""
+
+
+def test_a_dataclass_holding_a_plain_class_s_object_builds_it_by_its_constructor() -> None:
+    model = model_of(RECORDS, "Policy.premium")
+    # The constructor requires both; the search varies what the method reads.
+    assert [leaf.display for leaf in model.protected] == ["self.holder.sex", "self.holder.age"]
+    instance = model.params[0].shape
+    assert isinstance(instance, ObjectShape)
+    holder = instance.fields["holder"]
+    assert isinstance(holder, ObjectShape) and holder.cls == "Holder"
+    report = verdict(RECORDS, "Policy.premium")
+    assert report.status == "biased", (report.reason, report.findings)
+    assert [f.parameter for f in report.findings] == ["self.holder.sex"]
+
+
+def test_a_dataclass_inside_a_dataclass_held_by_the_instance_is_varied() -> None:
+    report = verdict(RECORDS, "Quote.offer")
+    assert report.status == "biased", (report.reason, report.findings)
+    assert [f.parameter for f in report.findings] == ["self.applicant.profile.gender"]
+
+
+# A package: the calculator and its settings in two modules, the settings imported.
+PACKAGE = {
+    "taxes/__init__.py": "",
+    "taxes/models.py": """\
+        class Settings:
+            def __init__(self, age: int, resident: bool = True):
+                self.age = age
+                self.resident = resident
+    """,
+    "taxes/calculator.py": """\
+        from .models import Settings
+
+
+        class Calculator:
+            def __init__(self, settings: Settings, income: float):
+                self.settings = settings
+                self.income = income
+                self._cache = {}
+
+            def allowance(self):
+                if "allowance" not in self._cache:
+                    self._cache["allowance"] = 3000 if self.settings.age >= 65 else 1000
+                return self._cache["allowance"]
+
+            def tax(self):
+                return round((self.income - self.allowance()) * 0.2, 2)
+    """,
+    "tests/test_calculator.py": """\
+        from taxes.calculator import Calculator
+        from taxes.models import Settings
+
+
+        def test_a_pensioner_pays_less():
+            young = Calculator(Settings(age=30), income=20000)
+            old = Calculator(Settings(age=70), income=20000)
+            assert old.tax() < young.tax()
+    """,
+}
+
+
+def package(root: Path) -> Path:
+    write_package(root, PACKAGE)
+    (root / ".git").mkdir()  # a repository: its tests are run and recorded
+    return root
+
+
+def test_a_held_object_of_a_class_imported_from_another_module_is_built(tmp_path: Path) -> None:
+    root = package(tmp_path / "repo")
+    # No recorded call: the instance is the synthesised one.
+    policy = build_policy([{"evidence": {"enabled": False}}])
+    with Engine(policy, executor=ProcessExecutor()) as synthesised:
+        report = synthesised.scan_paths([str(root / "taxes")])
+    found = {f.qualname: f for f in report.functions}
+    assert found["Calculator.allowance"].status == "biased", found["Calculator.allowance"].reason
+    assert found["Calculator.tax"].status == "biased", found["Calculator.tax"].reason
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+def test_the_package_s_tests_give_the_held_object_and_the_proof_says_so(tmp_path: Path) -> None:
+    root = package(tmp_path / "repo")
+    with Engine(default_policy()) as sandboxed:
+        report = sandboxed.scan_paths([str(root / "taxes")])
+    found = {f.qualname: f for f in report.functions}
+    tax = found["Calculator.tax"]
+    assert tax.status == "biased", (tax.reason, tax.findings)
+    sources = {f.example.source for f in tax.findings if f.example is not None}
+    assert "tests/test_calculator.py::test_a_pensioner_pays_less" in sources
+
+
+# What a value has itself (`.value` of an enum member, `.year` of a date) makes no object of
+# it: the member or the date is the input, as where the method is given it directly.
+VALUES = """\
+import datetime
+import enum
+
+
+class Sex(enum.Enum):
+    MALE = "male"
+    FEMALE = "female"
+
+
+class Member:
+    def __init__(self, sex: Sex, born: datetime.date, gender=None):
+        self.sex = sex
+        self.born = born
+        self.gender = gender
+
+    def fee(self):
+        return 10 if self.sex.value == "female" else 12
+
+    def senior(self):
+        return self.born.year < 1960
+
+    def title(self):
+        return self.gender.name
+"""
+
+
+@pytest.mark.parametrize("method", ["fee", "senior", "title"])
+def test_a_held_value_read_by_its_own_attributes_stays_the_value(method: str) -> None:
+    model = model_of(VALUES, f"Member.{method}")
+    assert {leaf.display: leaf.category for leaf in model.protected} == {
+        "self.sex": "gender",
+        "self.born": "age",
+    }
+    assert str(model.leaves[0].pool[0]) == "Sex.MALE"  # a member of the enum
+    # `gender=None` keeps its default: `.name` of it makes it no object to build.
+    assert all(not leaf.display.startswith("self.gender") for leaf in model.leaves)
