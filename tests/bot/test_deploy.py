@@ -61,6 +61,19 @@ def test_the_image_runs_under_an_init_as_a_non_root_user() -> None:
     assert cmd[:2] == ["codebias", "serve"]
 
 
+def test_the_image_can_run_a_repositorys_own_tests() -> None:
+    """The recorder runs a pull request's pytest suite with the image's interpreter (issue 27):
+    the extras the image installs must bring pytest, or every suite is "not run"."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())["project"]
+    installs = " ".join(a for i, a in dockerfile() if i == "RUN" and "pip install" in a)
+    (extras,) = re.findall(r'"\.\[([a-z,]+)\]"', installs)
+    wanted = [r for e in extras.split(",") for r in project["optional-dependencies"][e]]
+    assert any(re.match(r"pytest\b", r) for r in wanted), wanted
+
+
 def compose() -> dict[str, Any]:
     data: dict[str, Any] = yaml.safe_load((DEPLOY / "compose.yml").read_text())
     return data

@@ -1,7 +1,8 @@
 """The interpreters the corpus is scanned and proved from, as venvs under the cache.
 
 - bare: `python3 -m venv` plus codebias (editable, from the given root) with the scientific
-  stack the App's image ships (`codebias[science]`: numpy, pandas, scipy) and nothing else:
+  stack and the test runner the App's image ships (`codebias[science,recording]`: numpy, pandas,
+  scipy, pytest) and nothing else:
   the repository as the App sees it, without its own dependencies.
 - one per package: `pip install <name>==<version>` (which pulls its dependencies) and nothing
   else: it runs the proofs, and the "with dependencies" scan runs the code under test with its
@@ -92,7 +93,7 @@ def ensure_bare(cache: Path, codebias_root: Path, base_python: str = sys.executa
     or stale."""
     venv = bare_venv(cache)
     _base(venv, "bare", [], base_python)
-    _with_codebias(venv, codebias_root, extras="science")
+    _with_codebias(venv, codebias_root, extras="science,recording")
     return python_of(venv)
 
 
