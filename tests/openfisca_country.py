@@ -1,7 +1,8 @@
 """A small OpenFisca country package, written by the tests that record its YAML test
 (tests/test_cli_openfisca.py, tests/analysis/test_recorder_openfisca.py): two entities, an
-input variable `age`, a formula reading `person("age", period)` against a threshold from
-its parameters folder, and one YAML case."""
+input variable `birth_year`, the `age` computed from it, a formula reading
+`person("age", period)` against a threshold from its parameters folder, and one YAML case
+whose people are given by their birth years."""
 
 from __future__ import annotations
 
@@ -43,11 +44,21 @@ COUNTRY = {
         from country.entities import Person
 
 
+        class birth_year(Variable):
+            value_type = int
+            entity = Person
+            definition_period = MONTH
+            label = "The year the person was born"
+
+
         class age(Variable):
             value_type = int
             entity = Person
             definition_period = MONTH
             label = "The person's age"
+
+            def formula(person, period, parameters):
+                return period.start.year - person("birth_year", period)
 
 
         class state_pension(Variable):
@@ -67,8 +78,8 @@ COUNTRY = {
           period: 2024-01
           input:
             persons:
-              Ann: {age: 70}
-              Bob: {age: 68}
+              Ann: {birth_year: 1954}
+              Bob: {birth_year: 1956}
             households:
               home: {members: [Ann, Bob]}
           output:

@@ -12,9 +12,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy
 import pytest
 from harness_kit import InProcessHarness, in_process_harness
 from openfisca_country import write_country
+
+from analysis.execution.harness.recorder import dumps_call
+
+pytest.importorskip("openfisca_core")
+from openfisca_core.indexed_enums import Enum, EnumArray  # noqa: E402
+
+
+class Housing(Enum):
+    owner = "Owner"
+    tenant = "Tenant"
 
 
 @pytest.fixture
@@ -26,12 +37,11 @@ def h() -> Iterator[InProcessHarness]:
 def test_a_yaml_case_s_formula_call_is_recorded_and_named_by_the_case(
     h: InProcessHarness, tmp_path: Path
 ) -> None:
-    pytest.importorskip("openfisca_core")
     write_country(tmp_path)
     module = tmp_path / "country/variables/pension.py"
-    line = next(
+    line = [
         n for n, text in enumerate(module.read_text().splitlines(), 1) if "def formula" in text
-    )
+    ][-1]  # state_pension's
     root = str(tmp_path)
     assert h.load("", qualname="", paths=[root], cwd=root, stub_missing=False)["loaded"]
     lines = h.record({
@@ -44,7 +54,8 @@ def test_a_yaml_case_s_formula_call_is_recorded_and_named_by_the_case(
     assert call["source"] == "country/tests/pension.yaml::a retired couple"
     (person, _, population), period, parameters = call["params"]
     assert (person, period[0], parameters[0]) == ("person", "period", "parameters")
-    # What the formula's `person("age", period)` answers: the case's ages, one per person.
+    # What the formula's `person("age", period)` answered, though the case gives birth years:
+    # the population is taken as the formula returns.
     answers = dict(population["items"])
     assert population["t"] == "map" and population["type"] == "Population"
     assert [v["v"] for v in answers["age"]["values"]] == [70, 68]
@@ -53,3 +64,12 @@ def test_a_yaml_case_s_formula_call_is_recorded_and_named_by_the_case(
     # The population pickles and loads back, though it answers unknown attributes itself.
     loaded: dict[str, Any] = pickle.loads(base64.b64decode(call["pickle"]))
     assert list(loaded["args"][0]("age", loaded["args"][1])) == [70, 68]
+
+
+def test_an_array_of_an_enum_s_codes_keeps_its_enum_when_a_call_is_pickled() -> None:
+
+
+    array = EnumArray(numpy.array([1, 0], dtype=numpy.int16), Housing)
+    loaded = pickle.loads(dumps_call({"args": [array], "kwargs": {}}))["args"][0]
+    assert loaded.possible_values is Housing
+    assert list(loaded.decode_to_str()) == ["tenant", "owner"]

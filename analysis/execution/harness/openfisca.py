@@ -3,7 +3,8 @@
 calls an OpenFisca country package's YAML tests make).
 
 What a population answers: the variables its simulation holds values for (the YAML case's
-inputs, what was computed before the call), one value per member; `person("age", period)`
+inputs, what the formula asked for: the recorder keeps a call that has a population as it
+returns), one value per member; `person("age", period)`
 reads them. describe.py describes a population as a map from those variables to their
 values (a group's `members` as its people's population); recorded.py sets a value tried in
 every period the simulation holds (the step ["key", variable] on a population).
@@ -13,7 +14,8 @@ simulation, whose tax-benefit system, variables and enums come from modules Open
 from files under made-up names (`140702462898384_..._pension`) that no later process has.
 They are pickled by reference instead: the system by its class (built again once per
 process, as `openfisca test` builds the country package's), a variable by its name in that
-system, an enum class by the variable whose values it lists.
+system, an enum class by the variable whose values it lists; an array of an enum's codes
+with its enum (numpy's own pickling drops it).
 
 Part of the child script (see harness/runner.py): joined into one script with the other parts by
 `analysis.execution.process.HARNESS_SOURCE`; standard library only (openfisca_core is the code
@@ -114,6 +116,10 @@ class OpenFiscaReferences:
         return (cls.__module__, cls.__qualname__) if found is cls else None
 
     def reduce(self, obj: Any) -> Any:
+        if from_openfisca(type(obj), "indexed_enums") and hasattr(obj, "possible_values"):
+            # An EnumArray: numpy pickles its codes and loses the enum beside them.
+            plain = next(k for k in type(obj).__mro__ if k.__name__ == "ndarray")
+            return type(obj), (obj.view(plain), obj.possible_values)
         if self.system is None:
             return None
         if obj is self.system:

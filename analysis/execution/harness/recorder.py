@@ -23,10 +23,12 @@ A target is matched by its code object (file, name, first line), cached per code
 hook is `sys.monitoring` where the interpreter has it (3.12+), else `sys.setprofile` and
 `threading.setprofile`, installed while a test runs (setup to teardown: collection and its
 imports run without its cost) or a program runs. Each call's arguments are pickled at its
-start; at most `calls_per_function` distinct ones (by the pickled bytes) are kept per target,
-and those that cannot be pickled, or whose pickle is too large or does not load again, are
-counted. The host never unpickles: it reads the description (harness/describe.py) and keeps
-the bytes for the sessions that replay them (harness/recorded.py). A test or demo that runs
+start (an OpenFisca formula's as it returns, its population then holding the answers it
+asked for: harness/openfisca.py); at most `calls_per_function` distinct ones (by the
+pickled bytes) are kept per target, and those that cannot be pickled, or whose pickle is too
+large or does not load again, are counted. The host never unpickles: it reads the
+description (harness/describe.py) and keeps the bytes for the sessions that replay them
+(harness/recorded.py). A test or demo that runs
 past its time is interrupted (a test fails and the next one runs; an entry past its own time
 ends), stdin is /dev/null and there is no network; a forked child stops recording and loses
 the reply pipe.
@@ -78,7 +80,7 @@ if __name__ != "__main__":
         shapes_for,
     )
     from analysis.execution.harness.describe import Describer
-    from analysis.execution.harness.openfisca import OpenFiscaReferences
+    from analysis.execution.harness.openfisca import OpenFiscaReferences, is_population
 
 CO_VARARGS = 0x04
 CO_VARKEYWORDS = 0x08
@@ -114,6 +116,8 @@ class CallRecorder:
         self.kept: dict[int, set[str]] = {}
         self.seen: dict[int, int] = {}
         self.frames: set[int] = set()  # suspendable frames already captured (generators)
+        # Calls whose arguments are kept as they return, by frame: (target, arguments).
+        self.deferred: dict[int, tuple[int, Any]] = {}
         self.source = ""
         self.main: dict[str, str] | None = None
         self.busy = False
@@ -140,6 +144,9 @@ class CallRecorder:
         return all(self.saturated(t) for t in self.wanted)
 
     def on_profile(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "return" and self.deferred:
+            self.returned(frame)
+            return
         if event != "call" or self.busy or self.off:
             return
         code = frame.f_code
@@ -160,6 +167,11 @@ class CallRecorder:
             self.capture(target, sys._getframe(1))
         return None
 
+    def on_return(self, code: Any, offset: int, value: Any) -> Any:
+        if self.deferred:
+            self.returned(sys._getframe(1))
+        return None
+
     def install(self) -> None:
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
@@ -168,6 +180,9 @@ class CallRecorder:
             except ValueError:
                 pass  # ours already (a second entry point)
             monitoring.register_callback(MONITORING_TOOL, monitoring.events.PY_START, self.on_start)
+            monitoring.register_callback(
+                MONITORING_TOOL, monitoring.events.PY_RETURN, self.on_return
+            )
             monitoring.set_events(MONITORING_TOOL, monitoring.events.PY_START)
             monitoring.restart_events()
             return
@@ -175,6 +190,7 @@ class CallRecorder:
         threading.setprofile(self.on_profile)
 
     def uninstall(self) -> None:
+        self.deferred.clear()  # a call that raised never returns: its arguments are not kept
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
             monitoring.set_events(MONITORING_TOOL, 0)
@@ -206,52 +222,80 @@ class CallRecorder:
             params = bound_arguments(frame)
             if params is None:
                 return
-            args, kwargs, names = params
-            try:
-                data = dumps_call({"args": args, "kwargs": kwargs})
-            except Exception:  # noqa: BLE001 - whatever pickling raises, the call is skipped
-                self.counts["unpicklable"] += 1
+            args, kwargs, _ = params
+            if any(is_population(v) for v in [*args, *kwargs.values()]):
+                # An OpenFisca formula: its population is taken as it returns, holding the
+                # answers the formula asked for (harness/openfisca.py).
+                self.deferred[id(frame)] = (target, params)
+                self.on_return_of(code)
                 return
-            if len(data) > self.max_pickle:
-                self.counts["oversized"] += 1
-                return
-            digest = hashlib.sha256(data).hexdigest()
-            kept = self.kept.setdefault(target, set())
-            if digest in kept:
-                self.counts["repeated"] += 1
-                return
-            try:
-                copy = pickle.loads(data)  # described as the replay will see it
-            except Exception:  # noqa: BLE001
-                self.counts["unloadable"] += 1
-                return
-            describer = Describer()
-            described = []
-            try:
-                for (name, how), value in zip(
-                    names, [*copy["args"], *copy["kwargs"].values()], strict=True
-                ):
-                    described.append([name, how, describer.describe(value)])
-            except Exception:  # noqa: BLE001 - an object whose fields raise when read
-                self.counts["unloadable"] += 1
-                return
-            kept.add(digest)
-            self.counts["kept"] += 1
-            call = {
-                "target": target,
-                "source": self.source,
-                "main": self.main,
-                "paths": self.added_paths(),
-                "params": described,
-            }
-            message = {"call": call, "pickle": base64.b64encode(data).decode()}
-            if self.held is not None:
-                self.held.append((target, digest, message))
-                return
-            with self.lock:
-                self.harness.send(message)
+            self.keep_call(target, params)
         finally:
             self.busy = False
+
+    def returned(self, frame: Any) -> None:
+        """A call whose arguments wait for its return returns: they are kept now."""
+        waiting = self.deferred.pop(id(frame), None)
+        if waiting is None or self.busy or self.off or self.saturated(waiting[0]):
+            return
+        self.busy = True
+        try:
+            self.keep_call(*waiting)
+        finally:
+            self.busy = False
+
+    def on_return_of(self, code: Any) -> None:
+        """Be told when a call of `code` returns (sys.monitoring: only that code's returns)."""
+        monitoring = getattr(sys, "monitoring", None)
+        if monitoring is not None:
+            monitoring.set_local_events(MONITORING_TOOL, code, monitoring.events.PY_RETURN)
+
+    def keep_call(self, target: int, params: tuple[list[Any], dict[str, Any], list[Any]]) -> None:
+        """Pickle, check, describe and send one call's arguments (or count why not)."""
+        args, kwargs, names = params
+        try:
+            data = dumps_call({"args": args, "kwargs": kwargs})
+        except Exception:  # noqa: BLE001 - whatever pickling raises, the call is skipped
+            self.counts["unpicklable"] += 1
+            return
+        if len(data) > self.max_pickle:
+            self.counts["oversized"] += 1
+            return
+        digest = hashlib.sha256(data).hexdigest()
+        kept = self.kept.setdefault(target, set())
+        if digest in kept:
+            self.counts["repeated"] += 1
+            return
+        try:
+            copy = pickle.loads(data)  # described as the replay will see it
+        except Exception:  # noqa: BLE001
+            self.counts["unloadable"] += 1
+            return
+        describer = Describer()
+        described = []
+        try:
+            for (name, how), value in zip(
+                names, [*copy["args"], *copy["kwargs"].values()], strict=True
+            ):
+                described.append([name, how, describer.describe(value)])
+        except Exception:  # noqa: BLE001 - an object whose fields raise when read
+            self.counts["unloadable"] += 1
+            return
+        kept.add(digest)
+        self.counts["kept"] += 1
+        call = {
+            "target": target,
+            "source": self.source,
+            "main": self.main,
+            "paths": self.added_paths(),
+            "params": described,
+        }
+        message = {"call": call, "pickle": base64.b64encode(data).decode()}
+        if self.held is not None:
+            self.held.append((target, digest, message))
+            return
+        with self.lock:
+            self.harness.send(message)
 
     def release(self, returned: bool) -> None:
         """A data entry's call is over: send what it recorded if it returned, else forget
