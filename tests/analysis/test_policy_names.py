@@ -69,6 +69,11 @@ NAMES = [
     ("Elderly", "age"),
     ("is_elderly", "age"),
     ("geriatric_patient", "age"),
+    # Czech code's age (OpenFisca's `osoba("vek", period)`), with or without its diacritic.
+    ("vek", "age"),
+    ("věk", "age"),
+    ("vek_osoby", "age"),
+    ("vektor", None),
 ]
 
 
