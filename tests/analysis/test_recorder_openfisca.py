@@ -73,3 +73,24 @@ def test_an_array_of_an_enum_s_codes_keeps_its_enum_when_a_call_is_pickled() -> 
     loaded = pickle.loads(dumps_call({"args": [array], "kwargs": {}}))["args"][0]
     assert loaded.possible_values is Housing
     assert list(loaded.decode_to_str()) == ["tenant", "owner"]
+
+
+class Household:
+    """Answers an unknown attribute from its fields, as an OpenFisca population does
+    (`person.household`): an empty instance recurses on `self.members`."""
+
+    def __init__(self, members: list[str]) -> None:
+        self.members = members
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.members:
+            return name
+        raise AttributeError(name)
+
+
+def test_an_object_answering_unknown_attributes_itself_pickles_by_its_fields() -> None:
+    household = Household(["ann", "bob"])
+    loaded = pickle.loads(dumps_call({"args": [household], "kwargs": {}}))["args"][0]
+    assert loaded.members == ["ann", "bob"] and loaded.ann == "ann"
+    with pytest.raises(RecursionError):
+        pickle.loads(pickle.dumps(household))  # the default way

@@ -600,6 +600,7 @@ class CallPickler(pickle.Pickler):
             isinstance(obj, type)
             or not hasattr(cls, "__getattr__")
             or any(name in vars(k) for k in cls.__mro__[:-1] for name in OWN_PICKLING)
+            or any("__slots__" in vars(k) for k in cls.__mro__[:-1])  # fields beside __dict__
             or not isinstance(getattr(obj, "__dict__", None), dict)
         ):
             return NotImplemented
