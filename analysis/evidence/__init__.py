@@ -1,6 +1,7 @@
 """Inputs from evidence: the calls the repository's own tests and demos make.
 
     entrypoints   which tests and programs to run (found, or the policy's `evidence.run`)
+    openfisca     an OpenFisca country package's YAML tests, run by its framework's runner
     datafiles     the project's data files, whose rows the functions reading them are called with
     scope         which functions to record
     recording     the recording run, host side (the child side: execution/harness/recorder.py)

@@ -7,10 +7,13 @@ Read from the files, never imported. Found with no configuration:
   pytest run over all of them;
 - the modules under test that have an `if __name__ == "__main__":` demo, run as `__main__`;
 - the programs under `examples/`, `scripts/`, `demo/`... and any other file of the project
-  with a `__main__` block, that import a module under test.
+  with a `__main__` block, that import a module under test;
+- an OpenFisca country package's YAML tests (openfisca.py): the formulas of its `Variable`
+  classes are called by the framework alone, so its own test runner is what calls them.
 
 The policy's `evidence.run` replaces them with the commands it names (`pytest -q tests/unit`,
-`python examples/demo.py`, `python -m pkg.demo`): pytest and python commands only.
+`python examples/demo.py`, `python -m pkg.demo`, `openfisca test tests/`): pytest, python
+and `openfisca test` commands only.
 
 The project's data files are entry points too (datafiles.py): a `data` entry calls the
 functions that read a file's columns with its rows, after the tests and demos.
@@ -26,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from analysis.evidence.openfisca import YamlTests, find_yaml_tests, openfisca_command
 from analysis.scan.project import SKIP_DIRS, Project, imported_modules, module_files
 
-EntryKind = Literal["pytest", "script", "module", "data"]
+EntryKind = Literal["pytest", "script", "module", "data", "openfisca"]
 DEMO_DIRS = frozenset(
     {"examples", "example", "demo", "demos", "scripts", "samples", "sample", "tutorial",
      "tutorials", "notebooks", "usage", "bin"}
@@ -59,9 +63,9 @@ class Drive:
 class EntryPoint:
     kind: EntryKind
     label: str  # what a finding names as its call's source (a program's); "pytest" for tests
-    args: tuple[str, ...] = ()  # pytest's arguments
+    args: tuple[str, ...] = ()  # pytest's arguments (an OpenFisca run's: its YAML paths)
     path: str = ""  # a script or a data file, relative to the project
-    module: str = ""  # a module run as `python -m`
+    module: str = ""  # a module run as `python -m`; an OpenFisca country package
     argv: tuple[str, ...] = ()
     data_format: str = ""  # a data file's: csv, tsv, json, jsonl
     drives: tuple[Drive, ...] = ()  # a data file's: the functions called with its rows
@@ -71,6 +75,9 @@ class EntryPoint:
         """As the recorder takes it (harness/recorder.py), paths as the child sees them."""
         if self.kind == "pytest":
             return {"kind": "pytest", "args": list(self.args), "label": self.label}
+        if self.kind == "openfisca":
+            return {"kind": "openfisca", "args": list(self.args), "country": self.module,
+                    "label": self.label}  # fmt: skip
         if self.kind == "module":
             return {"kind": "module", "name": self.module, "argv": list(self.argv),
                     "label": self.label}  # fmt: skip
@@ -105,6 +112,9 @@ def entry_points(project: Project, modules: Iterable[str], run: Iterable[str] = 
         found.entries.append(
             EntryPoint("pytest", f"pytest ({len(tests)} test files)", args=tuple(tests))
         )
+    cases = find_yaml_tests(project, files, wanted)
+    if cases is not None:
+        found.entries.append(yaml_entry(cases))
     found.entries += files.programs_reaching(wanted)[:MAX_PROGRAMS]
     return found
 
@@ -120,8 +130,9 @@ def from_commands(project: Project, commands: list[str]) -> Discovery:
         entry = command_entry(project, words)
         if entry is None:
             found.warnings.append(
-                f"evidence.run: {command!r} is left out: only `pytest ...`, `python FILE ...` "
-                "and `python -m MODULE ...` within the repository run while recording"
+                f"evidence.run: {command!r} is left out: only `pytest ...`, `python FILE ...`, "
+                "`python -m MODULE ...` and `openfisca test PATHS` within the repository run "
+                "while recording"
             )
         else:
             found.entries.append(entry)
@@ -132,6 +143,9 @@ def command_entry(project: Project, words: list[str]) -> EntryPoint | None:
     if not words:
         return None
     head, rest = Path(words[0]).name, words[1:]
+    if head == "openfisca":
+        cases = openfisca_command(rest)
+        return yaml_entry(cases) if cases is not None else None
     if head in ("pytest", "py.test"):
         return EntryPoint("pytest", "pytest", args=tuple(rest))
     if not head.startswith("python"):
@@ -264,6 +278,10 @@ class ProjectFiles:
                 continue
             (demos if in_demos else others).append(program(relative, module))
         return own + demos + others
+
+
+def yaml_entry(cases: YamlTests) -> EntryPoint:
+    return EntryPoint("openfisca", cases.label, args=cases.paths, module=cases.country)
 
 
 def program(relative: str, module: str) -> EntryPoint:

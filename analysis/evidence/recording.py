@@ -178,7 +178,7 @@ class Recording:
             killer = f" in {started[-1]}" if started else ""
             evidence.stats.entries.append(EntryResult(entry.label, f"stopped{killer}: {exc}"[:300]))
             log.info("recording: %s stopped the session%s: %s", entry.label, killer, exc)
-            if entry.kind == "pytest" and started:
+            if entry.kind in ("pytest", "openfisca") and started:
                 skip = [arg for test in started for arg in ("--deselect", test)]
                 return reported + 1, replace(entry, args=(*entry.args, *skip))
             return reported + 1, None

@@ -108,3 +108,75 @@ def test_entries_go_to_the_child_with_paths_as_it_sees_them() -> None:
         "kind": "script", "path": "/repo/examples/demo.py", "argv": [],
         "label": "examples/demo.py __main__",
     }  # fmt: skip
+
+
+# An OpenFisca country package: formulas only the framework calls, tested by YAML cases.
+COUNTRY = {
+    "country/__init__.py": """\
+        from openfisca_core.taxbenefitsystems import TaxBenefitSystem
+        from country import entities
+
+        class CountryTaxBenefitSystem(TaxBenefitSystem):
+            def __init__(self):
+                super().__init__(entities.entities)
+        """,
+    "country/entities.py": "entities = []\n",
+    "country/variables/benefits.py": """\
+        class pension:
+            def formula(person, period, parameters):
+                return person("age", period) >= 65
+        """,
+    "country/parameters/rate.yaml": "values:\n  2020-01-01:\n    value: 1\n",
+    "country/tests/benefits/pension.yaml": """\
+        - name: a senior
+          period: 2024-01
+          input:
+            age: 70
+          output:
+            pension: true
+        """,
+    "country/tests/notes.yaml": "title: not a test\n",
+    "tests/test_api.py": "import json\n",
+}
+
+
+def test_an_openfisca_country_package_s_yaml_tests_are_an_entry_point(tmp_path: Path) -> None:
+    found = entry_points(project(tmp_path, COUNTRY), {"country.variables.benefits"})
+    assert found.entries == [
+        EntryPoint("openfisca", "openfisca test (1 YAML paths)",
+                   args=("country/tests/benefits/pension.yaml",), module="country"),
+    ]  # fmt: skip
+    assert found.entries[0].wire("/repo") == {
+        "kind": "openfisca", "args": ["country/tests/benefits/pension.yaml"],
+        "country": "country", "label": "openfisca test (1 YAML paths)",
+    }  # fmt: skip
+
+
+def test_yaml_tests_run_only_for_a_module_of_the_country_package(tmp_path: Path) -> None:
+    files = {**COUNTRY, "other/__init__.py": "", "other/calc.py": "def f(age):\n    return age\n"}
+    assert entry_points(project(tmp_path, files), {"other.calc"}).entries == []
+    plain = {k: v for k, v in COUNTRY.items() if k != "country/__init__.py"}
+    plain["country/__init__.py"] = "class CountryTaxBenefitSystem:\n    pass\n"
+    found = entry_points(project(tmp_path / "plain", plain), {"country.variables.benefits"})
+    assert found.entries == []
+
+
+def test_the_policy_may_name_openfisca_test(tmp_path: Path) -> None:
+    found = entry_points(
+        project(tmp_path, COUNTRY),
+        {"country.variables.benefits"},
+        [
+            "openfisca test --country-package country country/tests",
+            "openfisca test -c=country -v country/tests/benefits/pension.yaml",
+            "openfisca test --extensions ext country/tests",
+            "openfisca serve",
+        ],
+    )
+    assert found.entries == [
+        EntryPoint("openfisca", "openfisca test (1 YAML paths)", args=("country/tests",),
+                   module="country"),
+        EntryPoint("openfisca", "openfisca test (1 YAML paths)",
+                   args=("country/tests/benefits/pension.yaml",), module="country"),
+    ]  # fmt: skip
+    assert len(found.warnings) == 2
+    assert "`openfisca test PATHS`" in found.warnings[0]

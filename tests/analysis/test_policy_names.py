@@ -80,6 +80,11 @@ NAMES = [
     ("over_500", None),
     ("orders_over_50", None),
     ("under_30_days", None),
+    # Czech code's age (OpenFisca's `osoba("vek", period)`), with or without its diacritic.
+    ("vek", "age"),
+    ("věk", "age"),
+    ("vek_osoby", "age"),
+    ("vektor", None),
 ]
 
 

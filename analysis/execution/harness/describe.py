@@ -18,6 +18,11 @@ the inputs of a counterexample. Every node is `{"t": kind, ...}`:
   series  {"type": class name, "name": str|null, "dtype": str, "len": n, "values": [scalar...]}
   opaque  {"type": class name}
 
+An OpenFisca population (the `person` or `household` a formula gets) is a map from the
+variables its simulation holds to their values, one per member: what `person("age", period)`
+answers (harness/openfisca.py); a group's `members` are its people's population. A numpy
+array is a series of its first values.
+
 Part of the child script (see harness/runner.py): joined into one script with the other parts by
 `analysis.execution.process.HARNESS_SOURCE`; standard library only, and no code of the value's own
 runs but plain attribute reads of its declared fields.
@@ -28,6 +33,11 @@ import enum
 import math
 import typing
 from typing import Any
+
+if __name__ != "__main__":
+    # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
+    # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.openfisca import is_numpy_vector, is_population, known_answer
 
 DESCRIBE_DEPTH = 6
 DESCRIBE_NODES = 400  # nodes of one call's description, at most
@@ -58,6 +68,10 @@ class Describer:
         frame = describe_frame(value)
         if frame is not None:
             return frame
+        if is_population(value):
+            return self.population(value, depth)
+        if is_numpy_vector(value):
+            return describe_array(value)
         if isinstance(value, dict):
             items: list[list[Any]] = [
                 [key if isinstance(key, str) else int(key), self.describe(item, depth + 1)]
@@ -84,6 +98,26 @@ class Describer:
             first = [self.describe(item, depth + 1) for item in value[:DESCRIBE_ITEMS]]
             return {"t": "seq", "type": name, "items": first, "len": len(value)}
         return {"t": "opaque", "type": name}
+
+    def population(self, value: Any, depth: int) -> dict[str, Any]:
+        items: list[list[Any]] = []
+        for name in list(value._holders)[:DESCRIBE_KEYS]:
+            answer = known_answer(value, name)
+            if answer is not None and isinstance(name, str):
+                items.append([name, describe_array(answer)])
+        members = getattr(value, "members", None)
+        if members is not None and members is not value:
+            items.append(["members", self.describe(members, depth + 1)])
+        return {"t": "map", "type": type(value).__name__, "items": items, "len": len(items)}
+
+
+def describe_array(value: Any) -> dict[str, Any]:
+    values = []
+    for item in list(value[:DESCRIBE_ITEMS]):
+        scalar = describe_scalar(item)
+        values.append(scalar if scalar is not None else {"t": "opaque", "type": "object"})
+    return {"t": "series", "type": type(value).__name__, "name": None, "len": int(len(value)),
+            "dtype": str(value.dtype)[:40], "values": values}  # fmt: skip
 
 
 def describe_scalar(value: Any) -> dict[str, Any] | None:

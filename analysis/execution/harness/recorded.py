@@ -13,8 +13,12 @@ is set along its steps, rebuilding what cannot be changed in place:
                    frozen), attrs
   ["index", i]     an item of a list or tuple; i == "*" sets every item
   ["rows", r]      the rows of a pandas column (after ["key", column] on a DataFrame, or on a
-                   Series): r == "*" sets every row (the peers alike), r == 0 the first row
-                   alone (against its peers)
+                   Series, or a numpy array): r == "*" sets every row (the peers alike),
+                   r == 0 the first row alone (against its peers)
+
+On an OpenFisca population (harness/describe.py) ["key", variable] sets what the population
+answers for that variable: its simulation's values in every period it holds, so that the
+formula's `person("age", period)` reads the value tried; ["key", "members"] is a group's people.
 
 A value set where an enum member was recorded may name a member of the same enum; a date
 where a datetime was, keeps its time. The index file (`index.json`, written by the host) says, per
@@ -36,6 +40,11 @@ import re
 import runpy
 import sys
 from typing import Any
+
+if __name__ != "__main__":
+    # Imported, as the tests drive the replay in-process; in the sandbox the parts arrive
+    # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.openfisca import is_numpy_vector, is_population, set_answers
 
 CALL_ID = re.compile(r"c[0-9]{1,6}")
 MAX_RECORDED_BYTES = 16 << 20
@@ -172,6 +181,12 @@ def set_leaf(obj: Any, steps: list[tuple[Any, ...]], value: Any) -> Any:
     (kind, key), rest = steps[0], steps[1:]
     if kind == "rows":
         return set_rows(obj, key, value)
+    if kind == "key" and is_population(obj):
+        if key == "members":  # a group's people
+            set_leaf(obj.members, rest, value)
+        else:
+            set_answers(obj, key, lambda values: set_leaf(values, rest, value))
+        return obj
     if kind == "key":
         if is_pandas(obj, "DataFrame") and rest and rest[0][0] == "rows":
             set_column(obj, key, rest[0][1], value)
@@ -234,8 +249,9 @@ def set_column(frame: Any, column: Any, rows: Any, value: Any) -> None:
 
 
 def set_rows(series: Any, rows: Any, value: Any) -> Any:
-    """A Series (or a list of one value per person) set in every row, or its first."""
-    if isinstance(series, list):
+    """A Series (or a list or numpy array of one value per person) set in every row, or its
+    first."""
+    if isinstance(series, list) or is_numpy_vector(series):
         indices = range(len(series)) if rows == "*" else [int(rows)]
         for i in indices:
             series[i] = as_recorded(series[i], value)

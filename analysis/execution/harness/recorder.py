@@ -6,6 +6,7 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
    "entries": [{"kind": "pytest", "args": [str], "label": str}
                | {"kind": "script", "path": str, "argv": [str], "label": str}
                | {"kind": "module", "name": str, "argv": [str], "label": str}
+               | {"kind": "openfisca", "args": [str], "country": str, "label": str}
                | {"kind": "data", "path": str, "format": "csv"|"tsv"|"json"|"jsonl",
                   "delimiter": str, "label": str,
                   "drives": [{"module": str, "qualname": str, "param": str}]}],
@@ -22,13 +23,23 @@ A target is matched by its code object (file, name, first line), cached per code
 hook is `sys.monitoring` where the interpreter has it (3.12+), else `sys.setprofile` and
 `threading.setprofile`, installed while a test runs (setup to teardown: collection and its
 imports run without its cost) or a program runs. Each call's arguments are pickled at its
-start; at most `calls_per_function` distinct ones (by the pickled bytes) are kept per target,
-and those that cannot be pickled, or whose pickle is too large or does not load again, are
-counted. The host never unpickles: it reads the description (harness/describe.py) and keeps
-the bytes for the sessions that replay them (harness/recorded.py). A test or demo that runs
+start (an OpenFisca formula's as it returns, its population then holding the answers it
+asked for: harness/openfisca.py); at most `calls_per_function` distinct ones (by the
+pickled bytes) are kept per target, and those that cannot be pickled, or whose pickle is too
+large or does not load again, are counted. The host never unpickles: it reads the
+description (harness/describe.py) and keeps the bytes for the sessions that replay them
+(harness/recorded.py). A test or demo that runs
 past its time is interrupted (a test fails and the next one runs; an entry past its own time
 ends), stdin is /dev/null and there is no network; a forked child stops recording and loses
 the reply pipe.
+
+An openfisca entry (analysis/evidence/openfisca.py) runs an OpenFisca country package's YAML
+tests as `openfisca test` does, through openfisca_core's own API: the package's
+`CountryTaxBenefitSystem` built by `openfisca_core.scripts.build_tax_benefit_system`, its
+YAML files collected by the runner's pytest plugin (`tools.test_runner.OpenFiscaPlugin`), in
+the same pytest run as the recording plugin, so each case is a test (timed, counted, a
+failing case is one failed test) and the source of the calls its simulation makes
+(`tests/benefits.yaml::a senior`).
 
 A data entry (analysis/evidence/datafiles.py) reads its file's first rows (numbers as
 numbers, empty cells None; a DataFrame by pandas' own reader, when pandas imports) and calls
@@ -47,6 +58,7 @@ Part of the child script (see harness/runner.py): joined into one script with th
 import base64
 import hashlib
 import inspect
+import io
 import os
 import pickle
 import runpy
@@ -68,6 +80,7 @@ if __name__ != "__main__":
         shapes_for,
     )
     from analysis.execution.harness.describe import Describer
+    from analysis.execution.harness.openfisca import OpenFiscaReferences, is_population
 
 CO_VARARGS = 0x04
 CO_VARKEYWORDS = 0x08
@@ -103,6 +116,8 @@ class CallRecorder:
         self.kept: dict[int, set[str]] = {}
         self.seen: dict[int, int] = {}
         self.frames: set[int] = set()  # suspendable frames already captured (generators)
+        # Calls whose arguments are kept as they return, by frame: (target, arguments).
+        self.deferred: dict[int, tuple[int, Any]] = {}
         self.source = ""
         self.main: dict[str, str] | None = None
         self.busy = False
@@ -129,6 +144,9 @@ class CallRecorder:
         return all(self.saturated(t) for t in self.wanted)
 
     def on_profile(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "return" and self.deferred:
+            self.returned(frame)
+            return
         if event != "call" or self.busy or self.off:
             return
         code = frame.f_code
@@ -149,6 +167,11 @@ class CallRecorder:
             self.capture(target, sys._getframe(1))
         return None
 
+    def on_return(self, code: Any, offset: int, value: Any) -> Any:
+        if self.deferred:
+            self.returned(sys._getframe(1))
+        return None
+
     def install(self) -> None:
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
@@ -157,6 +180,9 @@ class CallRecorder:
             except ValueError:
                 pass  # ours already (a second entry point)
             monitoring.register_callback(MONITORING_TOOL, monitoring.events.PY_START, self.on_start)
+            monitoring.register_callback(
+                MONITORING_TOOL, monitoring.events.PY_RETURN, self.on_return
+            )
             monitoring.set_events(MONITORING_TOOL, monitoring.events.PY_START)
             monitoring.restart_events()
             return
@@ -164,6 +190,7 @@ class CallRecorder:
         threading.setprofile(self.on_profile)
 
     def uninstall(self) -> None:
+        self.deferred.clear()  # a call that raised never returns: its arguments are not kept
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
             monitoring.set_events(MONITORING_TOOL, 0)
@@ -195,52 +222,80 @@ class CallRecorder:
             params = bound_arguments(frame)
             if params is None:
                 return
-            args, kwargs, names = params
-            try:
-                data = pickle.dumps({"args": args, "kwargs": kwargs}, protocol=4)
-            except Exception:  # noqa: BLE001 - whatever pickling raises, the call is skipped
-                self.counts["unpicklable"] += 1
+            args, kwargs, _ = params
+            if any(is_population(v) for v in [*args, *kwargs.values()]):
+                # An OpenFisca formula: its population is taken as it returns, holding the
+                # answers the formula asked for (harness/openfisca.py).
+                self.deferred[id(frame)] = (target, params)
+                self.on_return_of(code)
                 return
-            if len(data) > self.max_pickle:
-                self.counts["oversized"] += 1
-                return
-            digest = hashlib.sha256(data).hexdigest()
-            kept = self.kept.setdefault(target, set())
-            if digest in kept:
-                self.counts["repeated"] += 1
-                return
-            try:
-                copy = pickle.loads(data)  # described as the replay will see it
-            except Exception:  # noqa: BLE001
-                self.counts["unloadable"] += 1
-                return
-            describer = Describer()
-            described = []
-            try:
-                for (name, how), value in zip(
-                    names, [*copy["args"], *copy["kwargs"].values()], strict=True
-                ):
-                    described.append([name, how, describer.describe(value)])
-            except Exception:  # noqa: BLE001 - an object whose fields raise when read
-                self.counts["unloadable"] += 1
-                return
-            kept.add(digest)
-            self.counts["kept"] += 1
-            call = {
-                "target": target,
-                "source": self.source,
-                "main": self.main,
-                "paths": self.added_paths(),
-                "params": described,
-            }
-            message = {"call": call, "pickle": base64.b64encode(data).decode()}
-            if self.held is not None:
-                self.held.append((target, digest, message))
-                return
-            with self.lock:
-                self.harness.send(message)
+            self.keep_call(target, params)
         finally:
             self.busy = False
+
+    def returned(self, frame: Any) -> None:
+        """A call whose arguments wait for its return returns: they are kept now."""
+        waiting = self.deferred.pop(id(frame), None)
+        if waiting is None or self.busy or self.off or self.saturated(waiting[0]):
+            return
+        self.busy = True
+        try:
+            self.keep_call(*waiting)
+        finally:
+            self.busy = False
+
+    def on_return_of(self, code: Any) -> None:
+        """Be told when a call of `code` returns (sys.monitoring: only that code's returns)."""
+        monitoring = getattr(sys, "monitoring", None)
+        if monitoring is not None:
+            monitoring.set_local_events(MONITORING_TOOL, code, monitoring.events.PY_RETURN)
+
+    def keep_call(self, target: int, params: tuple[list[Any], dict[str, Any], list[Any]]) -> None:
+        """Pickle, check, describe and send one call's arguments (or count why not)."""
+        args, kwargs, names = params
+        try:
+            data = dumps_call({"args": args, "kwargs": kwargs})
+        except Exception:  # noqa: BLE001 - whatever pickling raises, the call is skipped
+            self.counts["unpicklable"] += 1
+            return
+        if len(data) > self.max_pickle:
+            self.counts["oversized"] += 1
+            return
+        digest = hashlib.sha256(data).hexdigest()
+        kept = self.kept.setdefault(target, set())
+        if digest in kept:
+            self.counts["repeated"] += 1
+            return
+        try:
+            copy = pickle.loads(data)  # described as the replay will see it
+        except Exception:  # noqa: BLE001
+            self.counts["unloadable"] += 1
+            return
+        describer = Describer()
+        described = []
+        try:
+            for (name, how), value in zip(
+                names, [*copy["args"], *copy["kwargs"].values()], strict=True
+            ):
+                described.append([name, how, describer.describe(value)])
+        except Exception:  # noqa: BLE001 - an object whose fields raise when read
+            self.counts["unloadable"] += 1
+            return
+        kept.add(digest)
+        self.counts["kept"] += 1
+        call = {
+            "target": target,
+            "source": self.source,
+            "main": self.main,
+            "paths": self.added_paths(),
+            "params": described,
+        }
+        message = {"call": call, "pickle": base64.b64encode(data).decode()}
+        if self.held is not None:
+            self.held.append((target, digest, message))
+            return
+        with self.lock:
+            self.harness.send(message)
 
     def release(self, returned: bool) -> None:
         """A data entry's call is over: send what it recorded if it returned, else forget
@@ -330,6 +385,9 @@ class CallRecorder:
             if kind == "data":
                 self.run_data(entry, clock, outcome)
                 return
+            if kind == "openfisca":
+                self.run_openfisca(entry, clock, outcome)
+                return
             argv = [str(a) for a in entry.get("argv", [])]
             self.source = label
             self.install()  # a program is recorded from its first line
@@ -354,20 +412,37 @@ class CallRecorder:
         finally:
             sys.argv = saved_argv
 
-    def run_pytest(self, args: list[str], clock: "Timer", outcome: "EntryOutcome") -> None:
+    def run_pytest(
+        self, args: list[str], clock: "Timer", outcome: "EntryOutcome", runner: Any = None
+    ) -> None:
+        """`runner`: a framework's own pytest plugin that collects its tests (OpenFisca's)."""
         try:
             import pytest
         except ImportError:
             outcome.status = "not run: pytest is not installed here"
             return
-        plugin = recording_plugin(pytest, self, clock, outcome)
-        code = pytest.main([*PYTEST_OPTIONS, *args], plugins=[plugin])
+        plugins = [recording_plugin(pytest, self, clock, outcome)]
+        plugins += [runner] if runner is not None else []
+        code = pytest.main([*PYTEST_OPTIONS, *args], plugins=plugins)
         if code == PYTEST_USAGE_ERROR:
             # The project's own options (`addopts`) want a plugin that is not here.
-            code = pytest.main([*PYTEST_OPTIONS, "-o", "addopts=", *args], plugins=[plugin])
+            code = pytest.main([*PYTEST_OPTIONS, "-o", "addopts=", *args], plugins=plugins)
         outcome.status = f"pytest exit code {int(code)}"
         if outcome.left_out:
             outcome.status += f"; {outcome.left_out} tests left out (nothing more to record)"
+
+    def run_openfisca(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
+        """The YAML tests of an OpenFisca country package, as `openfisca test` runs them."""
+        try:
+            from openfisca_core.scripts import build_tax_benefit_system
+            from openfisca_core.tools.test_runner import OpenFiscaPlugin
+        except ImportError as exc:
+            outcome.status = f"not run: openfisca_core does not import here ({exc})"[:300]
+            return
+        country = str(entry.get("country") or "") or None  # None: openfisca_core detects it
+        system = build_tax_benefit_system(country, [], [])
+        runner = OpenFiscaPlugin(system, {})
+        self.run_pytest([str(a) for a in entry.get("args", [])], clock, outcome, runner)
 
     # -- data entries --------------------------------------------------------------------
     def run_data(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
@@ -480,9 +555,9 @@ def recording_plugin(
                 outcome.left_out += 1
                 yield
                 return
-            recorder.source = str(item.nodeid)[:300]
+            recorder.source = test_source(item)[:300]
             with recorder.lock:  # if this test kills the child, the rest run without it
-                recorder.harness.send({"test": recorder.source})
+                recorder.harness.send({"test": str(item.nodeid)[:300]})
             kept = recorder.counts["kept"]
             clock.start_test()
             recorder.install()
@@ -502,6 +577,62 @@ def recording_plugin(
                 outcome.failed_imports += 1
 
     return RecordingPlugin()
+
+
+class CallPickler(pickle.Pickler):
+    """Pickles a recorded call's arguments so that another process loads them: an object
+    whose class answers unknown attributes through `__getattr__` (an OpenFisca population:
+    `person.household`) by its instance dictionary, set back without looking anything up
+    (the default way asks the fresh, empty object for `__setstate__`, and its `__getattr__`
+    recurses on fields it does not have yet); an OpenFisca system, its variables and enums
+    by reference (harness/openfisca.py)."""
+
+    def __init__(self, buffer: Any, references: "OpenFiscaReferences") -> None:
+        super().__init__(buffer, protocol=4)
+        self.references = references
+
+    def reducer_override(self, obj: Any) -> Any:
+        reference = self.references.reduce(obj)
+        if reference is not None:
+            return reference
+        cls = type(obj)
+        if (
+            isinstance(obj, type)
+            or not hasattr(cls, "__getattr__")
+            or any(name in vars(k) for k in cls.__mro__[:-1] for name in OWN_PICKLING)
+            or any("__slots__" in vars(k) for k in cls.__mro__[:-1])  # fields beside __dict__
+            or not isinstance(getattr(obj, "__dict__", None), dict)
+        ):
+            return NotImplemented
+        return new_object, (cls,), dict(obj.__dict__), None, None, restore_fields
+
+
+OWN_PICKLING = ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
+
+
+def new_object(cls: Any) -> Any:
+    return object.__new__(cls)
+
+
+def restore_fields(obj: Any, state: dict[str, Any]) -> None:
+    obj.__dict__.update(state)
+
+
+def dumps_call(arguments: dict[str, Any]) -> bytes:
+    buffer = io.BytesIO()
+    values = [*arguments["args"], *arguments["kwargs"].values()]
+    CallPickler(buffer, OpenFiscaReferences(values)).dump(arguments)
+    return buffer.getvalue()
+
+
+def test_source(item: Any) -> str:
+    """A test as a finding names it: its node id; an OpenFisca YAML case, whose node id
+    ends with an empty name until it runs, by its file and the case's own name."""
+    nodeid = str(item.nodeid)
+    case = getattr(getattr(item, "test", None), "name", None)
+    if nodeid.endswith("::") and isinstance(case, str) and case:
+        return nodeid + case
+    return nodeid
 
 
 def bound_arguments(frame: Any) -> tuple[list[Any], dict[str, Any], list[tuple[str, str]]] | None:
