@@ -2,19 +2,21 @@
 birth_date, observation_date)`, `age_in_days(dob)`, `get_good_sex("male") -> "M"`,
 `race_label(race)`, `sex_code(sex)`.
 
-Their output is the attribute in another form, as an echo is, not a decision about the person
-(the corpus's convention: a derived attribute is clean). A function is taken for one when its
-name says so and nothing else: the attribute's own words and words of form, unit or encoding
-(`decimal`, `days`, `get`, `normalised`, `code`, `label`...), or words of units alone
-(`months_to_days`); or when its name holds only such words (`to_int`, `encode`) and its body
-only re-encodes its one input: a distinct constant for each value it tells apart
-(`{"male": 1, "female": 2}[sex]`, `1 if sex == "M" else 2`). `age_band`, `age_factor`,
-`senior_discount` or `screening_interval` decide something, and stay tested like any function.
+Their output is the attribute in another form, as an echo is, not a decision about the person (the
+corpus's convention: a derived attribute is clean). A function is taken for one when its name (an
+OpenFisca `formula`: its class's name, `age.formula`) says so and nothing else: the attribute's own
+words and words of form, unit or encoding (`decimal`, `days`, `get`, `normalised`, `code`,
+`label`...), or words of units alone (`months_to_days`); or when its name holds only such words
+(`to_int`, `encode`) and its body only re-encodes its one input: a distinct constant for each value
+it tells apart (`{"male": 1, "female": 2}[sex]`, `1 if sex == "M" else 2`). `age_band`,
+`age_factor`, `senior_discount` or `screening_interval` decide something, and stay tested like any
+function.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,7 +62,7 @@ def converts(
 
 def named_conversion(qualname: str, category: str, policy: Policy) -> bool:
     """Whether the function named `qualname` is named for computing attribute `category`."""
-    tokens = name_tokens(qualname.rsplit(".", 1)[-1])
+    tokens = name_tokens(named_by(qualname))
     if GROUP_WORDS & set(tokens):
         return False
     if len(UNIT_WORDS & set(tokens)) >= 2 and all(t in FORM_WORDS for t in tokens):
@@ -69,6 +71,19 @@ def named_conversion(qualname: str, category: str, policy: Policy) -> bool:
     # `_age_sex(profile)`: named for two attributes, it encodes both
     named = [t for t in tokens if policy.canonical_category(t) is not None]
     return bool(own) and all(t in FORM_WORDS or t in named for t in tokens)
+
+
+# OpenFisca's `formula` (`formula_2017_01` from a date) computes the variable its class is.
+FORMULA = re.compile(r"formula(_\d+)*")
+
+
+def named_by(qualname: str) -> str:
+    """The name that says what a function computes: its own, or its class's for a method a
+    framework names for the class's value (`age.formula`)."""
+    parts = qualname.split(".")
+    if len(parts) > 1 and FORMULA.fullmatch(parts[-1]):
+        return parts[-2]
+    return parts[-1]
 
 
 # The value of a constant expression, MISSING when it has none.

@@ -24,6 +24,10 @@ from config.policy import default_policy
         ("_norm_sex", "gender"),
         ("months_to_days", "age"),  # units alone: whatever the caller hands it
         ("_days_to_months", "age"),
+        # OpenFisca names a variable's computation `formula` (or `formula_2017_01`, from a
+        # date): its class names what it computes.
+        ("age.formula", "age"),
+        ("vek.formula_2020_01", "age"),
     ],
 )
 def test_conversions_are_named_by_the_attribute_and_form_words_only(
@@ -45,6 +49,8 @@ def test_conversions_are_named_by_the_attribute_and_form_words_only(
         ("age_sex_discount", "age"),
         ("days_discount", "age"),  # one unit word and a decision
         ("calculate", "age"),  # no unit, no attribute: says nothing
+        ("pension.formula", "age"),
+        ("formula", "age"),
     ],
 )
 def test_decisions_are_not_conversions(qualname: str, category: str) -> None:
