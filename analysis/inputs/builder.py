@@ -76,7 +76,6 @@ from analysis.source.functions import (
     renamed_by_decorator,
     signature_defaults,
 )
-from analysis.source.reads_input import FieldStep
 from analysis.static.review import passed_to_helpers
 from analysis.values import MISSING, EnumMember
 from config.policy import Policy
@@ -324,7 +323,7 @@ class InputBuilder:
         leaves: list[Leaf],
         depth: int,
         kind: Literal["record", "new"],
-        step: FieldStep | None = None,  # how the fields are read; by the kind's way if None
+        step: str | None = None,  # how the fields are read; by the kind's way if None
     ) -> ObjectShape | RecordShape:
         """A record (a TypedDict's) or an instance ("new") of the fields a class declares."""
         step = step or ("key" if kind == "record" else "attr")
