@@ -13,8 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 
 from analysis.source.functions import KEY_READERS
 from analysis.values import MISSING
@@ -28,12 +27,11 @@ FIELD_STEPS: frozenset[str] = frozenset(get_args(FieldStep))
 ReadBy = Literal["subscript", "attribute", "reader", "getattr", "accessor"]
 
 
-@dataclass(frozen=True)
-class FieldAccess:
-    """One way `node` reads a named field: the field `name` (the constant the code spells:
-    text, or any constant a subscript or an accessor is given) off `holder`, by `step`."""
+class FieldAccess(NamedTuple):
+    """One way an expression reads a named field: the field `name` (the constant the code
+    spells: text, or any constant a subscript or an accessor is given) off `holder`, by
+    `step`, in the syntax `by`."""
 
-    node: ast.AST
     holder: ast.expr
     name: Any
     step: FieldStep
@@ -95,33 +93,59 @@ def input_subscript(node: ast.AST, names: AbstractSet[str]) -> TypeGuard[ast.Sub
     return isinstance(node, ast.Subscript) and is_input(node.value, names)
 
 
-def field_accesses(node: ast.AST) -> list[FieldAccess]:
+# One way a node may read a field, before a caller wants it: (holder, name, step, syntax),
+# a plain tuple; a FieldAccess is made of the one a caller keeps (every node around an
+# input's mentions is asked, most read none).
+Reading = tuple[ast.expr, Any, FieldStep, ReadBy]
+# The nodes that may read a field.
+READERS = (ast.Subscript, ast.Attribute, ast.Call)
+
+
+def readings(node: ast.AST) -> tuple[Reading, ...]:
     """Every way `node` may read a field by a constant name, most direct first: a subscript
     or an attribute is one; `h.get("k")` reads "k" of `h` before it calls `h.get` as an
     accessor; a caller keeps the first whose holder is the input it follows."""
     if isinstance(node, ast.Subscript):
         key = constant_key(node)
-        if key is MISSING:
-            return []
-        return [FieldAccess(node, node.value, key, "key", "subscript")]
+        return () if key is MISSING else ((node.value, key, "key", "subscript"),)
     if isinstance(node, ast.Attribute):
-        return [FieldAccess(node, node.value, node.attr, "attr", "attribute")]
+        return ((node.value, node.attr, "attr", "attribute"),)
     if not isinstance(node, ast.Call) or not node.args:
-        return []
-    found: list[FieldAccess] = []
+        return ()
     func, first = node.func, node.args[0]
+    found: tuple[Reading, ...] = ()
     if isinstance(func, ast.Attribute) and func.attr in KEY_READERS:
         if isinstance(first, ast.Constant):
-            found.append(FieldAccess(node, func.value, first.value, "key", "reader"))
+            found = ((func.value, first.value, "key", "reader"),)
     elif isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) >= 2:
         attribute = node.args[1]
         if isinstance(attribute, ast.Constant):
-            found.append(FieldAccess(node, node.args[0], attribute.value, "attr", "getattr"))
+            found = ((node.args[0], attribute.value, "attr", "getattr"),)
     if isinstance(first, ast.Constant):
-        found.append(FieldAccess(node, func, first.value, "key", "accessor"))
+        found += ((func, first.value, "key", "accessor"),)
     return found
+
+
+def field_accesses(node: ast.AST) -> list[FieldAccess]:
+    """Every way `node` may read a field by a constant name (see `readings`)."""
+    return [FieldAccess(*reading) for reading in readings(node)]
 
 
 def field_access(node: ast.AST, holds: Callable[[ast.AST], bool]) -> FieldAccess | None:
     """The first way `node` reads a field off what `holds` accepts; None when it reads none."""
-    return next((access for access in field_accesses(node) if holds(access.holder)), None)
+    if not isinstance(node, READERS):
+        return None  # most nodes read no field: spared the call
+    for reading in readings(node):
+        if holds(reading[0]):
+            return FieldAccess(*reading)
+    return None
+
+
+def field_holder(node: ast.AST, name: Any) -> ast.expr | None:
+    """What `node` reads the field `name` of, by the first way that names it (`p` of
+    `p["age"]`, `p.age`, `p.get("age")`, `getattr(p, "age")`, the accessor `person` of
+    `person("age", period)`); None when it reads no such field."""
+    for holder, read, _, _ in readings(node):
+        if read == name:
+            return holder
+    return None

@@ -18,11 +18,16 @@ import weakref
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
 
 from analysis.shapes import InputPath, Leaf
 from analysis.source.mentions import Mentions, mentions
-from analysis.source.reads_input import FIELD_STEPS, field_accesses, is_input, mentions_input
+from analysis.source.reads_input import (
+    FIELD_STEPS,
+    field_accesses,
+    field_holder,
+    is_input,
+    mentions_input,
+)
 
 
 def leaf_matches(node: ast.AST, path: InputPath) -> bool:
@@ -41,13 +46,6 @@ def leaf_matches(node: ast.AST, path: InputPath) -> bool:
             return False
         current = holder
     return is_input(current, {steps[0][1]})
-
-
-def field_holder(node: ast.AST, key: Any) -> ast.AST | None:
-    """What `node` reads the key or attribute `key` of (`p` of `p["age"]`, `p.age`,
-    `p.get("age")`, `getattr(p, "age")`, the accessor `person` of `person("age", period)`);
-    None when it reads no such field."""
-    return next((read.holder for read in field_accesses(node) if read.name == key), None)
 
 
 def reads_any_name(path: InputPath) -> bool:
