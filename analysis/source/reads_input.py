@@ -1,5 +1,6 @@
 """Whether an expression is an input, or reads one: the question every reader of the engine
-asks of a node (the field reads of facts/, the taint walks of static/, the inputs/ builder).
+asks of a node (the field, item, tuple and frame reads of facts/ the inputs/ builder goes by,
+the taint walks and review of static/, the data-file readers of evidence/).
 
 An input goes by a name (`applicant`); code reaches it as that name, as a local alias
 (`p = applicant`), or a field off it: a key or an attribute step (`p["age"]`, `p.get("age")`,
