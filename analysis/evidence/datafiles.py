@@ -35,6 +35,7 @@ from analysis.evidence.scope import all_arguments
 from analysis.scan.project import SKIP_DIRS, Project
 from analysis.shapes import VARARGS, CollectionShape, FieldsShape, InputModel, Shape
 from analysis.source.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
+from analysis.source.reads_input import mentions_input, rooted_at_input
 from config.policy import Policy
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -356,15 +357,15 @@ class NamesRead:
         called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
         found: set[str] = set()
         for node in ast.walk(fn):
-            if isinstance(node, ast.Subscript) and rooted(node.value, derived):
+            if isinstance(node, ast.Subscript) and rooted_at_input(node.value, derived):
                 found |= strings(node.slice)
-            elif isinstance(node, ast.Attribute) and rooted(node.value, derived):
+            elif isinstance(node, ast.Attribute) and rooted_at_input(node.value, derived):
                 if id(node) not in called:
                     found.add(node.attr)
             elif isinstance(node, ast.Compare) and any(
                 isinstance(op, (ast.In, ast.NotIn)) for op in node.ops
             ):
-                if any(rooted(side, derived) for side in node.comparators):
+                if any(rooted_at_input(side, derived) for side in node.comparators):
                     found |= strings(node.left)
             elif isinstance(node, ast.Call):
                 found |= self.call(node, derived, depth)
@@ -373,16 +374,16 @@ class NamesRead:
     def call(self, call: ast.Call, derived: set[str], depth: int) -> set[str]:
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in KEY_READERS and call.args:
-            if rooted(func.value, derived):
+            if rooted_at_input(func.value, derived):
                 return strings(call.args[0])
         if isinstance(func, ast.Name) and func.id == "getattr" and len(call.args) >= 2:
-            if rooted(call.args[0], derived):
+            if rooted_at_input(call.args[0], derived):
                 return strings(call.args[1])
         if depth and isinstance(func, ast.Name) and func.id in self.functions:
             callee = self.functions[func.id]
             found: set[str] = set()
             for name, value in call_bindings(callee, call, False):
-                if mentions(value, derived):
+                if mentions_input(value, derived):
                     found |= self.of(callee, name, depth - 1)
             return found
         return set()
@@ -402,21 +403,12 @@ def derived_names(fn: FunctionNode, param: str) -> set[str]:
                 value, targets = node.iter, [node.target]
             else:
                 continue
-            if value is not None and mentions(value, derived):
+            if value is not None and mentions_input(value, derived):
                 derived |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         if len(derived) == before:
             return derived
 
 
-def mentions(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
-
-
-def rooted(node: ast.AST, names: set[str]) -> bool:
-    """`x`, `x[0]`, `x.loc[...]`, `x.profile`: an expression that starts at one of `names`."""
-    while isinstance(node, (ast.Subscript, ast.Attribute)):
-        node = node.value
-    return isinstance(node, ast.Name) and node.id in names
 
 
 def strings(node: ast.AST) -> set[str]:

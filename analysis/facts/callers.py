@@ -25,6 +25,7 @@ from analysis.source.functions import (
     list_functions,
 )
 from analysis.source.mentions import mentions
+from analysis.source.reads_input import is_input
 from analysis.static.taint import Tainter, leaf_matches
 from analysis.values import DateValue
 
@@ -119,8 +120,7 @@ class HandsWhole(Tainter):
     def is_source(self, node: ast.AST) -> bool:
         root = self.leaf.path[0][1]
         return isinstance(node, ast.Call) and any(
-            isinstance(a, ast.Name) and a.id == root
-            for a in [*node.args, *(k.value for k in node.keywords)]
+            is_input(a, {root}) for a in [*node.args, *(k.value for k in node.keywords)]
         )
 
     def sources(self) -> Iterator[ast.AST]:
@@ -163,7 +163,7 @@ def selects_only(info: FunctionInfo, leaf: Leaf, model: InputModel, facts: Modul
         for node in ast.walk(info.node):
             if isinstance(node, ast.Call) and any(leaf_matches(node, p) for p in paths):
                 handed |= {id(a) for a in node.args[1:] if isinstance(a, ast.Name)}
-        reads = [n for n in ast.walk(info.node) if isinstance(n, ast.Name) and n.id == name]
+        reads = [n for n in ast.walk(info.node) if is_input(n, {name})]
         kept[key] = bool(handed) and all(id(n) in handed for n in reads)
     return kept[key]
 

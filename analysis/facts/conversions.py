@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.source.functions import FunctionInfo, FunctionNode
+from analysis.source.reads_input import constant_key
 from analysis.values import MISSING
 from config.policy import Policy, name_tokens
 
@@ -181,8 +182,8 @@ class Recoding:
             return node.func.attr in NORMALISERS and self.normalises(node.func.value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
             return node.func.id in ("str", "int") and self.normalises(node.args[0])
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            return node.slice.value == 0 and self.normalises(node.value)
+        if isinstance(node, ast.Subscript):
+            return constant_key(node) == 0 and self.normalises(node.value)
         return False
 
 

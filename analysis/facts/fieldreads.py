@@ -6,7 +6,9 @@
 (`p = applicant`), nested records (`driver.profile.age`), items of a list parameter (`for c
 in candidates: c["age"]`, `max(candidates, key=lambda c: c.score)`, `candidates[0].age`) and
 helpers the record is passed to. A key read with a default is an input like any other: a
-record that holds it is read by it.
+record that holds it is read by it. Each field read is a typed `FieldRead` (its name, a key
+or an attribute step); how one expression reads a field is analysis.source.reads_input's
+answer, which the static taint walk shares.
 """
 
 from __future__ import annotations
@@ -27,6 +29,15 @@ from analysis.source.functions import (
     function_defaults,
 )
 from analysis.source.mentions import mentions
+from analysis.source.reads_input import (
+    FieldAccess,
+    FieldStep,
+    aliases,
+    field_access,
+    input_subscript,
+    is_input,
+    text_of,
+)
 
 
 @dataclass(frozen=True)
@@ -50,15 +61,21 @@ class Matcher:
 
 @dataclass(frozen=True)
 class FieldRead:
-    """Where a field of a record is read and how: in `where` (the function, or the helper
-    the record is passed to), by `step` ("key" or "attr"); `matcher` stands for the field
-    itself, to follow reads of its own fields (`driver.profile.age`). `via_helper`: read by
-    a helper through a key its caller names (`get_value(p, "age")`)."""
+    """The field `name` of a record, read in `where` (the function, or the helper the record
+    is passed to) by `step` (a key or an attribute); `matcher` stands for the field itself,
+    to follow reads of its own fields (`driver.profile.age`). `via_helper`: read by a helper
+    through a key its caller names (`get_value(p, "age")`)."""
 
     where: ast.AST
+    name: str
     matcher: Matcher
-    step: str
+    step: FieldStep
     via_helper: bool = False
+
+    @classmethod
+    def of(cls, where: ast.AST, parent: Matcher, name: str, step: FieldStep) -> FieldRead:
+        """The read of field `name` of what `parent` matches, in `where`."""
+        return cls(where, name, field_matcher(parent, name), step)
 
 
 # (function, record's name, helper depth) -> the fields read, for a record not nested.
@@ -71,44 +88,18 @@ def name_matcher(name: str) -> Matcher:
     return Matcher(lambda node: isinstance(node, ast.Name) and node.id == name, frozenset({name}))
 
 
-def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> tuple[str, str] | None:
-    """(field, "key" or "attr") when `node` reads a field of an object `base` matches:
-    b["k"], b.get("k", d), b.setdefault("k", d), b.k, getattr(b, "k", d), b("k", ...)."""
-    if isinstance(node, ast.Call):
-        return call_read(node, base)
-    if isinstance(node, ast.Subscript) and base(node.value):
-        key = text_of(node.slice)
-        return (key, "key") if key is not None else None
-    if isinstance(node, ast.Attribute) and base(node.value):
-        if id(node) not in method_calls and not node.attr.startswith("__"):
-            return node.attr, "attr"
-    return None
-
-
-def call_read(node: ast.Call, base: Matcher) -> tuple[str, str] | None:
-    """The field a call reads of an object `base` matches: an accessor's `b("k", ...)`,
-    `b.get("k", d)` and the other KEY_READERS, `getattr(b, "k", d)`."""
-    accessed = text_of(node.args[0]) if base(node.func) and node.args else None
-    if accessed is not None and accessed.isidentifier():  # an accessor: `person("age", period)`
-        return accessed, "key"
-    func = node.func
-    if isinstance(func, ast.Attribute):
-        if base(func.value) and func.attr in KEY_READERS and node.args:
-            key = text_of(node.args[0])
-            return (key, "key") if key is not None else None
+def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> FieldAccess | None:
+    """How `node` reads a field named by text of an object `base` matches: b["k"],
+    b.get("k", d), b.setdefault("k", d), b.k (no method, no dunder), getattr(b, "k", d), an
+    accessor's b("k", ...) (a name, as such accessors are asked)."""
+    access = field_access(node, base)
+    if access is None or access.text is None:
         return None
-    if isinstance(func, ast.Name) and func.id == "getattr":
-        if len(node.args) >= 2 and base(node.args[0]):
-            attribute = text_of(node.args[1])
-            return (attribute, "attr") if attribute is not None else None
-    return None
-
-
-def text_of(node: ast.AST) -> str | None:
-    """The text a string constant holds; None for any other node."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return None
+    if access.by == "accessor" and not access.text.isidentifier():
+        return None
+    if access.by == "attribute" and (id(node) in method_calls or access.text.startswith("__")):
+        return None
+    return access
 
 
 # Methods of the values a record field may hold: `name.startswith("Dr")` reads no field.
@@ -123,17 +114,13 @@ def group_accessor(call: ast.Call) -> bool:
     func = call.func
     if not isinstance(func, ast.Attribute) or func.attr in VALUE_METHODS or not call.args:
         return False
-    first = call.args[0]
-    return (
-        isinstance(first, ast.Constant)
-        and isinstance(first.value, str)
-        and first.value.isidentifier()
-    )
+    first = text_of(call.args[0])
+    return first is not None and first.isidentifier()
 
 
 def field_key(node: ast.AST, base: Matcher, method_calls: set[int]) -> str | None:
     read = field_read(node, base, method_calls)
-    return read[0] if read else None
+    return read.text if read else None
 
 
 def or_called(base: Matcher) -> Matcher:
@@ -144,8 +131,7 @@ def or_called(base: Matcher) -> Matcher:
         if base(node):
             return True
         if isinstance(node, ast.Call) and base(node.func):
-            first = node.args[0] if node.args else None
-            return not (isinstance(first, ast.Constant) and isinstance(first.value, str))
+            return not (node.args and text_of(node.args[0]) is not None)
         return False
 
     return Matcher(matches, base.words)
@@ -153,21 +139,10 @@ def or_called(base: Matcher) -> Matcher:
 
 def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
     """`base`, or any local name assigned from what `base` matches (`p = applicant`)."""
-    names: set[str] = set()
-    for node in base.nodes(fn):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and base(node.value)
-        ):
-            names.add(node.targets[0].id)
+    names = aliases(base.nodes(fn), base)
     if not names:
         return base
-    return Matcher(
-        lambda node: base(node) or (isinstance(node, ast.Name) and node.id in names),
-        base.words | names,
-    )
+    return Matcher(lambda node: base(node) or is_input(node, names), base.words | names)
 
 
 def field_matcher(parent: Matcher, key: str) -> Matcher:
@@ -208,13 +183,12 @@ def record_accesses(
     } if looped else set()
     for node in nodes:
         read = field_read(node, matcher, method_calls)
-        if read is not None and read[0] not in fields:
-            fields[read[0]] = FieldRead(fn, field_matcher(matcher, read[0]), read[1])
+        if read is not None and read.name not in fields:
+            fields[read.name] = FieldRead.of(fn, matcher, read.name, read.step)
         if id(node) in operands:
             # `parameters[p] * w for p, w in WEIGHTS.items()`: every key of the table
             for table_key in looped_reads(node, looped, matcher):
-                read_by_key = FieldRead(fn, field_matcher(matcher, table_key), "key")
-                fields.setdefault(table_key, read_by_key)
+                fields.setdefault(table_key, FieldRead.of(fn, matcher, table_key, "key"))
         if not isinstance(node, ast.Call) or helper_depth == 0:
             continue
         called = called_function(node, callable_names)
@@ -251,13 +225,8 @@ def callables_of(
 
 def looped_reads(node: ast.AST, looped: dict[str, list[str]], matcher: Matcher) -> list[str]:
     """The keys `record[key]` reads where `key` walks a table's keys (`looped`)."""
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.Name)
-        and node.slice.id in looped
-        and matcher(node.value)
-    ):
-        return looped[node.slice.id]
+    if isinstance(node, ast.Subscript) and is_input(node.slice, looped.keys()):
+        return looped[node.slice.id] if matcher(node.value) else []
     return []
 
 
@@ -279,7 +248,7 @@ def helper_reads(
             for sub, where in found.items():
                 fields.setdefault(sub, where)
             for named, keyed in helper_keyed_reads(callee, param, bindings).items():
-                fields.setdefault(named, FieldRead(callee, keyed, "key", via_helper=True))
+                fields.setdefault(named, FieldRead(callee, named, keyed, "key", via_helper=True))
     return fields
 
 
@@ -290,9 +259,9 @@ def helper_keyed_reads(
     "age")` running `patient[key]["value"]`. Maps each key to a matcher of the read in the
     helper (`patient[key]`), from which nested reads go on."""
     keys = {
-        param: arg.value
+        param: text
         for param, arg in bindings
-        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and param != record
+        if (text := text_of(arg)) is not None and param != record
     }
     if not keys:
         return {}
@@ -309,19 +278,19 @@ def keyed_read(record: str, key_param: str) -> Matcher:
 
     def matches(node: ast.AST) -> bool:
         if isinstance(node, ast.Subscript):
-            return is_name(node.value, {record}) and is_name(node.slice, {key_param})
-        if isinstance(node, ast.Call) and node.args and is_name(node.args[0], {key_param}):
+            return is_input(node.value, {record}) and is_input(node.slice, {key_param})
+        if isinstance(node, ast.Call) and node.args and is_input(node.args[0], {key_param}):
             func = node.func
             return (
                 isinstance(func, ast.Attribute)
                 and func.attr in KEY_READERS
-                and (is_name(func.value, {record}))
+                and is_input(func.value, {record})
             )
         if isinstance(node, ast.Call) and len(node.args) >= 2:
             return (
                 getattr(node.func, "id", "") == "getattr"
-                and is_name(node.args[0], {record})
-                and is_name(node.args[1], {key_param})
+                and is_input(node.args[0], {record})
+                and is_input(node.args[1], {key_param})
             )
         return False
 
@@ -333,8 +302,7 @@ def calls_methods_of(fn: ast.AST, name: str) -> bool:
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == name
+        and is_input(node.func.value, {name})
         for node in ast.walk(fn)
     )
 
@@ -354,8 +322,7 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
     for node in ast.walk(fn):
         if (
             isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == name
+            and is_input(node.value, {name})
             and isinstance(node.ctx, ast.Load)
             and id(node) not in methods
         ):
@@ -365,8 +332,7 @@ def required_attributes(fn: ast.AST, name: str, facts: ModuleFacts, depth: int =
             and isinstance(node.func, ast.Name)
             and node.func.id in ("getattr", "hasattr")
             and len(node.args) == 2
-            and isinstance(node.args[0], ast.Name)
-            and node.args[0].id == name
+            and is_input(node.args[0], {name})
         ):
             needed.update(attribute_names(node.args[1], facts, local))
         elif isinstance(node, ast.Call) and depth:
@@ -403,7 +369,7 @@ def required_by_helper(
         return set()
     needed: set[str] = set()
     for param, arg in call_bindings(called[0], call, called[1]):
-        if isinstance(arg, ast.Name) and arg.id == name:
+        if is_input(arg, {name}):
             needed |= required_attributes(called[0], param, facts, depth - 1)
     return needed
 
@@ -423,12 +389,7 @@ def keyed_by_text(fn: ast.AST, name: str, facts: ModuleFacts) -> bool:
             if texts and items:
                 looped.add(node.target.id)
     for node in ast.walk(fn):
-        if not (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == name
-            and isinstance(node.ctx, ast.Load)
-        ):
+        if not (input_subscript(node, {name}) and isinstance(node.ctx, ast.Load)):
             continue
         key = node.slice
         if isinstance(key, ast.Constant):
@@ -438,10 +399,6 @@ def keyed_by_text(fn: ast.AST, name: str, facts: ModuleFacts) -> bool:
         if isinstance(key, ast.Name) and (key.id in looped or key.id.lower() in KEY_NAMES):
             return True
     return False
-
-
-def is_name(node: ast.AST, names: set[str]) -> bool:
-    return isinstance(node, ast.Name) and node.id in names
 
 
 def copies_record(node: ast.AST, matcher: Matcher) -> bool:

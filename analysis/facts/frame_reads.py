@@ -8,14 +8,12 @@ import ast
 import re
 from typing import Any
 
-from analysis.facts.fieldreads import (
-    is_name,
-    record_accesses,
-)
+from analysis.facts.fieldreads import record_accesses
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import Leaf
 from analysis.source.functions import FunctionNode, all_args
 from analysis.source.mentions import mentions
+from analysis.source.reads_input import aliases, constant_key, input_subscript, is_input, text_of
 from analysis.static.taint import Tainter
 from analysis.values import MISSING
 
@@ -45,7 +43,7 @@ def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
         return True
     if any(
         isinstance(node, ast.Attribute)
-        and is_name(node.value, {name})
+        and is_input(node.value, {name})
         and node.attr in FRAME_METHODS
         for node in mentions(fn).around([name])
     ):
@@ -63,7 +61,7 @@ def masks_itself(fn: FunctionNode, name: str) -> bool:
     names = frame_copies(fn, name)
     return any(
         any(
-            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_name(inner.value, names)
+            isinstance(inner, (ast.Subscript, ast.Attribute)) and is_input(inner.value, names)
             for inner in ast.walk(node.slice)
         )
         for copy in names
@@ -131,29 +129,18 @@ def frame_copies(fn: FunctionNode, name: str) -> set[str]:
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
             # `results[sex_mask].copy()`, `df.dropna().reset_index()`
             return value.func.attr in FRAME_COPIES and copied(value.func.value)
-        if isinstance(value, ast.Subscript) and not (
-            isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str)
-        ):
-            return is_name(value.value, names)  # the rows a mask keeps, not one column
-        return is_name(value, names)
+        if isinstance(value, ast.Subscript) and not isinstance(constant_key(value), str):
+            return is_input(value.value, names)  # the rows a mask keeps, not one column
+        return is_input(value, names)
+
+    def rows_copied(value: ast.expr) -> bool:
+        # `df = df[...]` is given the rows of `df`
+        return copied(value.value if isinstance(value, ast.Subscript) else value)
 
     for _ in range(3):  # chains of copies, in any order of the source
         # A copy's assignment mentions what it copies.
-        names |= {target for target, value in local_copies(index.around(names)) if copied(value)}
+        names |= aliases(index.around(names), rows_copied)
     return names
-
-
-def local_copies(nodes: list[ast.AST]) -> list[tuple[str, ast.expr]]:
-    """The local names assigned among `nodes`, each with what it is given (`df = df[...]`
-    gives `df`: the rows of the table)."""
-    found: list[tuple[str, ast.expr]] = []
-    for node in nodes:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
-                found.append((target.id, value))
-    return found
 
 
 def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
@@ -178,19 +165,16 @@ def picked_columns(node: ast.Subscript, names: set[str]) -> list[str]:
     `df[["SEX", "PINCP"]]`, `df[df["AGEP"] >= 65]["SERIALNO"]` (a column of the rows kept)."""
     owner = node.value
     picked: ast.expr | None
-    if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_name(owner.value, names):
+    if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_input(owner.value, names):
         picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
-    elif is_name(owner, names) and isinstance(node.slice, ast.List):
+    elif is_input(owner, names) and isinstance(node.slice, ast.List):
         picked = node.slice
-    elif isinstance(owner, ast.Subscript) and is_name(owner.value, names):
+    elif input_subscript(owner, names):
         picked = node.slice
     else:
         return []
-    return [
-        elt.value
-        for elt in (picked.elts if isinstance(picked, ast.List) else [picked])
-        if isinstance(elt, ast.Constant) and isinstance(elt.value, str)
-    ]
+    texts = [text_of(elt) for elt in (picked.elts if isinstance(picked, ast.List) else [picked])]
+    return [text for text in texts if text is not None]
 
 
 def row_names(fn: FunctionNode, names: set[str]) -> list[str]:
@@ -203,7 +187,7 @@ def row_names(fn: FunctionNode, names: set[str]) -> list[str]:
             and isinstance(node.iter, ast.Call)
             and isinstance(node.iter.func, ast.Attribute)
             and node.iter.func.attr in ("iterrows", "itertuples")
-            and is_name(node.iter.func.value, names)
+            and is_input(node.iter.func.value, names)
         ):
             continue
         target = node.target
@@ -229,7 +213,7 @@ def required_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> l
         if not any(
             isinstance(part, ast.Attribute)
             and part.attr == "columns"
-            and is_name(part.value, names)
+            and is_input(part.value, names)
             for part in ast.walk(node)
         ):
             continue
@@ -260,9 +244,10 @@ def column_parameters(
     names = frame_copies(fn, frame)
     keyed: set[str] = set()
     for node in ast.walk(fn):
-        if isinstance(node, ast.Subscript) and (
-            is_name(node.value, names)
-            or (isinstance(node.value, ast.Attribute) and is_name(node.value.value, names))
+        if input_subscript(node, names) or (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and is_input(node.value.value, names)
         ):
             key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else node.slice
             if isinstance(key, ast.Name):

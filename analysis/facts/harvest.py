@@ -16,6 +16,7 @@ from analysis.source.functions import (
     call_bindings,
     called_function,
 )
+from analysis.source.reads_input import text_of
 from analysis.values import MISSING, as_int, is_number
 
 
@@ -170,8 +171,9 @@ class Harvester:
         key = node.slice
         if isinstance(key, ast.Tuple) and key.elts:  # `df.loc[mask, "country"]`
             key = key.elts[-1]
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            return [key.value.lower()]
+        text = text_of(key)
+        if text is not None:
+            return [text.lower()]
         inner = self.subjects(node.value)
         if isinstance(key, ast.Constant) and type(key.value) is int:
             # `age[1] == "months"`: the unit of an (amount, unit) tuple, filed apart too
@@ -188,17 +190,16 @@ class Harvester:
             if read is not None:
                 return read
         if isinstance(func, ast.Name) and func.id in ("getattr",) and len(node.args) >= 2:
-            key = node.args[1]
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                return [key.value.lower()]
+            attribute = text_of(node.args[1])
+            if attribute is not None:
+                return [attribute.lower()]
         if (isinstance(func, ast.Name) and func.id in WRAPPERS) or (
             self.facts.is_numeric_constructor(node)
         ):
             return [s for a in node.args for s in self.subjects(a)]
-        first = node.args[0] if node.args else None
-        if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            if first.value.isidentifier():  # an accessor: `person("age", period)`
-                return [first.value.lower()]
+        first = text_of(node.args[0]) if node.args else None
+        if first is not None and first.isidentifier():  # an accessor: `person("age", period)`
+            return [first.lower()]
         return []
 
     def method_subjects(self, node: ast.Call, func: ast.Attribute) -> list[str] | None:

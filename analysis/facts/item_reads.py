@@ -6,14 +6,10 @@ from __future__ import annotations
 import ast
 
 from analysis.caches import Cache
-from analysis.facts.fieldreads import (
-    FieldRead,
-    Matcher,
-    is_name,
-    record_accesses,
-)
+from analysis.facts.fieldreads import FieldRead, Matcher, record_accesses
 from analysis.facts.module import ModuleFacts
 from analysis.source.mentions import mentions
+from analysis.source.reads_input import aliases, constant_key, input_subscript, is_input
 
 # (function, list's or mapping's name, mapping) -> the fields read from its items.
 ITEM_FIELDS: Cache[tuple[int, str, bool], dict[str, FieldRead]] = Cache("fields of items")
@@ -92,13 +88,13 @@ def item_target(iterated: ast.expr, target: ast.expr, names: set[str], mapping: 
         if isinstance(iterated, ast.Call) and getattr(iterated.func, "id", "") == "enumerate":
             if iterated.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
                 iterated, target = iterated.args[0], target.elts[1]  # for i, c in enumerate(name)
-        if is_name(iterated, names) or holds_items(iterated, names):
+        if is_input(iterated, names) or holds_items(iterated, names):
             return target.id if isinstance(target, ast.Name) else None
         return None
     if not (
         isinstance(iterated, ast.Call)
         and isinstance(iterated.func, ast.Attribute)
-        and is_name(iterated.func.value, names)
+        and is_input(iterated.func.value, names)
     ):
         return None
     method = iterated.func.attr
@@ -119,7 +115,7 @@ def picks_one(value: ast.expr, names: set[str]) -> bool:
         return False
     func = value.func
     called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    return called in PICK_ONE and any(is_name(a, names) for a in value.args)
+    return called in PICK_ONE and any(is_input(a, names) for a in value.args)
 
 
 # Calls that give back the same people, reordered or filtered: `ranked = sorted(candidates)`.
@@ -132,15 +128,12 @@ def list_aliases(fn: ast.AST, name: str) -> set[str]:
     names = {name}
     index = mentions(fn)
     fresh = {name}
+
+    def takes_items(value: ast.expr) -> bool:
+        return holds_items(value, names)
+
     while fresh:  # aliases of aliases: an assignment of items mentions what it takes them from
-        found = {
-            node.targets[0].id
-            for node in index.around(fresh)
-            if isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and holds_items(node.value, names)
-        }
+        found = aliases(index.around(fresh), takes_items)
         fresh = found - names
         names |= fresh
     return names
@@ -148,34 +141,32 @@ def list_aliases(fn: ast.AST, name: str) -> set[str]:
 
 def holds_items(value: ast.expr, names: set[str]) -> bool:
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-        return value.func.id in SAME_ITEMS and any(is_name(a, names) for a in value.args)
+        return value.func.id in SAME_ITEMS and any(is_input(a, names) for a in value.args)
     if isinstance(value, ast.Subscript):
-        return is_name(value.value, names) and isinstance(value.slice, ast.Slice)
+        return input_subscript(value, names) and isinstance(value.slice, ast.Slice)
     if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
         first = value.generators[0]
         return (
-            is_name(first.iter, names)
+            is_input(first.iter, names)
             and isinstance(first.target, ast.Name)
-            and is_name(value.elt, {first.target.id})
+            and is_input(value.elt, {first.target.id})
         )
     return False
 
 
 def given_the_list(call: ast.Call, names: set[str]) -> bool:
     """`f(name, ...)`, `f(..., key=name)` or `name.sort(...)`."""
-    if any(is_name(a, names) for a in [*call.args, *(k.value for k in call.keywords)]):
+    if any(is_input(a, names) for a in [*call.args, *(k.value for k in call.keywords)]):
         return True
-    return isinstance(call.func, ast.Attribute) and is_name(call.func.value, names)
+    return isinstance(call.func, ast.Attribute) and is_input(call.func.value, names)
 
 
 def item_of(names: set[str]) -> Matcher:
     """An item of a list taken by position: `name[0]`, `name[-1]`, `name[i]`."""
 
     def matches(node: ast.AST) -> bool:
-        if not (isinstance(node, ast.Subscript) and is_name(node.value, names)):
-            return False
-        index = node.slice
-        return not (isinstance(index, ast.Constant) and isinstance(index.value, str))
+        # `name["age"]` reads a field by its name: no item taken by position
+        return input_subscript(node, names) and not isinstance(constant_key(node), str)
 
     return Matcher(matches, frozenset(names))
 

@@ -43,6 +43,7 @@ from analysis.caches import Cache
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputModel, InputPath, Leaf
 from analysis.source.functions import FunctionInfo
+from analysis.source.reads_input import constant_key, text_of
 from analysis.values import is_number
 from config.policy import Policy, Strength, contains_run, name_tokens
 
@@ -386,18 +387,18 @@ def input_names(tree: ast.Module) -> set[str]:
             found.add(node.arg)
         elif isinstance(node, ast.Attribute):
             found.add(node.attr)
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            if isinstance(node.slice.value, str):
-                found.add(node.slice.value)
+        elif isinstance(node, ast.Subscript):
+            key = constant_key(node)
+            if isinstance(key, str):
+                found.add(key)
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "get"
             and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
+            and (text := text_of(node.args[0])) is not None
         ):
-            found.add(node.args[0].value)
+            found.add(text)
         elif isinstance(node, ast.ClassDef):
             for stmt in node.body:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):

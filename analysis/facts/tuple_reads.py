@@ -12,6 +12,7 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.module import ModuleFacts
 from analysis.source.functions import call_bindings, called_function
+from analysis.source.reads_input import constant_key
 
 # A value held as a small tuple is read by position: `(17, "years")`, `(70.0, "kg")`.
 MAX_POSITIONS = 4
@@ -88,14 +89,9 @@ def position_of(node: ast.AST, matcher: Matcher) -> int | None:
     """i when `node` reads `x[i]` (a small constant index, read not written) of what matches."""
     if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)):
         return None
-    index = node.slice
-    if (
-        isinstance(index, ast.Constant)
-        and type(index.value) is int
-        and 0 <= index.value < MAX_POSITIONS
-        and matcher(node.value)
-    ):
-        return index.value
+    index = constant_key(node)
+    if type(index) is int and 0 <= index < MAX_POSITIONS and matcher(node.value):
+        return index
     return None
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import Leaf
 from analysis.source.functions import call_bindings, called_function
+from analysis.source.reads_input import is_input, mentions_input
 from analysis.static.taint import leaf_matches
 
 
@@ -63,7 +64,7 @@ def age_subscripts(
         if (
             isinstance(node, ast.Subscript)
             and not isinstance(node.slice, ast.Slice)
-            and mentions(node.slice, ages)
+            and mentions_input(node.slice, ages)
         ):
             yield node.value, roots, False
         if (
@@ -71,7 +72,7 @@ def age_subscripts(
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "get"
             and node.args
-            and mentions(node.args[0], ages)
+            and mentions_input(node.args[0], ages)
         ):
             yield node.func.value, roots, True
         if depth and isinstance(node, ast.Call):
@@ -92,15 +93,11 @@ def helper_subscripts(
     if called is None or called[0] is fn:
         return
     bindings = call_bindings(called[0], call, called[1])
-    callee_ages = {param for param, arg in bindings if mentions(arg, ages)}
+    callee_ages = {param for param, arg in bindings if mentions_input(arg, ages)}
     callee_roots = {
         param: roots[arg.id]
         for param, arg in bindings
-        if isinstance(arg, ast.Name) and arg.id in roots
+        if is_input(arg, roots.keys())
     }
     if callee_ages and callee_roots:
         yield from age_subscripts(called[0], callee_ages, callee_roots, facts, depth - 1)
-
-
-def mentions(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))

@@ -11,7 +11,6 @@ from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
     calls_methods_of,
-    field_matcher,
     name_matcher,
     record_accesses,
     required_attributes,
@@ -246,7 +245,7 @@ def undeclared_reads(
     asked = {attr for attr in reads if policy.canonical_category(attr)}
     needed = (required_attributes(fn, name, facts) | asked) - declared
     return {
-        attr: reads.get(attr) or FieldRead(fn, field_matcher(name_matcher(name), attr), "attr")
+        attr: reads.get(attr) or FieldRead.of(fn, name_matcher(name), attr, "attr")
         for attr in sorted(needed)
         if not attr.startswith(("_", "model_"))
     }

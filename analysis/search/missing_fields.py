@@ -25,6 +25,7 @@ from analysis.shapes import (
     RecordShape,
     Shape,
 )
+from analysis.source.reads_input import FieldStep
 from analysis.values import MISSING
 
 # Keys learnt per function at most (each costs one call): a table of weights that a score
@@ -32,7 +33,7 @@ from analysis.values import MISSING
 MAX_LEARNT = 32
 
 
-def missing_key(error: str) -> tuple[str, str] | None:
+def missing_key(error: str) -> tuple[str, FieldStep] | None:
     """The key a failed call's error names and how it was read: `KeyError: 'Sex category'`
     ("key"), or `AttributeError: age` as the harness's records raise it ("attr"; a plain
     name: no other object words its AttributeError so)."""

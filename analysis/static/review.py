@@ -14,6 +14,7 @@ from analysis.caches import Cache, Caches
 from analysis.shapes import Leaf
 from analysis.source.functions import FunctionNode, call_bindings, called_function
 from analysis.source.mentions import mentions
+from analysis.source.reads_input import FIELD_STEPS, constant_key
 from analysis.static.taint import (
     Tainter,
     TaintIndex,
@@ -23,6 +24,7 @@ from analysis.static.taint import (
     walk_deciding,
     without_none_checks,
 )
+from analysis.values import MISSING
 
 OPAQUE_CALLS = frozenset({"locals", "vars", "eval", "exec", "globals"})
 
@@ -168,7 +170,7 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
     and nothing receives the whole object."""
     root = leaf.path[0][1]
     step, first = leaf.path[1]
-    if step not in ("attr", "key") or calls_opaque(fn):
+    if step not in FIELD_STEPS or calls_opaque(fn):
         return False
     index = mentions(fn)
     for node in index.by_word.get(root, ()):
@@ -182,8 +184,8 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
             if parent.attr == first:
                 return False
         elif isinstance(parent, ast.Subscript) and parent.value is node:
-            key = parent.slice
-            if not isinstance(key, ast.Constant) or key.value == first:
+            key = constant_key(parent)
+            if key is MISSING or key == first:
                 return False
         else:
             return False

@@ -18,66 +18,40 @@ import weakref
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
 
 from analysis.shapes import InputPath, Leaf
-from analysis.source.functions import KEY_READERS
 from analysis.source.mentions import Mentions, mentions
+from analysis.source.reads_input import (
+    FIELD_STEPS,
+    field_accesses,
+    field_holder,
+    is_input,
+    mentions_input,
+)
 
 
 def leaf_matches(node: ast.AST, path: InputPath) -> bool:
     """Whether `node` reads exactly the leaf at `path` (param, key, attribute or index steps):
     `p["age"]`, `p.get("age", 0)`, `p.setdefault("age", 0)`, `p.age`, `getattr(p, "age")`,
-    `p("age", period)`."""
+    `p("age", period)`; a key may be any constant (`p[0]` of a key 0)."""
     steps = list(path)
     current: ast.AST = node
     while len(steps) > 1:
         step, value = steps.pop()
-        if step not in ("key", "attr"):
+        if step not in FIELD_STEPS:
             # an element of a list parameter: any loop variable over it is accepted
             return isinstance(current, ast.Name)
         holder = field_holder(current, value)
         if holder is None:
             return False
         current = holder
-    return isinstance(current, ast.Name) and current.id == steps[0][1]
-
-
-def field_holder(node: ast.AST, key: Any) -> ast.AST | None:
-    """What `node` reads the key or attribute `key` of (`p` of `p["age"]`, `p.age`,
-    `p.get("age")`, `getattr(p, "age")`, the accessor `person` of `person("age", period)`);
-    None when it reads no such field."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        return node.value if node.slice.value == key else None
-    if isinstance(node, ast.Attribute):
-        return node.value if node.attr == key else None
-    if not isinstance(node, ast.Call) or not node.args:
-        return None
-    first = node.args[0]
-    if (
-        isinstance(node.func, ast.Attribute)
-        and node.func.attr in KEY_READERS
-        and isinstance(first, ast.Constant)
-        and first.value == key
-    ):
-        return node.func.value
-    if (
-        isinstance(node.func, ast.Name)
-        and node.func.id == "getattr"
-        and len(node.args) >= 2
-        and isinstance(node.args[1], ast.Constant)
-        and node.args[1].value == key
-    ):
-        return node.args[0]
-    if isinstance(first, ast.Constant) and first.value == key:
-        return node.func  # an accessor: `person("age", period)`
-    return None
+    return is_input(current, {steps[0][1]})
 
 
 def reads_any_name(path: InputPath) -> bool:
     """Whether every name read is a read of the leaf (an item of a list or a column, whose
     loop variable may be called anything): leaf_matches accepts any `Name` for it."""
-    return len(path) > 1 and path[-1][0] not in ("key", "attr")
+    return len(path) > 1 and path[-1][0] not in FIELD_STEPS
 
 
 def none_check(node: ast.AST) -> bool:
@@ -298,9 +272,7 @@ class Tainter:
             return False
         root = self.leaf.path[0][1]
         arguments = [*node.args, *(k.value for k in node.keywords)]
-        return any(
-            isinstance(n, ast.Name) and n.id == root for a in arguments for n in ast.walk(a)
-        )
+        return any(mentions_input(argument, {root}) for argument in arguments)
 
     def hands_helper(self, node: ast.AST) -> bool:
         """A call of a helper that decides with the leaf, given the leaf (or what it became)."""
@@ -311,12 +283,14 @@ class Tainter:
         return any(self.tainted(a) for a in [*node.args, *(k.value for k in node.keywords)])
 
     def reads_element(self, node: ast.AST) -> bool:
+        """`c["age"]` or `c.age` of a loop name `c` over the list the leaf is a field of."""
+        if not isinstance(node, (ast.Subscript, ast.Attribute)):
+            return False
         field = self.leaf.path[-1][1]
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            return node.value.id in self.loop_vars and getattr(node.slice, "value", None) == field
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            return node.value.id in self.loop_vars and node.attr == field
-        return False
+        return any(
+            is_input(read.holder, self.loop_vars) and read.name == field
+            for read in field_accesses(node)
+        )
 
 
 class TaintIndex:

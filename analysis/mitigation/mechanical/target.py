@@ -13,6 +13,7 @@ from analysis.mitigation.mechanical.edits import Edit, Source
 from analysis.mitigation.mechanical.values import Scope, Undetermined, literal
 from analysis.shapes import InputPath, Leaf
 from analysis.source.functions import FunctionInfo, FunctionNode, find_function
+from analysis.source.reads_input import constant_key
 from analysis.static.taint import Tainter, leaf_matches
 
 # Calls that give back their argument as it was, only written otherwise: `str(sex).lower()`.
@@ -221,8 +222,7 @@ def reads_leaf(node: ast.AST, path: InputPath) -> bool:
     if step == "index":
         return (
             isinstance(node, ast.Subscript)
-            and isinstance(node.slice, ast.Constant)
-            and node.slice.value == value
+            and constant_key(node) == value
             and reads_leaf(node.value, path[:-1])
         )
     return leaf_matches(node, path)
