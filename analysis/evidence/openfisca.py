@@ -19,12 +19,20 @@ import ast
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from analysis.scan.project import SKIP_DIRS, Project
 
-if TYPE_CHECKING:
-    from analysis.evidence.entrypoints import ProjectFiles
+
+class ProjectFiles(Protocol):
+    """What is read here of the project's Python files (entrypoints.ProjectFiles, typed by
+    what it offers so that neither module imports the other)."""
+
+    files: list[str]
+
+    def text(self, relative: str) -> bytes: ...
+
+    def tree(self, relative: str) -> ast.Module | None: ...
 
 COUNTRY_CLASS = "CountryTaxBenefitSystem"
 TEST_DIRS = frozenset({"tests", "test"})
