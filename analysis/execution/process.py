@@ -40,6 +40,7 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
         "harness/stubs.py",
         "harness/frames.py",
         "harness/openfisca.py",  # evidence: OpenFisca objects in recorded calls
+        "harness/callcopy.py",  # evidence: a recorded call's arguments, pickled
         "harness/describe.py",  # evidence: what a recorded argument holds
         "harness/clock.py",  # evidence: the recording run's time
         "harness/datarows.py",  # evidence: a data file's rows, shaped for a function

@@ -17,7 +17,7 @@ import pytest
 from harness_kit import InProcessHarness, in_process_harness
 from openfisca_country import write_country
 
-from analysis.execution.harness.recorder import dumps_call
+from analysis.execution.harness.callcopy import dumps_call
 
 pytest.importorskip("openfisca_core")
 from openfisca_core.indexed_enums import Enum, EnumArray  # noqa: E402

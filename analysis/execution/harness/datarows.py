@@ -3,7 +3,11 @@ True/False as flags; a DataFrame by pandas' own reader, when pandas imports) and
 shape the driven function's annotation names (a DataFrame, a dict, a list of dicts, a
 TypedDict, dataclass, attrs class, NamedTuple or pydantic model built from a row), else one
 row as a dict, then a DataFrame of rows, then a list of row dicts. The recorder (recorder.py)
-calls the functions with them.
+calls the functions with them, the rows going to the one parameter named, by keyword (by
+position when it takes no keyword), the first shape that returns kept for the next calls. A
+call is recorded by the same hook as a test's, its source the file and its rows
+(`data/people.csv row 0`, `rows 0-9`), and only when it returns: the calls a raising call
+made are dropped.
 
 Part of the child script (see harness/runner.py): joined into one script with the other parts by
 `analysis.execution.process.HARNESS_SOURCE`; standard library only (pandas when it imports).

@@ -17,6 +17,14 @@ process, as `openfisca test` builds the country package's), a variable by its na
 system, an enum class by the variable whose values it lists; an array of an enum's codes
 with its enum (numpy's own pickling drops it).
 
+The recorder's openfisca entry (analysis/evidence/openfisca.py) runs an OpenFisca country
+package's YAML tests as `openfisca test` does, through openfisca_core's own API: the package's
+`CountryTaxBenefitSystem` built by `openfisca_core.scripts.build_tax_benefit_system`, its YAML
+files collected by the runner's pytest plugin (`tools.test_runner.OpenFiscaPlugin`), in the same
+pytest run as the recording plugin, so each case is a test (timed, counted, a failing case is
+one failed test) and the source of the calls its simulation makes (`tests/benefits.yaml::a
+senior`).
+
 Part of the child script (see harness/runner.py): joined into one script with the other parts by
 `analysis.execution.process.HARNESS_SOURCE`; standard library only (openfisca_core is the code
 under test's own, never imported here).

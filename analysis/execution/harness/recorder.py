@@ -33,24 +33,6 @@ past its time is interrupted (a test fails and the next one runs; an entry past 
 ends), stdin is /dev/null and there is no network; a forked child stops recording and loses
 the reply pipe.
 
-An openfisca entry (analysis/evidence/openfisca.py) runs an OpenFisca country package's YAML
-tests as `openfisca test` does, through openfisca_core's own API: the package's
-`CountryTaxBenefitSystem` built by `openfisca_core.scripts.build_tax_benefit_system`, its
-YAML files collected by the runner's pytest plugin (`tools.test_runner.OpenFiscaPlugin`), in
-the same pytest run as the recording plugin, so each case is a test (timed, counted, a
-failing case is one failed test) and the source of the calls its simulation makes
-(`tests/benefits.yaml::a senior`).
-
-A data entry (analysis/evidence/datafiles.py) reads its file's first rows (numbers as
-numbers, empty cells None; a DataFrame by pandas' own reader, when pandas imports) and calls
-each function it drives with them, the rows going to the one parameter named, by keyword
-(by position when it takes no keyword): in the shape its annotation names (a DataFrame, a
-dict, a list of dicts, a TypedDict, dataclass, attrs class, NamedTuple or pydantic model
-built from a row), else one row as a dict, then a DataFrame of rows, then a list of row
-dicts, the first shape that returns kept for the next calls. A call is recorded by the same
-hook, its source the file and its rows (`data/people.csv row 0`, `rows 0-9`), and only when
-it returns: the calls a raising call made are dropped.
-
 Part of the child script (see harness/runner.py): joined into one script with the other parts by
 `analysis.execution.process.HARNESS_SOURCE`; standard library only (pytest when it is installed).
 """
@@ -58,7 +40,6 @@ Part of the child script (see harness/runner.py): joined into one script with th
 import base64
 import hashlib
 import inspect
-import io
 import os
 import pickle
 import runpy
@@ -70,6 +51,7 @@ from typing import Any
 if __name__ != "__main__":
     # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
     # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.callcopy import bound_arguments, dumps_call
     from analysis.execution.harness.clock import EntryOutcome, EntryTimeout, TestTimeout, Timer
     from analysis.execution.harness.datarows import (
         SHAPE_TRIES,
@@ -80,10 +62,8 @@ if __name__ != "__main__":
         shapes_for,
     )
     from analysis.execution.harness.describe import Describer
-    from analysis.execution.harness.openfisca import OpenFiscaReferences, is_population
+    from analysis.execution.harness.openfisca import is_population
 
-CO_VARARGS = 0x04
-CO_VARKEYWORDS = 0x08
 CO_SUSPENDABLE = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 # Calls of one target pickled at most, kept or not: a helper called a million times by a
 # test suite costs a million pickles otherwise.
@@ -579,52 +559,6 @@ def recording_plugin(
     return RecordingPlugin()
 
 
-class CallPickler(pickle.Pickler):
-    """Pickles a recorded call's arguments so that another process loads them: an object
-    whose class answers unknown attributes through `__getattr__` (an OpenFisca population:
-    `person.household`) by its instance dictionary, set back without looking anything up
-    (the default way asks the fresh, empty object for `__setstate__`, and its `__getattr__`
-    recurses on fields it does not have yet); an OpenFisca system, its variables and enums
-    by reference (harness/openfisca.py)."""
-
-    def __init__(self, buffer: Any, references: "OpenFiscaReferences") -> None:
-        super().__init__(buffer, protocol=4)
-        self.references = references
-
-    def reducer_override(self, obj: Any) -> Any:
-        reference = self.references.reduce(obj)
-        if reference is not None:
-            return reference
-        cls = type(obj)
-        if (
-            isinstance(obj, type)
-            or not hasattr(cls, "__getattr__")
-            or any(name in vars(k) for k in cls.__mro__[:-1] for name in OWN_PICKLING)
-            or any("__slots__" in vars(k) for k in cls.__mro__[:-1])  # fields beside __dict__
-            or not isinstance(getattr(obj, "__dict__", None), dict)
-        ):
-            return NotImplemented
-        return new_object, (cls,), dict(obj.__dict__), None, None, restore_fields
-
-
-OWN_PICKLING = ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
-
-
-def new_object(cls: Any) -> Any:
-    return object.__new__(cls)
-
-
-def restore_fields(obj: Any, state: dict[str, Any]) -> None:
-    obj.__dict__.update(state)
-
-
-def dumps_call(arguments: dict[str, Any]) -> bytes:
-    buffer = io.BytesIO()
-    values = [*arguments["args"], *arguments["kwargs"].values()]
-    CallPickler(buffer, OpenFiscaReferences(values)).dump(arguments)
-    return buffer.getvalue()
-
-
 def test_source(item: Any) -> str:
     """A test as a finding names it: its node id; an OpenFisca YAML case, whose node id
     ends with an empty name until it runs, by its file and the case's own name."""
@@ -633,35 +567,6 @@ def test_source(item: Any) -> str:
     if nodeid.endswith("::") and isinstance(case, str) and case:
         return nodeid + case
     return nodeid
-
-
-def bound_arguments(frame: Any) -> tuple[list[Any], dict[str, Any], list[tuple[str, str]]] | None:
-    """The call's arguments as its frame holds them at its start: the positional ones in
-    order (then the `*args` items), the keyword-only ones and the `**kwargs`, with their
-    names and how each is passed."""
-    code = frame.f_code
-    names = code.co_varnames
-    local = frame.f_locals
-    count, kwonly = code.co_argcount, code.co_kwonlyargcount
-    try:
-        args = [local[names[i]] for i in range(count)]
-        kwargs = {names[count + j]: local[names[count + j]] for j in range(kwonly)}
-        how = [(names[i], "arg") for i in range(count)] + [(n, "kw") for n in kwargs]
-        position = count + kwonly
-        if code.co_flags & CO_VARARGS:
-            extra = list(local[names[position]])
-            how[count:count] = [(f"{names[position]}[{i}]", "star") for i in range(len(extra))]
-            args += extra
-            position += 1
-        if code.co_flags & CO_VARKEYWORDS:
-            more = local[names[position]]
-            for key, value in more.items():
-                if isinstance(key, str) and key not in kwargs:
-                    kwargs[key] = value
-                    how.append((key, "kw"))
-    except (KeyError, IndexError, TypeError):
-        return None  # an argument deleted or rebound before its first line: not a call's
-    return args, kwargs, how
 
 
 def entry_status(exc: BaseException) -> str:
