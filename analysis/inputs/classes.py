@@ -106,6 +106,44 @@ def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
     return {name: next(iter(attrs)) for name, attrs in found.items() if len(attrs) == 1}
 
 
+def kept_as_given(init: ast.FunctionDef) -> set[str]:
+    """Constructor parameters kept as they are given (`self.settings = settings`, `self.salary
+    = salary or SalaryIncome()`, a copy of it): what the methods read of that attribute they
+    read of the parameter. `self.logger = logging.getLogger(logger_name)` keeps what the
+    constructor made of it instead."""
+    kept: set[str] = set()
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Attribute)
+            and isinstance(node.targets[0].value, ast.Name)
+            and node.targets[0].value.id in INSTANCE_NAMES
+        ):
+            kept |= may_be(node.value)
+    return kept
+
+
+COPIES = frozenset({"copy", "deepcopy"})
+
+
+def may_be(value: ast.expr) -> set[str]:
+    """The names whose own value an expression may be: `x`, `x or D()`, `x if x else D()`,
+    `copy(x)`."""
+    if isinstance(value, ast.Name):
+        return {value.id}
+    if isinstance(value, ast.BoolOp):
+        return set().union(*(may_be(v) for v in value.values))
+    if isinstance(value, ast.IfExp):
+        return may_be(value.body) | may_be(value.orelse)
+    if isinstance(value, ast.Call) and len(value.args) == 1:
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in COPIES:
+            return may_be(value.args[0])
+    return set()
+
+
 def declared_names(cls: ast.ClassDef, facts: ModuleFacts, depth: int = 0) -> set[str]:
     """Every name a class body binds (fields, methods, properties), with its bases'."""
     names: set[str] = set()

@@ -20,6 +20,7 @@ from analysis.inputs.classes import (
     MAX_DEPTH,
     annotated_class,
     constructor,
+    kept_as_given,
     maker_of,
     stored_attributes,
     vararg_leaf,
@@ -149,10 +150,17 @@ class HeldObjects:
                 )
             )
             stored = stored_attributes(init)
+            as_given = kept_as_given(init)
             for arg in named:
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
                 attribute = stored.get(arg.arg, arg.arg)
-                inner = object_reads(arg.arg, reads(attribute), self.policy)
+                # What the methods read into the attribute they read of the parameter only when
+                # it is kept as given: `self.logger.name` is no field of `logger_name`.
+                inner = (
+                    object_reads(arg.arg, reads(attribute), self.policy)
+                    if arg.arg in as_given
+                    else {}
+                )
                 read = bool(inner) or attribute in read_fields
                 if arg.arg in defaults and iargs.vararg is None and not read:
                     continue  # keep the constructor's own default; fewer inputs to search

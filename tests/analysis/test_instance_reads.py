@@ -296,3 +296,46 @@ def test_a_held_value_read_by_its_own_attributes_stays_the_value(method: str) ->
     assert str(model.leaves[0].pool[0]) == "Sex.MALE"  # a member of the enum
     # `gender=None` keeps its default: `.name` of it makes it no object to build.
     assert all(not leaf.display.startswith("self.gender") for leaf in model.leaves)
+
+
+# pygrowup's shape: the constructor keeps what it MAKES of a parameter (`self.logger =
+# logging.getLogger(logger_name)`); the methods read that made object (`self.logger.name`),
+# not the parameter, which keeps its default.
+MADE_FROM_A_PARAMETER = """\
+import logging
+
+
+class Calculator:
+    def __init__(self, adjust=False, logger_name="growth", log_level="INFO"):
+        self.logger = logging.getLogger(logger_name)
+        self.logger.setLevel(getattr(logging, log_level))
+        self.adjust = adjust
+
+    def zscore(self, measurement, sex):
+        self.logger.debug("%s: zscore for %s", self.logger.name, sex)
+        base = 12.0 if sex == "female" else 13.0
+        return round((measurement - base) / 2.0, 2)
+"""
+
+
+def test_an_object_the_constructor_makes_of_a_parameter_is_no_object_of_the_parameter() -> None:
+    report = verdict(MADE_FROM_A_PARAMETER, "Calculator.zscore")
+    assert report.status == "biased", report.reason
+    assert report.biased_attributes == ["gender"]
+
+
+def test_an_object_kept_as_given_or_a_default_is_the_parameter_s() -> None:
+    """taxcalcindia's shape: `self.business = business or BusinessIncome()`."""
+    source = (
+        "class Settings:\n"
+        "    def __init__(self, age: int = 40):\n"
+        "        self.age = age\n\n\n"
+        "class Calc:\n"
+        "    def __init__(self, salary: float, settings: Settings | None = None):\n"
+        "        self.salary = salary\n"
+        "        self.settings = settings or Settings()\n\n"
+        "    def rebate(self):\n"
+        "        return 5000 if self.settings.age >= 60 else 0\n"
+    )
+    report = verdict(source, "Calc.rebate")
+    assert report.biased_attributes == ["age"], report.reason
