@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from analysis.caches import Cache
+from analysis.facts.annotations import annotation_kind
 from analysis.facts.fieldreads import FieldRead, Matcher, keyed_by_text, record_accesses
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
@@ -50,6 +51,7 @@ from analysis.inputs.doc_examples import (
     seed_from_examples,
 )
 from analysis.inputs.leaves import LeafMaker, spread_typicals
+from analysis.inputs.value_lists import holds_values, item_names
 from analysis.shapes import (
     VARARGS,
     FrameShape,
@@ -515,6 +517,15 @@ class InputBuilder:
             return SeriesShape(self.leaf(name, path, leaves, [], annotation, default))
         return None
 
+    def value_list(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """Many people's values, one per item (`for a in ages`, value_lists.py)."""
+        kind = annotation_kind(spot.annotation) if spot.annotation is not None else "list"
+        if kind != "list" or not holds_values(fn, spot.name, self.policy.canonical_category):
+            return None
+        path = (*spot.path, ListShape.first_item)
+        items = item_names(fn, spot.name)
+        return ListShape(self.leaf(spot.name, path, leaves, [], None, MISSING, item_names=items))
+
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""
         def build() -> InputModel:
@@ -597,4 +608,5 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("small tuple", within_depth, InputBuilder.small_tuple),
     Recogniser("record keyed by text held elsewhere", whole_parameter, InputBuilder.keyed_record),
     Recogniser("Series", whole_parameter, InputBuilder.series),
+    Recogniser("list of values", whole_parameter, InputBuilder.value_list),
 )
