@@ -35,6 +35,14 @@ def rate(ages, i):
     return 0.2 if ages[i] >= 65 else 0.1
 """
 
+PLURALS = """
+def premiums(sexes, ethnicities):
+    return [
+        (120 if s == "female" else 100) + (10 if e == "Hispanic" else 0)
+        for s, e in zip(sexes, ethnicities)
+    ]
+"""
+
 NOT_BY_ITEM = """
 def bracket(age):
     return "senior" if age > 60 else "adult"
@@ -72,3 +80,13 @@ def test_a_list_iterated_or_indexed_is_biased() -> None:
         assert report.status == "biased", (name, report.reason)
         assert {f.attribute for f in report.findings} == {"age"}
 
+
+
+def test_plural_names_are_their_category() -> None:
+    """`sexes`, `ethnicities`: the plural names a column of the category as `ages` does."""
+    model = model_of(PLURALS, "premiums")
+    assert leaf(model, "sexes[0]").category == "gender"
+    assert leaf(model, "ethnicities[0]").category == "race"
+    report = verdict(PLURALS, "premiums")
+    assert report.status == "biased", report.reason
+    assert {f.attribute for f in report.findings} == {"gender", "race"}
