@@ -25,17 +25,41 @@ def _names(nodes: list[ast.expr]) -> Iterator[str]:
             yield node.id
 
 
-def _iterated_by(node: ast.expr) -> list[str]:
-    """The names a loop's or comprehension's `iter` walks item by item."""
+def _walked(node: ast.expr) -> list[str]:
+    """The names an iterable walks item by item: itself, or what `zip`, `enumerate`,
+    `sorted`... of it walk (`enumerate(zip(results, ages), 1)`)."""
     if isinstance(node, ast.Name):
         return [node.id]
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in ITERATING_CALLS
-    ):
-        return list(_names(node.args))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in ITERATING_CALLS:
+            return [name for arg in node.args for name in _walked(arg)]
     return []
+
+
+def _bound(walked: ast.expr, target: ast.expr, name: str) -> Iterator[str]:
+    """The names `target` binds to items of `name` as it unpacks the items of `walked`:
+    `a` of `for a in ages`, of `for w, a in zip(weights, ages)` and of
+    `for i, (w, a) in enumerate(zip(weights, ages))`."""
+    if isinstance(walked, ast.Name):
+        if walked.id == name and isinstance(target, ast.Name):
+            yield target.id
+        return
+    if not (isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name)):
+        return
+    kind, args = walked.func.id, list(walked.args)
+    if kind in ("sorted", "reversed", "list", "tuple", "iter") and args:
+        yield from _bound(args[0], target, name)
+    elif kind == "enumerate" and args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        yield from _bound(args[0], target.elts[1], name)  # the index, then the item
+    elif kind == "zip" and isinstance(target, ast.Tuple):
+        for arg, part in zip(args, target.elts, strict=False):
+            yield from _bound(arg, part, name)
+
+
+def _loops(fn: ast.AST) -> Iterator[ast.For | ast.AsyncFor | ast.comprehension]:
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            yield node
 
 
 def _zipped(fn: ast.AST) -> list[list[str]]:
@@ -50,43 +74,22 @@ def _zipped(fn: ast.AST) -> list[list[str]]:
 def iterated(fn: ast.AST, name: str) -> bool:
     """Whether the function walks `name` item by item: a loop or comprehension over it (or
     over `zip`/`enumerate`/`sorted` of it), or an item taken at a computed index (`ages[i]`)."""
-    for node in ast.walk(fn):
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-            if name in _iterated_by(node.iter):
-                return True
-        elif (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == name
-            and isinstance(node.slice, ast.Name)
-            and isinstance(node.ctx, ast.Load)
-        ):
-            return True
-    return False
+    if any(name in _walked(loop.iter) for loop in _loops(fn)):
+        return True
+    return any(
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        and isinstance(node.slice, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        for node in ast.walk(fn)
+    )
 
 
 def item_names(fn: ast.AST, name: str) -> tuple[str, ...]:
-    """The names the function's loops bind items of `name` to: `a` of `for a in ages` and of
-    `for w, a in zip(weights, ages)`, `s` of `for i, s in enumerate(sexes)`."""
-    found: list[str] = []
-    for node in ast.walk(fn):
-        if not isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-            continue
-        walked, target = node.iter, node.target
-        if isinstance(walked, ast.Name) and walked.id == name and isinstance(target, ast.Name):
-            found.append(target.id)
-        elif isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name):
-            args = list(walked.args)
-            if walked.func.id == "enumerate":
-                args = [ast.Constant(0), *args]  # the index, then the item
-            if walked.func.id in ("zip", "enumerate") and isinstance(target, ast.Tuple):
-                pairs = zip(args, target.elts, strict=False)
-                found += [t.id for a, t in pairs if _is(a, name) and isinstance(t, ast.Name)]
+    """The names the function's loops bind items of `name` to (`_bound`)."""
+    found = [bound for loop in _loops(fn) for bound in _bound(loop.iter, loop.target, name)]
     return tuple(dict.fromkeys(found))
-
-
-def _is(node: ast.expr, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
 
 
 def holds_values(fn: ast.AST, name: str, protected: Callable[[str], object]) -> bool:

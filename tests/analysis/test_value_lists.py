@@ -43,6 +43,14 @@ def premiums(sexes, ethnicities):
     ]
 """
 
+NUMBERED_ROWS = """
+def table(names: list[str], age_list: list[int]) -> list:
+    rows = []
+    for idx, (name, age) in enumerate(zip(names, age_list, strict=True), 1):
+        rows.append((idx, name, "child" if age < 6570 else "adult"))
+    return rows
+"""
+
 NOT_BY_ITEM = """
 def bracket(age):
     return "senior" if age > 60 else "adult"
@@ -62,6 +70,15 @@ def test_every_column_zip_reads_is_a_list() -> None:
     model = model_of(PARALLEL_COLUMNS, "scores")
     assert all(isinstance(p.shape, ListShape) for p in model.params), model.params
     assert all(isinstance(v, str) for v in leaf(model, "sex[0]").pool)
+
+
+def test_items_unpacked_inside_enumerate_are_the_items() -> None:
+    """`for idx, (name, age) in enumerate(zip(names, age_list), 1)`: `age` is an item of
+    `age_list`, and what the loop does with it gives the item's values."""
+    model = model_of(NUMBERED_ROWS, "table")
+    assert isinstance(model.params[1].shape, ListShape)
+    assert 6570 in leaf(model, "age_list[0]").pool
+    assert verdict(NUMBERED_ROWS, "table").status == "biased"
 
 
 def test_a_single_value_stays_a_value() -> None:
