@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from analysis.caches import Cache
-from analysis.facts.annotations import annotation_kind
 from analysis.facts.fieldreads import FieldRead, Matcher, keyed_by_text, record_accesses
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
@@ -51,7 +50,7 @@ from analysis.inputs.doc_examples import (
     seed_from_examples,
 )
 from analysis.inputs.leaves import LeafMaker, spread_typicals
-from analysis.inputs.value_lists import holds_values, item_names
+from analysis.inputs.value_lists import list_of_values
 from analysis.shapes import (
     VARARGS,
     FrameShape,
@@ -519,12 +518,7 @@ class InputBuilder:
 
     def value_list(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """Many people's values, one per item (`for a in ages`, value_lists.py)."""
-        kind = annotation_kind(spot.annotation) if spot.annotation is not None else "list"
-        if kind != "list" or not holds_values(fn, spot.name, self.policy.canonical_category):
-            return None
-        path = (*spot.path, ListShape.first_item)
-        items = item_names(fn, spot.name)
-        return ListShape(self.leaf(spot.name, path, leaves, [], None, MISSING, item_names=items))
+        return list_of_values(spot.name, spot.annotation, spot.path, fn, leaves, self)
 
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""

@@ -11,10 +11,47 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from typing import Protocol
+
+from analysis.facts.annotations import annotation_kind
+from analysis.shapes import InputPath, Leaf, LeafShape, ListShape
+from analysis.values import MISSING
+from config.policy import Policy
 
 # Calls that iterate every argument they are given, item by item.
 ITERATING_CALLS = frozenset({"zip", "enumerate", "sorted", "reversed", "list", "tuple", "iter"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class LeafBuilder(Protocol):
+    """What this module asks of the input builder: its policy, and a leaf made as every
+    other leaf is (`LeafMaker.leaf`)."""
+
+    policy: Policy
+
+    def leaf(
+        self, name: str, path: InputPath, leaves: list[Leaf], choices: list[object],
+        annotation: ast.expr | None, default: object, *, item_names: tuple[str, ...],
+    ) -> LeafShape: ...  # fmt: skip
+
+
+def list_of_values(
+    name: str,
+    annotation: ast.expr | None,
+    path: InputPath,
+    fn: ast.AST,
+    leaves: list[Leaf],
+    builder: LeafBuilder,
+) -> ListShape | None:
+    """Parameter `name` as a list of two values (the one tried, then a peer's), when it holds
+    many people's values (`holds_values`) and no annotation says otherwise."""
+    kind = annotation_kind(annotation) if annotation is not None else "list"
+    if kind != "list" or not holds_values(fn, name, builder.policy.canonical_category):
+        return None
+    items = item_names(fn, name)
+    item = builder.leaf(name, (*path, ListShape.first_item), leaves, [], None, MISSING,
+                        item_names=items)  # fmt: skip
+    return ListShape(item)
 
 
 def _names(nodes: list[ast.expr]) -> Iterator[str]:
