@@ -50,6 +50,7 @@ from analysis.inputs.doc_examples import (
 )
 from analysis.inputs.instances import HeldObjects, object_reads
 from analysis.inputs.leaves import LeafMaker, spread_typicals
+from analysis.inputs.value_lists import list_of_values
 from analysis.shapes import (
     FrameShape,
     InputModel,
@@ -464,6 +465,10 @@ class InputBuilder:
             return SeriesShape(self.leaf(name, path, leaves, [], annotation, default))
         return None
 
+    def value_list(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """Many people's values, one per item (`for a in ages`, value_lists.py)."""
+        return list_of_values(spot.name, spot.annotation, spot.path, fn, leaves, self)
+
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""
         def build() -> InputModel:
@@ -546,4 +551,5 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("small tuple", within_depth, InputBuilder.small_tuple),
     Recogniser("record keyed by text held elsewhere", whole_parameter, InputBuilder.keyed_record),
     Recogniser("Series", whole_parameter, InputBuilder.series),
+    Recogniser("list of values", whole_parameter, InputBuilder.value_list),
 )

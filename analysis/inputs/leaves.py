@@ -197,13 +197,18 @@ class LeafMaker:
         default: Any,
         category_name: str | None = None,
         closed: bool = False,
+        item_names: tuple[str, ...] | None = None,
     ) -> LeafShape:
         """`category_name`: the name whose category the leaf carries, when not its own
         ("" for none): the "value" of `patient["age"]["value"]` is an age. `closed`: the
         choices are every value the input's type holds (an enum's members), tried with its
-        default alone besides; no word or number of its category or kind joins them."""
+        default alone besides; no word or number of its category or kind joins them.
+        `item_names`: the leaf is an item of the list `name` holds, used as the names its
+        loops bind the items to are (`for a in ages: a > 60`), not as the list is (iterated)."""
         category = self.category_of(name, path, default, category_name)
         hint = self.name_hint(name, category)
+        if item_names is not None:
+            hint = item_hint(hint, [self.facts.hints.get(n.lower(), Hint()) for n in item_names])
         declared: list[Any] = []
         if annotation is not None:
             kind = annotation_kind(annotation)
@@ -211,7 +216,7 @@ class LeafMaker:
                 hint = replace(hint, kinds=hint.kinds | {kind})
             declared = literal_choices(annotation, self.facts)
             choices = choices or declared
-        own = self.own_kinds(name, annotation)
+        own = self.own_kinds(name, annotation) - ({"list"} if item_names is not None else set())
         form = age_form(name, own) if category == "age" else None
         if category is not None and not closed and self.yes_or_no(name, path, category, own):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
@@ -222,7 +227,8 @@ class LeafMaker:
             pool = [*choices, default] if given else list(choices)
             from_code = len(choices)
         else:
-            pool, from_code = self.pool(name, hint, choices, category, default, form, own)
+            keyed = name if item_names is None else f"{name}[{','.join(item_names)}]"
+            pool, from_code = self.pool(name, hint, choices, category, default, form, own, keyed)
         if declared:  # `Literal["white", "black"]`: "White" is refused, rest on one declared
             hint = replace(hint, accepted=[*hint.accepted, *declared])
         leaf = Leaf(
@@ -300,11 +306,13 @@ class LeafMaker:
         default: Any,
         form: str | None,
         own: set[str],
+        keyed: str,
     ) -> tuple[list[Any], int]:
         """The leaf's pool and how many of its values come from the code. The same name in
-        many functions gets the same pool: computed once per module."""
+        many functions gets the same pool (`keyed`: the name and what else its hint holds):
+        computed once per module."""
         key: PoolKey = (
-            name.lower(), category, frozenset(hint.kinds), repr(choices), form,
+            keyed.lower(), category, frozenset(hint.kinds), repr(choices), form,
             type(default), repr(default), frozenset(own),
         )  # fmt: skip
         pool, from_code = self.facts.caches.value(
@@ -363,3 +371,13 @@ class LeafMaker:
                     in_years(item.leaf)
                 items[str(i)] = item
         return TupleShape(items)
+
+
+def item_hint(listed: Hint, items: list[Hint]) -> Hint:
+    """What is known of one item of a list: the list's own hint less its use as a list, and
+    what the code does with the names its items are bound to."""
+    merged = Hint()
+    merged.merge(replace(listed, kinds=listed.kinds - {"list"}))
+    for hint in items:
+        merged.merge(hint)
+    return merged
