@@ -7,6 +7,9 @@ fleet needs:
 - **Horses die with their worker.** Each job runs in a forked work horse; on Linux the horse
   asks the kernel to SIGKILL it when its worker dies, so that a killed worker's job cannot
   finish unseen and post a second time after its retry.
+- **A prompt exit.** RQ's command listener waits up to 60 s for a message, and redis-py (8.2 on)
+  joins that listener when it stops: a worker whose listener has just seen its own unsubscribe
+  reply waited out the minute before exiting. The listener here waits a second at a time.
 - **Graceful shutdown.** SIGTERM lets the running review finish; if it has not finished after
   `shutdown_grace` seconds, its horse gets SIGTERM, which unwinds the job (its locks are
   released) and fails it into RQ's retry: the job is handed back to the queue, and the
@@ -35,6 +38,8 @@ log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
 # After asking a horse to stop, how long to wait before killing it outright.
 HORSE_STOP_SECONDS = 10
+# The longest the command listener waits for a message, hence the longest an exit waits for it.
+LISTENER_WAIT_SECONDS = 1.0
 
 
 class ShutdownGraceOver(BaseException):
@@ -82,6 +87,17 @@ class ReviewWorker(Worker):
                 extra={"job": job.description},
             )
         return True  # let the other handlers run
+
+    def subscribe(self) -> None:
+        """RQ's own, with the listener waiting `LISTENER_WAIT_SECONDS` instead of 60 s."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]
+            sleep_time=LISTENER_WAIT_SECONDS,
+            daemon=True,
+            exception_handler=self._pubsub_exception_handler,
+        )
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         # RQ allows 60 s past the monitoring interval; a fleet notices a dead worker sooner.

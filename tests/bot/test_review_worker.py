@@ -4,6 +4,8 @@ real subprocess and kill it; those runs are not seen by coverage)."""
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 import pytest
 from botsupport import APP_ID
@@ -31,6 +33,26 @@ def test_heartbeat_drives_monitoring_maintenance_and_abandonment(
     job = Job.create("bot.jobs.review_job", connection=worker.connection, timeout=1800)
     # A job silent for two heartbeats is abandoned (RQ's own default: a minute more).
     assert worker.get_heartbeat_ttl(job) == 10
+
+
+def test_the_worker_stops_listening_promptly_after_its_listener_saw_the_unsubscribe(
+    app_keys: tuple[str, str], redis_url: str
+) -> None:
+    # The race that held a burst worker a minute at exit: the listener thread handles the
+    # unsubscribe reply before it is told to stop, then waits for a subscription that never
+    # comes (RQ's 60 s) while redis-py's stop() joins it.
+    settings = settings_for_worker(app_keys[0], redis_url)
+    worker = ReviewWorker([QUEUE_NAME], connection=Redis.from_url(redis_url), settings=settings)
+    worker.subscribe()
+    worker.pubsub.unsubscribe()
+    deadline = time.monotonic() + 10
+    while worker.pubsub.subscribed and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not worker.pubsub.subscribed
+    stopping = threading.Thread(target=worker.unsubscribe, daemon=True)
+    stopping.start()
+    stopping.join(timeout=15)
+    assert not stopping.is_alive(), "unsubscribe waited for the listener's long poll"
 
 
 def test_an_abandoned_review_is_reported_with_what_happens_next(
