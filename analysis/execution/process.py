@@ -8,6 +8,7 @@ started; `ProcessExecutor` here applies rlimits only (for code the user owns), a
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -19,6 +20,7 @@ import selectors
 import signal
 import subprocess
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -51,6 +53,20 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
         "harness/runner.py",
     )
 )
+
+
+def packed_script(source: str) -> str:
+    """`python -c` text that runs `source`. Linux caps one argument at 128 KiB
+    (MAX_ARG_STRLEN, "Argument list too long"), which the harness nears on its own: it crosses
+    compressed, and is unpacked and run as the script it is, in `__main__`'s namespace."""
+    packed = base64.b85encode(zlib.compress(source.encode("utf-8"), 9)).decode("ascii")
+    return (
+        "exec(compile(__import__('zlib').decompress(__import__('base64').b85decode("
+        f"{packed!r})), '<codebias harness>', 'exec'))\n"
+    )
+
+
+HARNESS_SCRIPT = packed_script(HARNESS_SOURCE)
 
 
 @dataclass(frozen=True)
@@ -257,7 +273,7 @@ class Executor:
     def argv(self, limits: Limits) -> list[str]:
         # Not -I: its -E would drop PYTHONHASHSEED below (the environment is ours entirely,
         # so -E guards nothing); -s and -P keep the user site and the cwd off sys.path.
-        return [self.interpreter.executable, "-s", "-P", "-c", HARNESS_SOURCE]
+        return [self.interpreter.executable, "-s", "-P", "-c", HARNESS_SCRIPT]
 
     def env(self) -> dict[str, str]:
         # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and

@@ -40,7 +40,7 @@ from typing import IO
 from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution.interpreter import Interpreter
 from analysis.execution.process import (
-    HARNESS_SOURCE,
+    HARNESS_SCRIPT,
     Executor,
     Limits,
     Session,
@@ -276,7 +276,7 @@ class BwrapExecutor(Executor):
             # -S: the host's .pth hooks never run inside (site paths come from the prelude);
             # no -E, so that our PYTHONHASHSEED holds: the environment is ours entirely.
             layout.python, "-B", "-S", "-s", "-P",
-            "-c", prelude(limits, layout.site_paths) + HARNESS_SOURCE,
+            "-c", prelude(limits, layout.site_paths) + HARNESS_SCRIPT,
         ]  # fmt: skip
         return argv
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.execution.harness.output import whole
+from analysis.execution.harness.output import named_flag, whole
 from analysis.execution.process import Call, Outcome, Session
 from analysis.report import REFUSAL_PREFIX
 from analysis.search.contexts import (
@@ -127,6 +127,11 @@ class Search:
         args, kwargs = self.model.assemble({**ctx, leaf.path: value})
         parts = parts or leaf.display in self.unstable
         masks = (encode_value(value), *self.peer_masks, *self.echo_words(leaf))
+        if isinstance(value, bool):
+            # A flag is masked only under its own name (`is_resident=True` in a record
+            # returned): a bare True is every other flag's value too. Either value: under
+            # its name it is this flag carried along, or a fixed peer's of the same name.
+            masks += (named_flag(leaf.name, True), named_flag(leaf.name, False))
         return Call(tuple(args), kwargs, seed, masks, parts)
 
     def other_names(self, leaf: Leaf) -> tuple[str, ...]:

@@ -77,6 +77,26 @@ ECHOES = {
         "    days = (datetime.date.today() - born).days\n"
         "    return f'{name} is {days // 365} years old'\n"
     ),
+    # india-tax-guru's `_with_salary` / `_profile_from_dict`: a flag copied into the record
+    # returned. A bare True is everywhere; the flag under its own name is the echo.
+    "a flag in a dataclass's repr under its own name": (
+        "import dataclasses\n"
+        "@dataclasses.dataclass\n"
+        "class Profile:\n"
+        "    income: int\n"
+        "    is_resident: bool\n"
+        "    is_senior: bool = True\n"
+        "def f(profile: Profile):\n"
+        "    return dataclasses.replace(profile, income=profile.income + 1)\n"
+    ),
+    "flags of a list of records carried along": (
+        "def f(tenants):\n"
+        "    return [{'is_female': t['is_female'], 'rent': t['rent'] * 12} for t in tenants]\n"
+    ),
+    "a flag in a returned dict under its own name": (
+        "def f(applicant):\n"
+        "    return {'fee': 10, 'is_female': applicant['is_female'], 'urgent': True}\n"
+    ),
 }
 
 
@@ -111,6 +131,15 @@ DECISIONS = {
         "    rate: float\n"
         "def f(age_band: AgeBand):\n"
         "    return Profile(age_band, 0.1 if age_band is AgeBand.SENIOR else 0.2)\n"
+    ),
+    "a flag beside a decision on it": (
+        "def f(applicant):\n"
+        "    female = applicant['is_female']\n"
+        "    return {'is_female': female, 'fee': 10 if female else 12}\n"
+    ),
+    "the flag's value under another name": (
+        "def f(is_resident: bool):\n"
+        "    return {'is_resident': is_resident, 'rebate': is_resident}\n"
     ),
 }
 

@@ -19,7 +19,7 @@ from harness_kit import InProcessHarness, in_process_harness
 
 from analysis.errors import ReplyForged
 from analysis.execution.harness import runner as child
-from analysis.execution.process import HARNESS_SOURCE, Channel
+from analysis.execution.process import HARNESS_SCRIPT, Channel
 
 
 @pytest.fixture
@@ -327,7 +327,7 @@ def test_the_child_entry_point_speaks_signed_json_lines_and_answers_an_unknown_o
         {"op": "dance"},
     ]
     done = subprocess.run(
-        [sys.executable, "-s", "-P", "-c", HARNESS_SOURCE],
+        [sys.executable, "-s", "-P", "-c", HARNESS_SCRIPT],
         input=channel.first_line() + b"".join(json.dumps(r).encode() + b"\n" for r in requests),
         capture_output=True,
         timeout=30,
@@ -389,3 +389,10 @@ def test_an_object_built_from_nothing_is_built_once_per_session(h: InProcessHarn
     )
     calc = {"__cb__": "new", "class": "Calculator", "kwargs": {}}
     assert [h.call(calc, 30)["repr"] for _ in range(3)] == ["1", "1", "1"]
+
+
+def test_the_harness_crosses_as_one_argument_well_under_the_kernels_limit() -> None:
+    # Linux refuses one argument over 128 KiB ("Argument list too long"): the harness's source
+    # alone had grown to 130 KB, and a project's long site-packages paths in the sandbox's
+    # prelude took it over. Half the limit leaves room for the prelude and for growth.
+    assert len(HARNESS_SCRIPT.encode()) < 64 * 1024

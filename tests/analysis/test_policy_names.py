@@ -62,6 +62,15 @@ NAMES = [
     ("isTexas", "region"),
     ("is_new_south_wales", "region"),
     ("texas_rate", None),
+    # Where a person lives as a status: a metro city (India's HRA), tax residency. A resident
+    # (a marker of a person) is no place: `resident_age` is an age.
+    ("is_metro", "region"),
+    ("metro_city", "region"),
+    ("is_resident", "region"),
+    ("non_resident", "region"),
+    ("residential_status", "region"),
+    ("resident_age", "age"),
+    ("metronome_bpm", None),
     ("is_dark", None),
     ("ist_time", None),
     ("is_california_open", None),

@@ -475,7 +475,7 @@ def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path:
     import json
     import subprocess
 
-    from analysis.execution.process import HARNESS_SOURCE, Channel
+    from analysis.execution.process import HARNESS_SCRIPT, Channel
 
     write(tmp_path, {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
@@ -489,7 +489,7 @@ def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path:
     ]  # fmt: skip
     channel = Channel()
     done = subprocess.run(
-        [str(newer_python()), "-s", "-P", "-c", HARNESS_SOURCE],
+        [str(newer_python()), "-s", "-P", "-c", HARNESS_SCRIPT],
         input=channel.first_line() + b"".join(json.dumps(r).encode() + b"\n" for r in requests),
         capture_output=True, timeout=60,
     )  # fmt: skip

@@ -69,6 +69,12 @@ def mask_text(text, masks):
     return text
 
 
+def named_flag(name: str, value: object) -> str:
+    """The mask of a flag under its own name: `is_resident=True`, as a dataclass's repr writes
+    it, and the key and value of a dict (canonical) or a keyword (`Profile(is_resident=True)`)."""
+    return f"{name}={value!r}"
+
+
 def ages_from_birth(value):
     """The whole years from a date (or ISO text of one) to today, as code works an age out of
     a birth date: by the calendar, `days // 365` or `days / 365.25`; none for anything else."""
@@ -218,6 +224,13 @@ def more(items):
     return [f"... {len(items) - MAX_ITEMS} more"] if len(items) > MAX_ITEMS else []
 
 
+def flag_or_canonical(key, value, masks, depth):
+    """A dict's value, masked when it is the varied flag under the flag's own name."""
+    if isinstance(value, bool) and isinstance(key, str) and named_flag(key, value) in masks:
+        return MASK
+    return canonical(value, masks, depth)
+
+
 def canonical(obj, masks, depth=0):
     """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
     # One branch per kind of value, in the order they must be tried (a bool before an int,
@@ -238,7 +251,7 @@ def canonical(obj, masks, depth=0):
         return f"{type(obj).__name__}.{obj.name}"
     if isinstance(obj, dict):
         items = sorted(
-            f"{canonical(k, masks, depth + 1)}: {canonical(v, masks, depth + 1)}"
+            f"{canonical(k, masks, depth + 1)}: {flag_or_canonical(k, v, masks, depth + 1)}"
             for k, v in islice(obj.items(), MAX_ITEMS)
         )
         return "{" + ", ".join(items + more(obj)) + "}"
