@@ -183,6 +183,35 @@ def test_at_most_k_distinct_calls_are_kept_and_repeats_and_unpicklables_are_coun
     assert counts["repeated"] == 1 and counts["unpicklable"] == 1  # the generator
 
 
+def test_the_calls_kept_are_spread_over_the_test_files_and_the_reserve_fills_the_rest(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    # The first file calls the function with one kind of case again and again; the case
+    # that matters comes in a later file. Each file gives its share (calls_per_function // 4,
+    # at least 1) first; what is left is filled from the reserve, in order, at the end.
+    write(tmp_path, {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "tests/test_a_big.py": """\
+            from pkg.pricing import mutate
+            def test_big():
+                for age in [30, 31, 32, 33, 34, 35]:
+                    mutate({"age": age})
+        """,
+        "tests/test_b_small.py": """\
+            from pkg.pricing import mutate
+            def test_small():
+                mutate({"age": 80})
+        """,
+    })  # fmt: skip
+    lines = recorded(
+        h, tmp_path, ("mutate",), [pytest_entry("tests")], calls_per_function=3
+    )  # fmt: skip
+    assert [arguments(c)["args"][0]["age"] for c in calls(lines)] == [30, 80, 31]
+    assert [c["source"].split("::")[0] for c in calls(lines)] == [
+        "tests/test_a_big.py", "tests/test_b_small.py", "tests/test_a_big.py",
+    ]  # fmt: skip
+
+
 def test_an_oversized_call_is_counted_not_kept(h: InProcessHarness, tmp_path: Path) -> None:
     write(tmp_path, {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,

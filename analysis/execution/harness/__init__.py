@@ -6,6 +6,7 @@
     stubs      recording stand-ins for modules that cannot be imported
     frames     a small DataFrame stand-in for sandboxes without pandas
     describe   what a recorded argument holds, as bounded JSON
+    testplugin the recording run's pytest plugin: each test names, times and may skip
     recorder   the recording run of the project's own tests and demos
     recorded   recorded calls replayed with one leaf set
     held       the JSON reader and writer and the MAC, held before code runs

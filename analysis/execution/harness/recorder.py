@@ -63,6 +63,7 @@ if __name__ != "__main__":
     )
     from analysis.execution.harness.describe import Describer
     from analysis.execution.harness.openfisca import is_population
+    from analysis.execution.harness.testplugin import recording_plugin
 
 CO_SUSPENDABLE = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 # Calls of one target pickled at most, kept or not: a helper called a million times by a
@@ -74,8 +75,11 @@ PYTEST_OPTIONS = [
     "--continue-on-collection-errors",  # a test file that cannot import is skipped, counted
 ]  # fmt: skip
 PYTEST_USAGE_ERROR = 4
-# Tests of one file in a row that kept no new call, after which the rest of it is left out.
-PATIENCE = 25
+# The calls of one target are spread over this many sources (test files, programs) at least:
+# the first file of a suite (`test_advisory.py`) often calls a function with one big case
+# again and again, and the cases that show a difference come in later files. A source past
+# its share puts its calls in reserve, which fills what is left at the end.
+SPREAD = 4
 
 
 class CallRecorder:
@@ -94,6 +98,10 @@ class CallRecorder:
         self.wanted = set(self.targets.values())
         self.by_code: dict[Any, int | None] = {}
         self.kept: dict[int, set[str]] = {}
+        self.share = max(1, self.keep // SPREAD)  # calls of one target kept from one source
+        self.from_source: dict[tuple[int, str], int] = {}
+        # Calls of a source past its share, by target, in order: (digest, message).
+        self.reserve: dict[int, list[tuple[str, dict[str, Any]]]] = {}
         self.seen: dict[int, int] = {}
         self.frames: set[int] = set()  # suspendable frames already captured (generators)
         # Calls whose arguments are kept as they return, by frame: (target, arguments).
@@ -231,7 +239,13 @@ class CallRecorder:
             monitoring.set_local_events(MONITORING_TOOL, code, monitoring.events.PY_RETURN)
 
     def keep_call(self, target: int, params: tuple[list[Any], dict[str, Any], list[Any]]) -> None:
-        """Pickle, check, describe and send one call's arguments (or count why not)."""
+        """Pickle, check, describe and send one call's arguments (or count why not); a call
+        from a source past its share goes to the reserve."""
+        source = self.source.split("::")[0]
+        spare = self.held is None and self.from_source.get((target, source), 0) >= self.share
+        reserve = self.reserve.setdefault(target, [])
+        if spare and len(reserve) >= self.keep:
+            return
         args, kwargs, names = params
         try:
             data = dumps_call({"args": args, "kwargs": kwargs})
@@ -243,7 +257,7 @@ class CallRecorder:
             return
         digest = hashlib.sha256(data).hexdigest()
         kept = self.kept.setdefault(target, set())
-        if digest in kept:
+        if digest in kept or any(digest == spared for spared, _ in reserve):
             self.counts["repeated"] += 1
             return
         try:
@@ -261,8 +275,6 @@ class CallRecorder:
         except Exception:  # noqa: BLE001 - an object whose fields raise when read
             self.counts["unloadable"] += 1
             return
-        kept.add(digest)
-        self.counts["kept"] += 1
         call = {
             "target": target,
             "source": self.source,
@@ -271,6 +283,12 @@ class CallRecorder:
             "params": described,
         }
         message = {"call": call, "pickle": base64.b64encode(data).decode()}
+        if spare:
+            reserve.append((digest, message))
+            return
+        kept.add(digest)
+        self.counts["kept"] += 1
+        self.from_source[(target, source)] = self.from_source.get((target, source), 0) + 1
         if self.held is not None:
             self.held.append((target, digest, message))
             return
@@ -288,6 +306,8 @@ class CallRecorder:
             else:
                 self.kept.get(target, set()).discard(digest)
                 self.counts["kept"] -= 1
+                source = (target, str(message["call"]["source"]).split("::")[0])
+                self.from_source[source] -= 1
 
     def added_paths(self) -> list[str]:
         """Import roots inside the project the run added (pytest's rootdir of test files):
@@ -314,7 +334,20 @@ class CallRecorder:
             self.run_entries(entries, total, share, per_test, cwd)
         finally:
             ACTIVE.clear()
+        self.send_reserve()
         self.harness.send({"recorded": True, "counts": self.counts})
+
+    def send_reserve(self) -> None:
+        """The reserve fills, in the order it was recorded, what the sources' shares left."""
+        for target, reserve in self.reserve.items():
+            kept = self.kept.setdefault(target, set())
+            for digest, message in reserve:
+                if len(kept) >= self.keep:
+                    break
+                if digest not in kept:
+                    kept.add(digest)
+                    self.counts["kept"] += 1
+                    self.harness.send(message)
 
     def run_entries(
         self, entries: list[Any], total: float, share: float, per_test: float, cwd: str
@@ -512,61 +545,6 @@ class CallRecorder:
             clock.end_test()
             self.release(returned)
         return returned
-
-
-def recording_plugin(
-    pytest: Any, recorder: CallRecorder, clock: Timer, outcome: EntryOutcome
-) -> Any:
-    """A pytest plugin object: names each test as the source of the calls it makes, times
-    each test, and counts the tests run and the test files that failed to import."""
-
-    stale: dict[str, int] = {}  # by test file: tests in a row that kept no new call
-
-    class RecordingPlugin:
-        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
-        def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
-            # Each test is recorded from its setup (fixtures build inputs) to its teardown;
-            # collection, imports above all, runs without the hook and its cost.
-            file = str(item.nodeid).split("::")[0]
-            if recorder.done or stale.get(file, 0) >= PATIENCE:
-                # What is left teaches nothing: every function has its calls, or this file's
-                # last tests (a parametrised one, run by the hundred) kept none.
-                item.add_marker(pytest.mark.skip(reason="codebias: nothing more to record"))
-                outcome.left_out += 1
-                yield
-                return
-            recorder.source = test_source(item)[:300]
-            with recorder.lock:  # if this test kills the child, the rest run without it
-                recorder.harness.send({"test": str(item.nodeid)[:300]})
-            kept = recorder.counts["kept"]
-            clock.start_test()
-            recorder.install()
-            try:
-                yield
-            finally:
-                recorder.uninstall()
-                clock.end_test()
-                stale[file] = 0 if recorder.counts["kept"] > kept else stale.get(file, 0) + 1
-
-        def pytest_runtest_logreport(self, report: Any) -> None:
-            if report.when == "call":
-                outcome.tests += 1
-
-        def pytest_collectreport(self, report: Any) -> None:
-            if report.failed:
-                outcome.failed_imports += 1
-
-    return RecordingPlugin()
-
-
-def test_source(item: Any) -> str:
-    """A test as a finding names it: its node id; an OpenFisca YAML case, whose node id
-    ends with an empty name until it runs, by its file and the case's own name."""
-    nodeid = str(item.nodeid)
-    case = getattr(getattr(item, "test", None), "name", None)
-    if nodeid.endswith("::") and isinstance(case, str) and case:
-        return nodeid + case
-    return nodeid
 
 
 def entry_status(exc: BaseException) -> str:

@@ -1,0 +1,74 @@
+"""The recorder's pytest plugin: each test names the calls it makes, is timed, and is left
+out when nothing more can be learnt from it (harness/recorder.py runs pytest with it).
+
+Part of the child script (see harness/runner.py): joined into one script with the other parts by
+`analysis.execution.process.HARNESS_SOURCE`; standard library only (pytest is the project's).
+"""
+
+from typing import Any
+
+if __name__ != "__main__":
+    # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
+    # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.clock import EntryOutcome, Timer
+
+# Tests of one file in a row that kept no new call, after which the rest of it is left out.
+PATIENCE = 25
+
+
+def recording_plugin(
+    pytest: Any,
+    recorder: Any,
+    clock: Timer,
+    outcome: EntryOutcome,  # recorder: a CallRecorder
+) -> Any:
+    """A pytest plugin object: names each test as the source of the calls it makes, times
+    each test, and counts the tests run and the test files that failed to import."""
+
+    stale: dict[str, int] = {}  # by test file: tests in a row that kept no new call
+
+    class RecordingPlugin:
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
+        def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
+            # Each test is recorded from its setup (fixtures build inputs) to its teardown;
+            # collection, imports above all, runs without the hook and its cost.
+            file = str(item.nodeid).split("::")[0]
+            if recorder.done or stale.get(file, 0) >= PATIENCE:
+                # What is left teaches nothing: every function has its calls, or this file's
+                # last tests (a parametrised one, run by the hundred) kept none.
+                item.add_marker(pytest.mark.skip(reason="codebias: nothing more to record"))
+                outcome.left_out += 1
+                yield
+                return
+            recorder.source = test_source(item)[:300]
+            with recorder.lock:  # if this test kills the child, the rest run without it
+                recorder.harness.send({"test": str(item.nodeid)[:300]})
+            kept = recorder.counts["kept"]
+            clock.start_test()
+            recorder.install()
+            try:
+                yield
+            finally:
+                recorder.uninstall()
+                clock.end_test()
+                stale[file] = 0 if recorder.counts["kept"] > kept else stale.get(file, 0) + 1
+
+        def pytest_runtest_logreport(self, report: Any) -> None:
+            if report.when == "call":
+                outcome.tests += 1
+
+        def pytest_collectreport(self, report: Any) -> None:
+            if report.failed:
+                outcome.failed_imports += 1
+
+    return RecordingPlugin()
+
+
+def test_source(item: Any) -> str:
+    """A test as a finding names it: its node id; an OpenFisca YAML case, whose node id
+    ends with an empty name until it runs, by its file and the case's own name."""
+    nodeid = str(item.nodeid)
+    case = getattr(getattr(item, "test", None), "name", None)
+    if nodeid.endswith("::") and isinstance(case, str) and case:
+        return nodeid + case
+    return nodeid
