@@ -233,7 +233,9 @@ def path_names(leaf: Leaf) -> list[tuple[str, ...]]:
 
 def function_names(info: FunctionInfo, model: InputModel) -> list[tuple[str, ...]]:
     """The names that say what a function is about: its own, its class's, its parameters'
-    and those of the fields it reads."""
+    (those its signature names, and those a recorded call passed it through `**kwargs`:
+    `_chunk(n, case="n", plural=False, gender="m")` is about a numeral's words) and those of
+    the fields it reads."""
     found = [name_tokens(info.name)]
     if info.owner is not None:
         found.append(name_tokens(info.owner.name))
@@ -241,6 +243,7 @@ def function_names(info: FunctionInfo, model: InputModel) -> list[tuple[str, ...
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
         if arg is not None and arg.arg not in ("self", "cls"):
             found.append(name_tokens(arg.arg))
+    found += [name_tokens(param.name) for param in model.params]
     found += [name_tokens(leaf.name) for leaf in model.leaves]
     return [f for f in found if f]
 

@@ -120,6 +120,24 @@ def test_weak_categories_count_only_where_the_code_is_about_people() -> None:
     assert found == {}
 
 
+def test_keywords_a_call_passed_through_kwargs_say_what_the_function_is_about() -> None:
+    # num2words' `__chunk_cardianl(self, hundreds, tens, ones, chunk_num, **kwargs)`, called
+    # with `case`, `plural`, `gender`: a numeral's grammatical gender, no person's.
+    source = "def chunk(hundreds, **kwargs):\n    return kwargs['gender']\n"
+    numeral = model(
+        source,
+        ("hundreds", "arg", scalar(1)),
+        ("plural", "kw", scalar(False)),
+        ("gender", "kw", scalar("m")),
+        qualname="chunk",
+    )
+    assert leaves(numeral) == {}
+    person = model(
+        source, ("hundreds", "arg", scalar(1)), ("gender", "kw", scalar("m")), qualname="chunk"
+    )
+    assert list(leaves(person)) == ["gender"]
+
+
 def test_a_class_method_s_cls_is_not_passed_again() -> None:
     source = "class Q:\n    @classmethod\n    def f(cls, age):\n        return age\n"
     m = model(source, ("cls", "arg", {"t": "opaque", "type": "type"}), ("age", "arg", scalar(40)),
