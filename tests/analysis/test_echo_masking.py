@@ -165,6 +165,23 @@ def test_the_child_masks_the_varied_value_in_returned_and_printed_output(
     assert outcome["stdout_masked"] == "age <protected>\n"
 
 
+@pytest.mark.parametrize("stub", [[], ["pandas"]], ids=["pandas", "stand-in"])
+def test_a_frame_returned_whole_masks_its_values_not_its_row_labels(
+    h: InProcessHarness, stub: list[str]
+) -> None:
+    # cvd-risk's validate_dataframe(df) returns df: an age 0 tried against 1 masked the row
+    # labels 0 and 1 too, and the two tables read differently.
+    h.load("def f(df):\n    return df\n", stub=stub, stub_missing=False)
+    texts = []
+    for age in (0, 1):
+        frame = {"__cb__": "frame", "columns": {"age": [age, 60], "sex": ["male", "female"]}}
+        outcome = h.call(frame, mask=(age,))
+        assert outcome["ok"], outcome
+        texts.append(outcome["masked"])
+    assert texts[0] == texts[1]
+    assert texts[0] == "{'age': {0: <protected>, 1: 60}, 'sex': {0: 'male', 1: 'female'}}"
+
+
 def test_two_echoes_of_different_values_compare_the_same() -> None:
     # The parent's side: raw outputs differ, masked ones agree, so the outputs are the same.
     a = Outcome(True, "{'age': 30}", "{'age': <protected>}")

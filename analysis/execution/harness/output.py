@@ -231,6 +231,24 @@ def flag_or_canonical(key, value, masks, depth):
     return canonical(value, masks, depth)
 
 
+def table_text(columns, masks, depth):
+    """A table as `{column: {row label: value}}`, its values masked and its row labels not:
+    the labels 0, 1, ... are positions, and masked they made an age 0 tried against 1 read
+    as two tables (cvd-risk's `validate_dataframe(df)` returning df)."""
+    shown = []
+    for name, rows in islice(columns.items(), MAX_ITEMS):
+        cells = sorted(
+            f"{canonical(label, (), depth + 2)}: {canonical(value, masks, depth + 2)}"
+            for label, value in islice(rows.items(), MAX_ITEMS)
+        )
+        shown.append(f"{canonical(name, masks, depth + 1)}: {{{', '.join(cells + more(rows))}}}")
+    return "{" + ", ".join(sorted(shown) + more(columns)) + "}"
+
+
+def is_table(plain):
+    return isinstance(plain, dict) and all(isinstance(rows, dict) for rows in plain.values())
+
+
 def canonical(obj, masks, depth=0):
     """A stable text for an output: masked protected echoes, sorted sets, no addresses."""
     # One branch per kind of value, in the order they must be tried (a bool before an int,
@@ -263,14 +281,19 @@ def canonical(obj, masks, depth=0):
         return "{" + ", ".join(inner + more(obj)) + "}"
     plain_form = getattr(type(obj), "_cb_plain", None)
     if plain_form is not None:  # the harness's own table and column (harness/frames.py)
-        return canonical(plain_form(obj), masks, depth + 1)
+        plain = plain_form(obj)
+        if is_table(plain):
+            return table_text(plain, masks, depth)
+        return canonical(plain, masks, depth + 1)
     module = type(obj).__module__.split(".")[0]
     if module in ("numpy", "pandas"):
-        # Arrays, frames and their scalars as plain data: compared, and masked, by value.
+        # Arrays, series and their scalars as plain data: compared, and masked, by value.
         try:
             plain = obj.tolist() if hasattr(obj, "tolist") else obj.to_dict()
         except Exception:  # noqa: BLE001 - an object of theirs without a plain form
             plain = None
+        if is_table(plain) and hasattr(obj, "columns"):  # a DataFrame
+            return table_text(plain, masks, depth)
         if plain is not None and plain is not obj:
             return canonical(plain, masks, depth + 1)
     if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
