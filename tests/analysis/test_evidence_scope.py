@@ -42,6 +42,11 @@ def test_functions_that_may_hold_a_person_are_recorded(source: str) -> None:
         "def f():\n    return 1\n",  # nothing to record
         "def f(handler, chunk):\n    return handler.write(chunk)\n",  # a general library's
         "def f(count: int, label: str):\n    return label * count\n",  # plain values
+        # A module that names a category only by weak words (networkx's node `degree`, a
+        # server's `region`): a graph or a cloud, no person.
+        "def degree(G, nbunch):\n    return G.degree(nbunch)\n"
+        "def f(G, weight):\n    return sum(d for _, d in degree(G, None))\n",
+        "REGION = 'us-east-1'\ndef f(client):\n    return client.connect(REGION)\n",
     ],
 )
 def test_functions_with_no_person_in_sight_are_not(source: str) -> None:

@@ -14,6 +14,25 @@ if __name__ != "__main__":
 
 # Tests of one file in a row that kept no new call, after which the rest of it is left out.
 PATIENCE = 25
+# Test files in a row that kept no new call, after which the rest of the suite is left out:
+# a general library's suite of hundreds of files (networkx's 262) reaches the few functions
+# recorded here, if at all, by chance, and ran to the recording's time limit.
+FILE_PATIENCE = 30
+
+
+class FileRun:
+    """The test file running, whether it kept a call, and the files before it in a row that
+    kept none."""
+
+    def __init__(self) -> None:
+        self.current = ""
+        self.kept = False
+        self.barren = 0
+
+    def enter(self, file: str) -> None:
+        if file != self.current:
+            self.barren = self.barren + 1 if self.current and not self.kept else 0
+            self.current, self.kept = file, False
 
 
 def recording_plugin(
@@ -26,6 +45,7 @@ def recording_plugin(
     each test, and counts the tests run and the test files that failed to import."""
 
     stale: dict[str, int] = {}  # by test file: tests in a row that kept no new call
+    files = FileRun()
 
     class RecordingPlugin:
         @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
@@ -33,9 +53,11 @@ def recording_plugin(
             # Each test is recorded from its setup (fixtures build inputs) to its teardown;
             # collection, imports above all, runs without the hook and its cost.
             file = str(item.nodeid).split("::")[0]
-            if recorder.done or stale.get(file, 0) >= PATIENCE:
-                # What is left teaches nothing: every function has its calls, or this file's
-                # last tests (a parametrised one, run by the hundred) kept none.
+            files.enter(file)
+            if recorder.done or stale.get(file, 0) >= PATIENCE or files.barren >= FILE_PATIENCE:
+                # What is left teaches nothing: every function has its calls, this file's
+                # last tests (a parametrised one, run by the hundred) kept none, or the
+                # last FILE_PATIENCE files kept none.
                 item.add_marker(pytest.mark.skip(reason="codebias: nothing more to record"))
                 outcome.left_out += 1
                 yield
@@ -51,7 +73,9 @@ def recording_plugin(
             finally:
                 recorder.uninstall()
                 clock.end_test()
-                stale[file] = 0 if recorder.counts["kept"] > kept else stale.get(file, 0) + 1
+                new = recorder.counts["kept"] > kept
+                stale[file] = 0 if new else stale.get(file, 0) + 1
+                files.kept = files.kept or new
 
         def pytest_runtest_logreport(self, report: Any) -> None:
             if report.when == "call":
