@@ -17,7 +17,7 @@ PATIENCE = 25
 # Test files in a row that kept no new call, after which the rest of the suite is left out:
 # a general library's suite of hundreds of files (networkx's 262) reaches the few functions
 # recorded here, if at all, by chance, and ran to the recording's time limit.
-FILE_PATIENCE = 30
+FILE_PATIENCE = 10
 
 
 class FileRun:
