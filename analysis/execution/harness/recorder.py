@@ -63,7 +63,7 @@ if __name__ != "__main__":
     )
     from analysis.execution.harness.describe import Describer
     from analysis.execution.harness.openfisca import is_population
-    from analysis.execution.harness.testplugin import recording_plugin
+    from analysis.execution.harness.testplugin import recording_plugin, source_file
 
 CO_SUSPENDABLE = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 # Calls of one target pickled at most, kept or not: a helper called a million times by a
@@ -241,7 +241,7 @@ class CallRecorder:
     def keep_call(self, target: int, params: tuple[list[Any], dict[str, Any], list[Any]]) -> None:
         """Pickle, check, describe and send one call's arguments (or count why not); a call
         from a source past its share goes to the reserve."""
-        source = self.source.split("::")[0]
+        source = source_file(self.source)
         spare = self.held is None and self.from_source.get((target, source), 0) >= self.share
         reserve = self.reserve.setdefault(target, [])
         if spare and len(reserve) >= self.keep:
@@ -306,8 +306,7 @@ class CallRecorder:
             else:
                 self.kept.get(target, set()).discard(digest)
                 self.counts["kept"] -= 1
-                source = (target, str(message["call"]["source"]).split("::")[0])
-                self.from_source[source] -= 1
+                self.from_source[(target, source_file(message["call"]["source"]))] -= 1
 
     def added_paths(self) -> list[str]:
         """Import roots inside the project the run added (pytest's rootdir of test files):
@@ -341,13 +340,10 @@ class CallRecorder:
         """The reserve fills, in the order it was recorded, what the sources' shares left."""
         for target, reserve in self.reserve.items():
             kept = self.kept.setdefault(target, set())
-            for digest, message in reserve:
-                if len(kept) >= self.keep:
-                    break
-                if digest not in kept:
-                    kept.add(digest)
-                    self.counts["kept"] += 1
-                    self.harness.send(message)
+            for digest, message in reserve[: max(0, self.keep - len(kept))]:
+                kept.add(digest)  # a reserved call is never kept already (keep_call)
+                self.counts["kept"] += 1
+                self.harness.send(message)
 
     def run_entries(
         self, entries: list[Any], total: float, share: float, per_test: float, cwd: str

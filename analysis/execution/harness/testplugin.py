@@ -35,11 +35,16 @@ class FileRun:
             self.current, self.kept = file, False
 
 
+def source_file(source: str) -> str:
+    """The file (or program) a call's source names: a test's node id up to its `::`."""
+    return source.split("::")[0]
+
+
 def recording_plugin(
     pytest: Any,
-    recorder: Any,
+    recorder: Any,  # a CallRecorder (harness/recorder.py, which imports this part)
     clock: Timer,
-    outcome: EntryOutcome,  # recorder: a CallRecorder
+    outcome: EntryOutcome,
 ) -> Any:
     """A pytest plugin object: names each test as the source of the calls it makes, times
     each test, and counts the tests run and the test files that failed to import."""
@@ -52,7 +57,7 @@ def recording_plugin(
         def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
             # Each test is recorded from its setup (fixtures build inputs) to its teardown;
             # collection, imports above all, runs without the hook and its cost.
-            file = str(item.nodeid).split("::")[0]
+            file = source_file(str(item.nodeid))
             files.enter(file)
             if recorder.done or stale.get(file, 0) >= PATIENCE or files.barren >= FILE_PATIENCE:
                 # What is left teaches nothing: every function has its calls, this file's
