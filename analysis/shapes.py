@@ -337,6 +337,9 @@ class Param:
 class InputModel:
     params: list[Param]
     leaves: list[Leaf]
+    # Values the call holds that no leaf sets (a recorded call's other fields and cells): an
+    # output showing one of them beside the value tried is no echo of the value.
+    fixed: tuple[Any, ...] = ()
 
     @property
     def protected(self) -> list[Leaf]:

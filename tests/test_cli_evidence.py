@@ -138,3 +138,41 @@ def test_a_repository_whose_tests_cannot_import_here_still_scans(
     assert any("could not be imported" in w for w in report["warnings"])
     (fn,) = [f for f in report["functions"] if f["qualname"] == "credit_scores"]
     assert fn["status"] == "biased"  # the other test's call still proves it
+
+
+def test_a_recorded_table_returned_whole_is_no_proof_when_another_column_holds_the_age_tried(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Ann's age is tried as recorded, 45, and as others; her `visits` cell holds 45 too, so
+    # the table returned shows a 45 whichever age is tried: masking the tried value cannot
+    # tell the echo of one column from the other's cell, and that difference proves nothing.
+    pytest.importorskip("pandas")
+    root = tmp_path / "repo"
+    files = {
+        "clinic/__init__.py": "",
+        "clinic/checks.py": (
+            "def with_columns(people, required):\n"
+            "    missing = [c for c in required if c not in people.columns]\n"
+            "    if missing:\n"
+            "        raise ValueError(f'missing columns: {missing}')\n"
+            "    return people\n"
+        ),
+        "tests/data/patients.csv": "name,age,visits\nAnn,45,45\nBob,60,2\n",
+        "tests/test_checks.py": (
+            "from pathlib import Path\nimport pandas as pd\n"
+            "from clinic.checks import with_columns\n\n"
+            "def test_present():\n"
+            "    people = pd.read_csv(Path(__file__).parent / 'data' / 'patients.csv')\n"
+            "    assert len(with_columns(people, ['age'])) == 2\n"
+        ),
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    (root / ".git").mkdir()
+    main(["scan", str(root / "clinic"), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    (recording,) = report["evidence"]
+    assert recording["calls"] == 1
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "with_columns"]
+    assert fn["status"] != "biased", fn["findings"]

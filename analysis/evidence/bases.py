@@ -50,6 +50,7 @@ from analysis.values import MISSING
 from config.policy import Policy
 
 MAX_LEAVES = 24  # protected leaves of one recorded call, at most
+MAX_FIXED = 2000  # unprotected values kept to tell echoes from other inputs, at most
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ def recorded_model(
     model's), besides those the builder finds for the name."""
     params: list[Param] = []
     leaves: list[Leaf] = []
+    fixed: list[Any] = []
     skip_first = "classmethod" in info.decorators and info.owner is not None
     for param in call.params:
         if skip_first and param.how == "arg" and param.where == 0:
@@ -119,7 +121,10 @@ def recorded_model(
             fields[leaf.display] = LeafShape(leaf)
         shape = RecordedShape(fields, argument=argument)
         params.append(Param(param.name, param.how == "kw", shape))
-    return only_people(InputModel(params, leaves), info, policy, builder.facts)
+        name = param.name.split("[")[0]
+        fixed += unprotected_values(param.node, policy.canonical_category(name), policy)
+    model = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
+    return only_people(model, info, policy, builder.facts)
 
 
 def recorded_leaf(
@@ -153,16 +158,21 @@ def protected_leaves(param: RecordedParam, policy: Policy) -> list[FoundLeaf]:
     return list(walk(param.node, (), name, policy.canonical_category(name), policy))
 
 
+def category_under(word: str, category: str | None, policy: Policy) -> str | None:
+    """What a key, field or column named `word` carries inside a value carrying `category`."""
+    found = policy.canonical_category(word)
+    if found is None and word.casefold() in VALUE_FIELDS:
+        return category  # `patient["age"]["value"]`: the value of an age
+    return found
+
+
 def walk(
     node: Described, steps: Steps, name: str, category: str | None, policy: Policy
 ) -> Iterator[FoundLeaf]:
     """`category`: what the name leading here carries (None: nothing protected)."""
 
     def named(word: str) -> str | None:
-        found = policy.canonical_category(word)
-        if found is None and word.casefold() in VALUE_FIELDS:
-            return category  # `patient["age"]["value"]`: the value of an age
-        return found
+        return category_under(word, category, policy)
 
     match node:
         case Scalar() | EnumValue():
@@ -231,3 +241,33 @@ def scalar_at(node: Described, steps: Steps) -> list[Any]:
         if node is None:
             return []
     return [node.value] if isinstance(node, Scalar) else []
+
+
+def unprotected_values(node: Described, category: str | None, policy: Policy) -> Iterator[Any]:
+    """The recorded scalars no protected name leads to (an income, a date, another column's
+    cells): an output may show one of them beside the value tried, and not as its echo."""
+    match node:
+        case Scalar():
+            if category is None and node.kind not in ("none", "bool"):
+                yield node.value
+        case MappingValue():
+            for key, item in node.items:
+                inner = category_under(key, category, policy) if isinstance(key, str) else category
+                yield from unprotected_values(item, inner, policy)
+        case ObjectValue():
+            for attr, item in node.fields:
+                yield from unprotected_values(item, category_under(attr, category, policy), policy)
+        case SequenceValue():
+            for item in node.items:
+                yield from unprotected_values(item, category, policy)
+        case FrameValue():
+            for column, values in node.columns:
+                inner = category_under(column, None, policy)
+                for value in values.values:
+                    yield from unprotected_values(value, inner, policy)
+        case SeriesValue():
+            inner = policy.canonical_category(node.name) if node.name else category
+            for value in node.column.values:
+                yield from unprotected_values(value, inner, policy)
+        case _:
+            return

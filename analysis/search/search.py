@@ -114,6 +114,7 @@ class Search:
         self.peer_masks = model.peer_masks()
         self.grouped = model.grouped
         self.echoes: dict[str, tuple[Any, ...]] = {}
+        self.fixed_texts = {text for value in model.fixed for text in spellings(value)}
 
     def pairs_due(self) -> bool:
         """Whether pairs with another protected input are still to try: once, with our own
@@ -350,11 +351,14 @@ class Search:
                     self.result.needing.add(leaf.display)
 
     def clashing(self, leaf: Leaf, ctx: dict[InputPath, Any], values: list[Any]) -> set[str]:
-        """Spellings of the values that read like another input's in this context, but for
+        """Spellings of the values that read like another input's in this context (or a
+        value the recorded call holds that no leaf sets: `model.fixed`), but for
         the words the input takes, which are masked in every call (echo_words): another
         input's "white" beside a race tried as "white" reads the same in both outputs."""
         masked = {str(w).strip().casefold() for w in self.echo_words(leaf)}
-        return {s for s in colliding(leaf, ctx, values) if s.strip().casefold() not in masked}
+        fixed = {s for v in values for s in spellings(v) if s in self.fixed_texts}
+        clash = colliding(leaf, ctx, values) | fixed
+        return {s for s in clash if s.strip().casefold() not in masked}
 
     def runs(
         self, ctx: dict[InputPath, Any], leaf: Leaf, index: int, a: Any, b: Any, times: int
