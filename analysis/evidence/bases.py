@@ -152,6 +152,11 @@ def recorded_leaf(
     )
 
 
+def holds_person(call: RecordedCall, policy: Policy) -> bool:
+    """Whether a protected value sits anywhere in the call's arguments, by its names."""
+    return any(protected_leaves(param, policy) for param in call.params)
+
+
 def protected_leaves(param: RecordedParam, policy: Policy) -> list[FoundLeaf]:
     """The protected values inside one recorded argument, by the names that lead to them."""
     name = param.name.split("[")[0]  # a `*args` item is named for its parameter

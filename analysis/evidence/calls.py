@@ -85,19 +85,38 @@ class Evidence:
     calls: dict[FunctionKey, list[RecordedCall]] = field(default_factory=dict)
     stats: RecordingStats = field(default_factory=RecordingStats)
     index: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Calls from a source past its share (harness/recorder.py SPREAD), in order: they fill
+    # what the shares left (fill), once the run is over.
+    reserve: dict[FunctionKey, list[RecordedCall]] = field(default_factory=dict)
 
     def of(self, key: FunctionKey) -> list[RecordedCall]:
         return self.calls.get(key, [])
 
-    def keep(self, call: RecordedCall, pickle: bytes, paths: list[str], main: Any) -> None:
-        """Write one call's pickle (never read here) and remember the call."""
+    def keep(
+        self, call: RecordedCall, pickle: bytes, paths: list[str], main: Any, reserve: bool = False
+    ) -> None:
+        """Write one call's pickle (never read here) and remember the call (in reserve)."""
         path = os.path.join(self.folder, f"{call.id}.pickle")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as handle:
             handle.write(pickle)
         self.index[call.id] = {"paths": paths, "main": main}
+        if reserve:
+            self.reserve.setdefault(call.function, []).append(call)
+            return
         self.calls.setdefault(call.function, []).append(call)
         self.stats.kept += 1
+
+    def fill(self, per_function: int) -> None:
+        """The reserve fills, in the order it was recorded, what the sources' shares left."""
+        for key, reserved in self.reserve.items():
+            kept = self.calls.setdefault(key, [])
+            room = max(0, per_function - len(kept))
+            kept += reserved[:room]
+            self.stats.kept += len(reserved[:room])
+            if not kept:
+                del self.calls[key]
+        self.reserve = {}
 
     def write_index(self) -> None:
         path = os.path.join(self.folder, "index.json")

@@ -14,6 +14,7 @@ runs the entries not yet reached, while time is left.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import tempfile
 import time
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
-from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, read_call
+from analysis.evidence.bases import holds_person
+from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, RecordedCall, read_call
 from analysis.evidence.entrypoints import EntryPoint
 from analysis.execution.process import Executor, Limits, Session, Target
 from analysis.sandbox.snapshot import copy_base, snapshot
@@ -40,6 +42,12 @@ MAX_RESUMES = 5  # test runs resumed past a test that killed its session, per re
 # session is killed, as it is past a test's own time.
 ENTRY_SHARE = 0.75
 GRACE = 5.0
+# A test run that has given no call holding a person for this long, or for as long as it
+# ran before its last such call when that is longer, has stopped teaching anything: it ends
+# there, and the entries after it run (a web framework's suite calls
+# `get_authenticated_user` with request objects for a whole run: the scan waited 12 s).
+PATIENCE = 5.0
+TEST_RUNS = frozenset({"pytest", "openfisca"})
 MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
 SECONDS_PER_TEST = 10.0
 MB = 1 << 20
@@ -54,6 +62,9 @@ class RecordingTarget:
     key: FunctionKey
     name: str
     lines: tuple[int, ...]
+    # No protected input of its own: its calls teach something only when a person's
+    # protected value sits inside them (a table of applicants), not by being made.
+    speculative: bool = False
 
 
 class Recording:
@@ -90,6 +101,7 @@ class Recording:
                 for entry in pending:
                     evidence.stats.entries.append(EntryResult(entry.label, "not run: no time left"))
         finally:
+            evidence.fill(self.settings.calls_per_function)
             evidence.write_index()
             evidence.stats.seconds = time.monotonic() - started
         return evidence
@@ -128,7 +140,8 @@ class Recording:
             stub_missing=False,  # a test that cannot import is skipped, not run on stubs
         )
         limits = recording_limits(remaining)
-        watch = Watch(deadline, len(entries))
+        watch = Watch(deadline, entries)
+        speculative = {i for i, t in enumerate(targets) if t.speculative}
         reported = 0
         started: list[str] = []  # tests of the current entry, in the order they started
         try:
@@ -159,7 +172,12 @@ class Recording:
                 reply = session.request(message, extra_seconds=watch.until() - time.monotonic())
                 while True:
                     if "call" in reply:
-                        self.keep(reply, functions, evidence, view)
+                        call = self.keep(reply, functions, evidence, view)
+                        if call is not None and (
+                            reply["call"].get("target") not in speculative
+                            or holds_person(call, self.policy)
+                        ):
+                            watch.learned()
                     elif "test" in reply:
                         started.append(str(reply["test"])[:500])
                         watch.test()
@@ -170,11 +188,18 @@ class Recording:
                     elif reply.get("recorded") is True:
                         self.counts(reply.get("counts"), evidence)
                         return len(entries), None
+                    if watch.bored():
+                        raise Bored(watch.patience())
                     reply = session.read_reply(watch.until())
-        except (SessionDied, ExecutionError, OSError) as exc:
+        except (Bored, SessionDied, ExecutionError, OSError) as exc:
             if reported >= len(entries):
                 return reported, None
             entry = entries[reported]
+            if watch.bored():
+                status = f"ended: no call holding a person for {watch.patience():.0f}s"
+                evidence.stats.entries.append(EntryResult(entry.label, status))
+                log.info("recording: %s %s", entry.label, status)
+                return reported + 1, None
             killer = f" in {started[-1]}" if started else ""
             evidence.stats.entries.append(EntryResult(entry.label, f"stopped{killer}: {exc}"[:300]))
             log.info("recording: %s stopped the session%s: %s", entry.label, killer, exc)
@@ -190,10 +215,11 @@ class Recording:
         functions: dict[int, FunctionKey],
         evidence: Evidence,
         view: str,
-    ) -> None:
+    ) -> RecordedCall | None:
+        """Keep one streamed call; it, when kept."""
         if self.written >= MAX_EVIDENCE_BYTES:
             evidence.stats.drop("over the recording's size limit")
-            return
+            return None
         self.call_ids += 1
         try:
             call, data, paths, main = read_call(
@@ -202,9 +228,10 @@ class Recording:
         except InvalidEvidence as exc:
             evidence.stats.drop("invalid")
             log.info("recording: a call was dropped: %s", exc)
-            return
-        evidence.keep(call, data, paths, main)
+            return None
+        evidence.keep(call, data, paths, main, reserve=reply.get("reserve") is True)
         self.written += len(data)
+        return call
 
     def entry(self, reply: dict[str, Any], entries: list[EntryPoint], evidence: Evidence) -> int:
         """Record one entry's outcome; how many entries are reported so far."""
@@ -231,31 +258,62 @@ class Recording:
                 evidence.stats.drop(why, int(count))
 
 
+class Bored(Exception):
+    """A test run gave no call holding a person for its patience (Watch.bored)."""
+
+
 class Watch:
     """The host's clock over one session's entries and tests: when the current entry's or
     test's time is up (as the child's clock has it, harness/clock.py Timer) and the child
-    has not moved on within a grace, the session is killed."""
+    has not moved on within a grace, the session is killed; so is a test run that has
+    stopped teaching anything (PATIENCE), and the entries after it run in a new session."""
 
-    def __init__(self, deadline: float, entries: int) -> None:
+    def __init__(self, deadline: float, entries: list[EntryPoint]) -> None:
         self.deadline = deadline
         self.entries = entries
         self.entry_end = deadline
         self.test_end: float | None = None
+        self.index = 0
+        # The current test run's first test, and its last call holding a person (or first
+        # test): the patience counts from there.
+        self.began: float | None = None
+        self.last: float | None = None
 
     def entry(self, index: int) -> None:
         now = time.monotonic()
         left = self.deadline - now
-        self.entry_end = now + (left * ENTRY_SHARE if index < self.entries - 1 else left)
+        self.entry_end = now + (left * ENTRY_SHARE if index < len(self.entries) - 1 else left)
         self.test_end = None
+        self.index = index
+        self.began = self.last = None
 
     def test(self) -> None:
-        self.test_end = time.monotonic() + SECONDS_PER_TEST
+        now = time.monotonic()
+        self.test_end = now + SECONDS_PER_TEST
+        if self.began is None and self.index < len(self.entries):
+            if self.entries[self.index].kind in TEST_RUNS:
+                self.began = self.last = now
+
+    def learned(self) -> None:
+        if self.began is not None:
+            self.last = time.monotonic()
+
+    def patience(self) -> float:
+        """How long the current test run may go on without a call holding a person."""
+        if self.began is None or self.last is None:
+            return math.inf
+        return max(PATIENCE, (self.last - self.began))
+
+    def bored(self) -> bool:
+        return self.last is not None and time.monotonic() >= self.last + self.patience()
 
     def until(self) -> float:
-        ends = [self.deadline, self.entry_end]
+        ends = [self.deadline + GRACE, self.entry_end + GRACE]
         if self.test_end is not None:
-            ends.append(self.test_end)
-        return min(ends) + GRACE
+            ends.append(self.test_end + GRACE)
+        if self.last is not None:
+            ends.append(self.last + self.patience())
+        return min(ends)
 
 
 @contextmanager

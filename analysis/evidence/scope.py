@@ -97,7 +97,8 @@ def all_arguments(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
     return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
 
 
-def recording_target(file: str, info: FunctionInfo) -> RecordingTarget:
-    """How the child knows the function: its code's name and first line."""
+def recording_target(file: str, info: FunctionInfo, speculative: bool = False) -> RecordingTarget:
+    """How the child knows the function: its code's name and first line. `speculative`: it
+    has no protected input of its own (see RecordingTarget)."""
     lines = tuple(sorted({info.first_line, info.line}))
-    return RecordingTarget(FunctionKey(file, info.qualname), info.name, lines)
+    return RecordingTarget(FunctionKey(file, info.qualname), info.name, lines, speculative)

@@ -44,6 +44,10 @@ class Candidate:
     facts: ModuleFacts
 
 
+def key(candidate: Candidate) -> tuple[Path, str, str]:
+    return (candidate.project.root, candidate.location.file, candidate.info.qualname)
+
+
 class EvidenceStore:
     """One engine's recordings (thread-safe to read once recorded)."""
 
@@ -55,6 +59,7 @@ class EvidenceStore:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.waiting: set[tuple[Path, str, str]] = set()
+        self.speculative: set[tuple[Path, str, str]] = set()  # no protected input of their own
 
     def start(
         self,
@@ -69,9 +74,7 @@ class EvidenceStore:
         plans = self.plan(candidates)
         if not plans:
             return
-        self.waiting = {
-            (c.project.root, c.location.file, c.info.qualname) for plan in plans for c in plan[1]
-        }
+        self.waiting = {key(c) for plan in plans for c in plan[1]}
         self.thread = threading.Thread(
             target=self.record, args=(plans, executor, shared), name="codebias-recording"
         )
@@ -91,6 +94,8 @@ class EvidenceStore:
                 continue
             model = InputBuilder(candidate.facts, self.policy).build(candidate.info)
             chosen = wanted(candidate.info, model, candidate.facts, self.policy)
+            if not model.protected:
+                self.speculative.add(key(candidate))
             if chosen:
                 by_project.setdefault(root, []).append(candidate)
             if not self.policy.evidence.data:
@@ -136,7 +141,10 @@ class EvidenceStore:
         shared: Callable[[Project], str],
     ) -> None:
         for project, group, entries in plans:
-            targets = [recording_target(c.location.file, c.info) for c in group]
+            targets = [
+                recording_target(c.location.file, c.info, key(c) in self.speculative)
+                for c in group
+            ]
             try:
                 evidence = Recording(executor(), project, self.policy).run(
                     targets, entries, shared(project)

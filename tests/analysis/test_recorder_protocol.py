@@ -93,8 +93,19 @@ def recorded(
     return h.record(message)
 
 
-def calls(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [line["call"] | {"pickle": line["pickle"]} for line in lines if "call" in line]
+def calls(lines: list[dict[str, Any]], per_function: int | None = None) -> list[dict[str, Any]]:
+    """The calls streamed, as the host keeps them (Evidence.fill): those within their
+    source's share in order, then those sent as reserve filling up to `per_function`."""
+    streamed = [line for line in lines if "call" in line]
+    kept = [line for line in streamed if not line.get("reserve")]
+    for line in streamed:
+        target = line["call"]["target"]
+        if line.get("reserve") and (
+            per_function is None
+            or sum(k["call"]["target"] == target for k in kept) < per_function
+        ):
+            kept.append(line)
+    return [line["call"] | {"pickle": line["pickle"]} for line in kept]
 
 
 def arguments(call: dict[str, Any]) -> dict[str, Any]:
@@ -177,7 +188,7 @@ def test_at_most_k_distinct_calls_are_kept_and_repeats_and_unpicklables_are_coun
         h, tmp_path, ("mutate", "wrong"), [pytest_entry("tests/test_many.py")],
         calls_per_function=3,
     )  # fmt: skip
-    ages = [arguments(c)["args"][0]["age"] for c in calls(lines)]
+    ages = [arguments(c)["args"][0]["age"] for c in calls(lines, 3)]
     assert ages == [30, 40, 50]
     counts = lines[-1]["counts"]
     assert counts["repeated"] == 1 and counts["unpicklable"] == 1  # the generator
@@ -206,8 +217,12 @@ def test_the_calls_kept_are_spread_over_the_test_files_and_the_reserve_fills_the
     lines = recorded(
         h, tmp_path, ("mutate",), [pytest_entry("tests")], calls_per_function=3
     )  # fmt: skip
-    assert [arguments(c)["args"][0]["age"] for c in calls(lines)] == [30, 80, 31]
-    assert [c["source"].split("::")[0] for c in calls(lines)] == [
+    # Past its share a file's calls are sent at once, as reserve (at most calls_per_function).
+    streamed = [(line.get("reserve", False), arguments(line)["args"][0]["age"])
+                for line in lines if "call" in line]  # fmt: skip
+    assert streamed == [(False, 30), (True, 31), (True, 32), (True, 33), (False, 80)]
+    assert [arguments(c)["args"][0]["age"] for c in calls(lines, 3)] == [30, 80, 31]
+    assert [c["source"].split("::")[0] for c in calls(lines, 3)] == [
         "tests/test_a_big.py", "tests/test_b_small.py", "tests/test_a_big.py",
     ]  # fmt: skip
 

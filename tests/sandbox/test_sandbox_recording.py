@@ -225,3 +225,74 @@ def test_the_recording_stops_at_its_time_and_a_hanging_entry_leaves_time_to_the_
         assert evidence.stats.kept == 1
     finally:
         evidence.close()
+
+
+def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next_entry_runs(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # `quote` has no protected input of its own (speculative): the suite calls it with
+    # request ids for fifteen seconds, which can teach nothing of how people are treated,
+    # while `unused` (never called) keeps the child from calling the run done.
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/pricing.py": PRICING + "\n\ndef unused(age):\n    return age\n",
+        "tests/test_requests.py": """\
+            import time
+            import pytest
+            from pkg.pricing import quote
+            @pytest.mark.parametrize("n", range(30))
+            def test_request(n):
+                time.sleep(0.5)
+                try:
+                    quote({"id": n})
+                except KeyError:
+                    pass
+        """,
+        "after.py": "from pkg.pricing import quote\nquote({'sex': 'female'})\n",
+    })  # fmt: skip
+    policy = build_policy([{"evidence": {"seconds": 60}}])
+    targets = [
+        RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,), speculative=True),
+        RecordingTarget(FunctionKey("pkg/pricing.py", "unused"), "unused", (5,)),
+    ]
+    entries = [pytest_run("tests/test_requests.py"), EntryPoint("script", "after.py __main__",
+                                                                path="after.py")]
+    with executor.share(str(project.root)) as shared:
+        evidence = Recording(executor, project, policy).run(targets, entries, shared.path)
+    try:
+        statuses = [(e.label, e.status) for e in evidence.stats.entries]
+        assert statuses[0] == ("pytest", "ended: no call holding a person for 5s")
+        assert statuses[1] == ("after.py __main__", "ok")
+        sources = [c.source for calls in evidence.calls.values() for c in calls]
+        assert "after.py __main__" in sources
+    finally:
+        evidence.close()
+
+
+def test_a_test_run_whose_calls_hold_people_runs_past_the_patience(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/pricing.py": PRICING,
+        "tests/test_people.py": """\
+            import time
+            import pytest
+            from pkg.pricing import quote
+            @pytest.mark.parametrize("n", range(24))
+            def test_person(n):
+                time.sleep(0.3)
+                quote({"id": n, "sex": "female" if n % 2 else "male"})
+        """,
+    })  # fmt: skip
+    policy = build_policy([{"evidence": {"seconds": 60, "calls_per_function": 30}}])
+    target = RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,), True)
+    with executor.share(str(project.root)) as shared:
+        evidence = Recording(executor, project, policy).run(
+            [target], [pytest_run("tests/test_people.py")], shared.path
+        )
+    try:
+        assert [e.status for e in evidence.stats.entries] == ["pytest exit code 0"]
+        assert evidence.stats.kept == 24
+    finally:
+        evidence.close()

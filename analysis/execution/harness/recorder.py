@@ -78,7 +78,8 @@ PYTEST_USAGE_ERROR = 4
 # The calls of one target are spread over this many sources (test files, programs) at least:
 # the first file of a suite (`test_advisory.py`) often calls a function with one big case
 # again and again, and the cases that show a difference come in later files. A source past
-# its share puts its calls in reserve, which fills what is left at the end.
+# its share sends its calls as reserve, from which the host fills what is left at the end
+# (analysis/evidence/calls.py Evidence.fill).
 SPREAD = 4
 
 
@@ -100,8 +101,8 @@ class CallRecorder:
         self.kept: dict[int, set[str]] = {}
         self.share = max(1, self.keep // SPREAD)  # calls of one target kept from one source
         self.from_source: dict[tuple[int, str], int] = {}
-        # Calls of a source past its share, by target, in order: (digest, message).
-        self.reserve: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+        # Digests of the calls of a source past its share, by target (sent as reserve).
+        self.reserve: dict[int, list[str]] = {}
         self.seen: dict[int, int] = {}
         self.frames: set[int] = set()  # suspendable frames already captured (generators)
         # Calls whose arguments are kept as they return, by frame: (target, arguments).
@@ -257,7 +258,7 @@ class CallRecorder:
             return
         digest = hashlib.sha256(data).hexdigest()
         kept = self.kept.setdefault(target, set())
-        if digest in kept or any(digest == spared for spared, _ in reserve):
+        if digest in kept or digest in reserve:
             self.counts["repeated"] += 1
             return
         try:
@@ -284,7 +285,11 @@ class CallRecorder:
         }
         message = {"call": call, "pickle": base64.b64encode(data).decode()}
         if spare:
-            reserve.append((digest, message))
+            # Sent now, marked: the host fills from its reserve what the shares left, so a
+            # session it ends early (nothing more to learn) loses none of them.
+            reserve.append(digest)
+            with self.lock:
+                self.harness.send({**message, "reserve": True})
             return
         kept.add(digest)
         self.counts["kept"] += 1
@@ -333,17 +338,7 @@ class CallRecorder:
             self.run_entries(entries, total, share, per_test, cwd)
         finally:
             ACTIVE.clear()
-        self.send_reserve()
         self.harness.send({"recorded": True, "counts": self.counts})
-
-    def send_reserve(self) -> None:
-        """The reserve fills, in the order it was recorded, what the sources' shares left."""
-        for target, reserve in self.reserve.items():
-            kept = self.kept.setdefault(target, set())
-            for digest, message in reserve[: max(0, self.keep - len(kept))]:
-                kept.add(digest)  # a reserved call is never kept already (keep_call)
-                self.counts["kept"] += 1
-                self.harness.send(message)
 
     def run_entries(
         self, entries: list[Any], total: float, share: float, per_test: float, cwd: str
