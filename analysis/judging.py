@@ -20,6 +20,7 @@ from analysis.errors import (
     SandboxUnavailable,
     SessionDied,
 )
+from analysis.evidence.bases import borrowed_model
 from analysis.evidence.calls import RecordedCall
 from analysis.evidence.replay import (
     RECORDED_EXECUTIONS,
@@ -86,6 +87,10 @@ class Judgement:
         self.targets: list[Leaf] = []
         self.opaque = False
         self.recorded: list[tuple[RecordedCall, InputModel]] = []
+        # Values the project's runs passed other functions, taken for this one's parameters
+        # (evidence/bases.py borrowed_model): searched when every made-up call raises.
+        self.borrowed: InputModel | None = None
+        self.borrowed_calls: tuple[str, ...] = ()
         self.tested: set[str] = set()
         self.reading = 0.0  # seconds spent reading the function, counted against its budget
         self.deadline = 0.0
@@ -140,6 +145,29 @@ class Judgement:
             self.bench.evidence.wait()
         calls = self.bench.evidence.calls(module.project, module.location, self.info)
         self.recorded = recorded_bases(self.info, calls, self.builder, self.model, self.policy)
+        if not calls:
+            self.borrow()
+
+    def borrow(self) -> None:
+        """The values the project's runs passed other functions by this one's parameter
+        names: the model itself when only they hold a person (a method of an instance a
+        fixture set up), else the model searched once every made-up call has raised."""
+        found = borrowed_model(
+            self.info,
+            self.model,
+            self.bench.evidence.project_calls(self.module.project),
+            self.builder,
+            self.policy,
+        )
+        if found is None or not found[0].protected:
+            return
+        model, self.borrowed_calls = found
+        if self.protected:
+            self.borrowed = model
+            return
+        self.model, self.protected, self.opaque = model, model.protected, False
+        categories = {leaf.category for leaf in self.protected if leaf.category}
+        self.report.attributes_tested = sorted(categories)
 
     def worth_running(self) -> bool:
         """Whether running the function can tell anything; if not, the verdict says why."""
@@ -171,7 +199,7 @@ class Judgement:
         except SandboxUnavailable as exc:
             static_review(info, model, report, f"not executed: {exc}")
             return None
-        replaying = tuple(call.id for call, _ in self.recorded)
+        replaying = tuple(call.id for call, _ in self.recorded) + self.borrowed_calls
         # evidence: the recorded calls get a time of their own, on top of the search's
         extra = self.budget.seconds_per_function * RECORDED_TIME if self.recorded else 0.0
         limits = self.bench.limits
@@ -269,7 +297,29 @@ class Judgement:
         self, session: Session, refusals_only: set[str], replayed: Replayed
     ) -> SearchResult | None:
         """The search for a witness over the synthesised inputs, with what the recorded calls
-        saw merged in; None (the verdict written) when it cannot prove anything."""
+        saw merged in; None (the verdict written) when it cannot prove anything. When it
+        proved nothing, once more with the values borrowed from the project's runs (a
+        made-up table may run and tell nothing: every age looks up the same made-up rate)."""
+        result = self.search_model(session, refusals_only, replayed)
+        borrowed = self.borrowed
+        if result is None or result.witnesses or borrowed is None:
+            return result
+        if time.monotonic() >= self.deadline:
+            return result
+        self.model, self.borrowed = borrowed, None
+        self.targets = [leaf for leaf in borrowed.protected if leaf.category not in replayed.proved]
+        tested = {leaf.category for leaf in borrowed.protected if leaf.category}
+        self.report.attributes_tested = sorted(set(self.report.attributes_tested) | tested)
+        again = self.search_model(session, refusals_only, replayed)
+        if again is None:
+            return None
+        again.errors.update(result.errors)
+        again.ok_calls += result.ok_calls
+        return again
+
+    def search_model(
+        self, session: Session, refusals_only: set[str], replayed: Replayed
+    ) -> SearchResult | None:
         info, model, report = self.info, self.model, self.report
         prepared = time.monotonic()
         walks = tainters(info.node, model.leaves)

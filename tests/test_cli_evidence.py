@@ -176,3 +176,118 @@ def test_a_recorded_table_returned_whole_is_no_proof_when_another_column_holds_t
     assert recording["calls"] == 1
     (fn,) = [f for f in report["functions"] if f["qualname"] == "with_columns"]
     assert fn["status"] != "biased", fn["findings"]
+
+
+LIFE = {
+    # A table the package only builds from its bundled file (made-up rows are refused), which
+    # the tests build and hand to `premium`; `survival` takes the same table, and no test
+    # calls it: every made-up call raises, the tests' table proves it.
+    "life/__init__.py": "",
+    "life/tables.py": """\
+        import json
+        from pathlib import Path
+
+
+        class LifeTable:
+            def __init__(self, rates):
+                if len(rates) < 100:
+                    raise ValueError("a life table gives a rate for each age up to 100")
+                self.rates = rates
+
+            @classmethod
+            def bundled(cls):
+                return cls(json.loads((Path(__file__).parent / "rates.json").read_text()))
+
+
+        def premium(table, age, amount=1000.0):
+            return round(amount * table.rates[age], 2)
+
+
+        def survival(table, age, years):
+            alive = 1.0
+            for year in range(years):
+                alive *= 1 - table.rates[age + year]
+            return round(alive, 6)
+    """,
+    "life/rates.json": json.dumps([round(0.0005 * 1.09**a, 6) for a in range(121)]) + "\n",
+    "tests/test_premium.py": """\
+        from life.tables import LifeTable, premium
+
+
+        def test_premium():
+            assert premium(LifeTable.bundled(), 40) > 0
+    """,
+}
+
+
+def test_a_function_no_test_calls_takes_the_object_the_tests_built_for_another(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = tmp_path / "repo"
+    for name, text in LIFE.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    (root / ".git").mkdir()
+    main(["scan", str(root / "life"), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "survival"]
+    assert fn["status"] == "biased", fn["reason"]
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == "age"
+    assert finding["example"]["inputs"]["table"].startswith("LifeTable(rates=[0.0005, ")
+
+
+ACCOUNTS = {
+    # The holder's fields are weighed by names only the data holds: `monthly_fee` names no
+    # age, so a made-up Account holds no person for it. The tests set one up from a JSON
+    # file and call `fee`; `monthly_fee`, which no test calls, takes the same instance.
+    "bank/__init__.py": "",
+    "bank/weights.json": '{"age": 0.5, "balance": 0.001}\n',
+    "bank/accounts.py": """\
+        import json
+        from pathlib import Path
+
+        WEIGHTS = json.loads((Path(__file__).parent / "weights.json").read_text())
+
+
+        class Account:
+            def __init__(self, holder):
+                if holder.get("age", 0) < 18:
+                    raise ValueError("an account holder is an adult")
+                self.holder = holder
+
+            def fee(self, amount):
+                return round(amount * 0.01, 2)
+
+            def monthly_fee(self):
+                return round(sum(self.holder[k] * w for k, w in WEIGHTS.items()), 2)
+    """,
+    "tests/data/holder.json": '{"name": "Ann", "age": 70, "balance": 1200}\n',
+    "tests/test_accounts.py": """\
+        import json
+        from pathlib import Path
+
+        from bank.accounts import Account
+
+
+        def test_fee():
+            holder = json.loads((Path(__file__).parent / "data" / "holder.json").read_text())
+            assert Account(holder).fee(100) == 1.0
+    """,
+}
+
+
+def test_a_method_no_test_calls_takes_the_instance_the_tests_set_up_for_another(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = tmp_path / "repo"
+    for name, text in ACCOUNTS.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    (root / ".git").mkdir()
+    main(["scan", str(root / "bank"), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    statuses = {f["qualname"]: f["status"] for f in report["functions"]}
+    assert statuses["Account.monthly_fee"] == "biased", report["functions"]
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "Account.monthly_fee"]
+    assert [f["parameter"] for f in fn["findings"]] == ["self.holder['age']"]

@@ -107,24 +107,92 @@ def recorded_model(
     for param in call.params:
         if skip_first and param.how == "arg" and param.where == 0:
             continue  # `cls`: the class method is bound already
-        argument = RecordedArgument(call.id, param.where, param.node)
-        fields: dict[str, Shape] = {}
-        for found in protected_leaves(param, policy):
-            if len(leaves) >= MAX_LEAVES:
-                break
-            path: InputPath = (("param", param.name), *found.steps)
-            leaf = recorded_leaf(path, found, builder, policy, code_values or {})
-            if leaf is None:
-                continue
-            leaves.append(leaf)
-            argument.steps[path] = found.steps
-            fields[leaf.display] = LeafShape(leaf)
-        shape = RecordedShape(fields, argument=argument)
+        shape = recorded_shape(call.id, param, builder, policy, code_values or {}, leaves, fixed)
         params.append(Param(param.name, param.how == "kw", shape))
-        name = param.name.split("[")[0]
-        fixed += unprotected_values(param.node, policy.canonical_category(name), policy)
     model = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
     return only_people(model, info, policy, builder.facts)
+
+
+def recorded_shape(
+    call_id: str,
+    param: RecordedParam,
+    builder: InputBuilder,
+    policy: Policy,
+    code_values: dict[str, list[Any]],
+    leaves: list[Leaf],
+    fixed: list[Any],
+) -> RecordedShape:
+    """One recorded argument as a parameter's shape, its protected leaves (added to
+    `leaves`, up to MAX_LEAVES) settable; its other values added to `fixed`."""
+    argument = RecordedArgument(call_id, param.where, param.node)
+    fields: dict[str, Shape] = {}
+    for found in protected_leaves(param, policy):
+        if len(leaves) >= MAX_LEAVES:
+            break
+        path: InputPath = (("param", param.name), *found.steps)
+        leaf = recorded_leaf(path, found, builder, policy, code_values)
+        if leaf is None:
+            continue
+        leaves.append(leaf)
+        argument.steps[path] = found.steps
+        fields[leaf.display] = LeafShape(leaf)
+    name = param.name.split("[")[0]
+    fixed += unprotected_values(param.node, policy.canonical_category(name), policy)
+    return RecordedShape(fields, argument=argument)
+
+
+def borrowed_model(
+    info: FunctionInfo,
+    model: InputModel,
+    calls: list[RecordedCall],
+    builder: InputBuilder,
+    policy: Policy,
+) -> tuple[InputModel, tuple[str, ...]] | None:
+    """The synthesised model of a function the project's runs never called, with the values
+    they passed other functions by the same parameter name taken in: an object, a table or
+    a record the project built (a mortality table `mt`, an instance of the same class as
+    `self` set up by a fixture), where made-up ones make every call raise. A parameter
+    with protected leaves of its own keeps them, but `self`; the recorded value's own
+    protected leaves are settable. None when nothing can be borrowed; else the model and
+    the recorded calls it takes values from."""
+    owner = info.owner.name if info.owner is not None else None
+    # By name, the first value passed that holds a person, else the first (a constructor's
+    # `self` is recorded empty, as its call starts).
+    offered: dict[str, tuple[RecordedCall, RecordedParam]] = {}
+    for call in calls:
+        for passed in call.params:
+            if isinstance(passed.node, (Scalar, EnumValue)):
+                continue
+            if passed.name == "self" and type_name(passed.node) != owner:
+                continue
+            first = offered.get(passed.name)
+            if first is None or (
+                not protected_leaves(first[1], policy) and protected_leaves(passed, policy)
+            ):
+                offered[passed.name] = (call, passed)
+    params: list[Param] = []
+    leaves: list[Leaf] = []
+    fixed: list[Any] = []
+    used: list[str] = []
+    for param in model.params:
+        own = [leaf for leaf in model.leaves if leaf.path[0] == ("param", param.name)]
+        borrowed = offered.get(param.name)
+        if borrowed is None or (param.name != "self" and any(leaf.protected for leaf in own)):
+            params.append(param)
+            leaves += own
+            continue
+        call, recorded = borrowed
+        shape = recorded_shape(call.id, recorded, builder, policy, {}, leaves, fixed)
+        params.append(Param(param.name, param.keyword, shape))
+        used.append(call.id)
+    if not used:
+        return None
+    mixed = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
+    return only_people(mixed, info, policy, builder.facts), tuple(dict.fromkeys(used))
+
+
+def type_name(node: Described) -> str | None:
+    return getattr(node, "type_name", None)
 
 
 def recorded_leaf(
@@ -210,6 +278,8 @@ def items_of(
     """The leaves of a list's first item, and each as every item's (the peers alike)."""
     if not node.items:
         return
+    if axis([item.value for item in node.items if isinstance(item, Scalar)], node.length):
+        return
     first = list(walk(node.items[0], (*steps, ("index", 0)), name, category, policy))
     yield from first
     if node.length < 2:
@@ -229,9 +299,27 @@ def rows_of(
     if category is None or not isinstance(first, Scalar) or rows == 0:
         return
     peers = tuple(v.value for v in values[1:] if isinstance(v, Scalar))
+    if axis([first.value, *peers], rows):
+        return
     yield FoundLeaf((*steps, ("rows", 0)), name, category, first, peers)
     if rows >= 2:
         yield FoundLeaf((*steps, ("rows", "*")), name, category, first, peers)
+
+
+# A column or list of this many values at least, its first ones evenly spaced upwards, is
+# the axis of a table (a mortality table's ages 0, 1, 2, ...; growth references by month):
+# a row of it is no person, and setting it changes which row is which, not who is treated how.
+AXIS_LENGTH = 10
+AXIS_SEEN = 5
+
+
+def axis(values: list[Any], length: int) -> bool:
+    """Whether `values` (the first recorded of `length`) step evenly upwards."""
+    numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if length < AXIS_LENGTH or len(numbers) < AXIS_SEEN or len(numbers) != len(values):
+        return False
+    steps = {b - a for a, b in zip(numbers, numbers[1:], strict=False)}
+    return len(steps) == 1 and steps.pop() > 0
 
 
 def scalar_at(node: Described, steps: Steps) -> list[Any]:

@@ -216,6 +216,13 @@ class EvidenceStore:
             return []
         return evidence.of(FunctionKey(location.file, info.qualname))
 
+    def project_calls(self, project: Project | None) -> list[RecordedCall]:
+        """Every recorded call of the project's functions, in the order they were kept."""
+        evidence = self.recordings.get(project.root) if project is not None else None
+        if evidence is None:
+            return []
+        return [call for calls in evidence.calls.values() for call in calls]
+
     def folder(self, project: Project) -> str | None:
         """The folder of the project's recorded calls, shown to the sessions that use them."""
         evidence = self.recordings.get(project.root)

@@ -63,6 +63,28 @@ def test_a_frame_s_protected_columns_give_the_first_row_and_every_row() -> None:
     assert 70 in ages and min(ages) <= 18 and max(ages) >= 90  # the peers', and the range
 
 
+def test_the_age_axis_of_a_table_is_no_person_but_a_frame_of_people_s_ages_is() -> None:
+    # A mortality table: one row per age, 0 to 120; the first five recorded step by one.
+    table = {
+        "t": "frame", "type": "DataFrame", "rows": 121,
+        "columns": [
+            ["age", {"dtype": "int64", "values": [scalar(a) for a in range(5)]}],
+            ["qx", {"dtype": "float64", "values": [scalar(0.001 * (a + 1)) for a in range(5)]}],
+        ],
+    }  # fmt: skip
+    assert leaves(model("def f(table):\n    return table\n", ("table", "arg", table))) == {}
+    ages = {"t": "seq", "type": "list", "len": 100, "items": [scalar(a) for a in range(0, 25, 5)]}
+    assert leaves(model("def f(ages):\n    return ages\n", ("ages", "arg", ages))) == {}
+    # Twelve people whose ages a test spread out, not evenly: each a person.
+    people = {
+        "t": "frame", "type": "DataFrame", "rows": 12,
+        "columns": [["age", {"dtype": "int64",
+                             "values": [scalar(a) for a in (30, 45, 52, 61, 70)]}]],
+    }  # fmt: skip
+    found = leaves(model("def f(people):\n    return people\n", ("people", "arg", people)))
+    assert sorted(found) == ["people['age'][*]", "people['age'][0]"]
+
+
 def test_records_objects_and_lists_of_people_by_their_keys_and_fields() -> None:
     person = {"t": "map", "type": "dict", "len": 3, "items": [
         ["name", scalar("Ann")], ["gender", scalar("Male")],
