@@ -517,9 +517,12 @@ def spellings(value: Any) -> set[str]:
     if isinstance(value, bool) or value is None:
         return set()
     if isinstance(value, (int, float)):
-        out = {str(value), f"{value:g}", f"{value:.2f}"}
-        if float(value).is_integer():
-            out.add(str(int(value)))
+        try:
+            out = {str(value), f"{value:g}", f"{value:.2f}"}
+            if float(value).is_integer():
+                out.add(str(int(value)))
+        except OverflowError:  # an int no float holds (a recorded 10**30): its digits
+            return {str(value)}
         return out
     if isinstance(value, str):
         return {value}

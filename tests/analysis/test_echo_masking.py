@@ -222,6 +222,12 @@ def test_a_number_inside_another_is_no_echo_of_an_input_it_equals() -> None:
     assert spellings([1, [10.0]]) >= {"1", "10", "10.0"}
 
 
+def test_a_number_no_float_holds_is_spelled_by_its_digits() -> None:
+    # num2words' tests call `to_ordinal` with 10**400: a recorded value beside the one tried.
+    assert spellings(10**400) == {"1" + "0" * 400}
+    assert spellings(float("inf")) == {"inf"}
+
+
 TEXT = st.text(alphabet=st.sampled_from(list("aAbBsSkK129 ._-,'İıßẞſKµμσςΣéÉ")), max_size=24)
 
 
