@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -57,8 +58,8 @@ REPOSITORY = {
 }
 
 
-def repository(root: Path) -> Path:
-    for name, text in REPOSITORY.items():
+def repository(root: Path, files: dict[str, str] = REPOSITORY) -> Path:
+    for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text), encoding="utf-8")
@@ -75,6 +76,15 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def scan(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> tuple[int, str]:
     code = main(["scan", str(repo / "scoring"), *args])
     return code, capsys.readouterr().out
+
+
+def scanned(capsys: pytest.CaptureFixture[str], root: Path, files: dict[str, str], package: str
+            ) -> dict[str, Any]:  # fmt: skip
+    """The JSON report of `codebias scan` on `package` of a repository of `files`."""
+    repository(root, files)
+    main(["scan", str(root / package), "--format", "json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
 
 
 def test_bias_inside_a_frame_the_tests_build_is_proved_from_the_recorded_call(
@@ -166,12 +176,7 @@ def test_a_recorded_table_returned_whole_is_no_proof_when_another_column_holds_t
             "    assert len(with_columns(people, ['age'])) == 2\n"
         ),
     }
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    (root / ".git").mkdir()
-    main(["scan", str(root / "clinic"), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
+    report = scanned(capsys, root, files, "clinic")
     (recording,) = report["evidence"]
     assert recording["calls"] == 1
     (fn,) = [f for f in report["functions"] if f["qualname"] == "with_columns"]
@@ -223,13 +228,7 @@ LIFE = {
 def test_a_function_no_test_calls_takes_the_object_the_tests_built_for_another(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    root = tmp_path / "repo"
-    for name, text in LIFE.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / ".git").mkdir()
-    main(["scan", str(root / "life"), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
+    report = scanned(capsys, tmp_path / "repo", LIFE, "life")
     (fn,) = [f for f in report["functions"] if f["qualname"] == "survival"]
     assert fn["status"] == "biased", fn["reason"]
     (finding,) = fn["findings"]
@@ -280,13 +279,7 @@ ACCOUNTS = {
 def test_a_method_no_test_calls_takes_the_instance_the_tests_set_up_for_another(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    root = tmp_path / "repo"
-    for name, text in ACCOUNTS.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / ".git").mkdir()
-    main(["scan", str(root / "bank"), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
+    report = scanned(capsys, tmp_path / "repo", ACCOUNTS, "bank")
     statuses = {f["qualname"]: f["status"] for f in report["functions"]}
     assert statuses["Account.monthly_fee"] == "biased", report["functions"]
     (fn,) = [f for f in report["functions"] if f["qualname"] == "Account.monthly_fee"]
