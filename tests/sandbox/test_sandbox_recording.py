@@ -12,6 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from sandbox_helpers import SANDBOX
 
 from analysis.evidence.calls import Evidence, FunctionKey
@@ -227,12 +228,14 @@ def test_the_recording_stops_at_its_time_and_a_hanging_entry_leaves_time_to_the_
         evidence.close()
 
 
+@pytest.mark.parametrize("unused_speculative, patience", [(False, 5), (True, 2)])
 def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next_entry_runs(
-    executor: BwrapExecutor, tmp_path: Path
+    executor: BwrapExecutor, tmp_path: Path, unused_speculative: bool, patience: int
 ) -> None:
     # `quote` has no protected input of its own (speculative): the suite calls it with
     # request ids for fifteen seconds, which can teach nothing of how people are treated,
-    # while `unused` (never called) keeps the child from calling the run done.
+    # while `unused` (never called) keeps the child from calling the run done. When it too
+    # has no protected input, the run is a gamble and gets less patience.
     project = write(tmp_path / "repo", {
         "pkg/__init__.py": "",
         "pkg/pricing.py": PRICING + "\n\ndef unused(age):\n    return age\n",
@@ -253,7 +256,9 @@ def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next
     policy = build_policy([{"evidence": {"seconds": 60}}])
     targets = [
         RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,), speculative=True),
-        RecordingTarget(FunctionKey("pkg/pricing.py", "unused"), "unused", (5,)),
+        RecordingTarget(
+            FunctionKey("pkg/pricing.py", "unused"), "unused", (5,), unused_speculative
+        ),
     ]
     entries = [pytest_run("tests/test_requests.py"), EntryPoint("script", "after.py __main__",
                                                                 path="after.py")]
@@ -261,7 +266,7 @@ def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next
         evidence = Recording(executor, project, policy).run(targets, entries, shared.path)
     try:
         statuses = [(e.label, e.status) for e in evidence.stats.entries]
-        assert statuses[0] == ("pytest", "ended: no call holding a person for 5s")
+        assert statuses[0] == ("pytest", f"ended: no call holding a person for {patience}s")
         assert statuses[1] == ("after.py __main__", "ok")
         sources = [c.source for calls in evidence.calls.values() for c in calls]
         assert "after.py __main__" in sources
