@@ -4,6 +4,7 @@ the leaf names they involve (see analysis/facts/module.py for how names are matc
 from __future__ import annotations
 
 import ast
+from datetime import date
 from typing import Any, Protocol
 
 from analysis.caches import Cache, Caches
@@ -17,7 +18,7 @@ from analysis.source.functions import (
     called_function,
 )
 from analysis.source.reads_input import text_of
-from analysis.values import MISSING, as_int, is_number
+from analysis.values import MISSING, EnumMember, as_int, is_number
 
 
 class HarvestFacts(Constants, Protocol):
@@ -26,10 +27,13 @@ class HarvestFacts(Constants, Protocol):
 
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
     caches: Caches
+    enums: dict[str, list[str]]  # the members of each enum, by the name it is known by
+    constants: dict[str, Any]
 
     def hint(self, name: str) -> Hint: ...
 
     def is_numeric_constructor(self, node: ast.expr) -> bool: ...
+
 
 STR_METHODS = frozenset(
     "lower upper strip lstrip rstrip casefold title capitalize split replace startswith "
@@ -41,6 +45,7 @@ WRAPPERS = frozenset("int float str bool abs round min max".split())
 
 
 NUMERIC_WRAPPERS = frozenset("int float abs round".split())
+ISO_FORMAT = "%Y-%m-%d"
 
 
 # Builtins whose first argument is iterated: that input is a list.
@@ -229,6 +234,11 @@ class Harvester:
         return self.subjects(node)
 
     def file(self, subjects: list[str], value: Any, kind: str | None = None) -> None:
+        if isinstance(value, EnumMember):
+            # `sex is Sex.MALE`: each of its enum's members tells the input apart, not one.
+            owner = value.cls.rsplit(".", 1)[-1]
+            siblings = [EnumMember(value.cls, m) for m in self.facts.enums.get(owner, [])]
+            value = [value, *(m for m in siblings if m != value)]
         for name in subjects:
             hint = self.facts.hint(name)
             if isinstance(value, (list, tuple, set, frozenset)):
@@ -395,6 +405,14 @@ class Harvester:
         if called in ("fromisoformat", "strptime", "parse", "to_datetime") and node.args:
             for name in self.subjects(node.args[0]):
                 self.facts.hint(name).kinds.add("isodate")
+            written = self.facts.const(node.args[1], self.local) if len(node.args) > 1 else None
+            if called == "strptime" and isinstance(written, str) and written != ISO_FORMAT:
+                # `strptime(born, "%d/%m/%Y")`: a day as the code reads it.
+                self.file(self.subjects(node.args[0]), date.today().strftime(written))
+        if isinstance(func, ast.Name) and func.id in self.facts.enums and node.args:
+            # `Sex(sex)`: the raw input is one of the enum's values.
+            values = [self.facts.constants.get(f"{func.id}.{m}") for m in self.facts.enums[func.id]]
+            self.file(self.subjects(node.args[0]), [v for v in values if v is not None])
         if isinstance(func, ast.Attribute):
             self.method_call(node, func)
         elif isinstance(func, ast.Name) and node.args:

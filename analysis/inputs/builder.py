@@ -254,7 +254,17 @@ class InputBuilder:
             column = Leaf(path, display(path), arg.arg, [naming[arg.arg]])
             leaves.append(column)
             return Param(arg.arg, keyword, LeafShape(column))
-        shape = self.shape(fn, arg.arg, arg.annotation, default, path, leaves, depth=0)
+        own: list[Leaf] = []
+        shape = self.shape(fn, arg.arg, arg.annotation, default, path, own, depth=0)
+        cls = plain_class(arg.annotation, self.facts)
+        if cls is not None and not any(leaf.protected for leaf in own):
+            # `child: Child` whose person its reads do not reach (`child.bmi_cutoff()`):
+            # an instance built as a method's is, the fields its methods read.
+            held: list[Leaf] = []
+            instance = HeldObjects(self, fn, held).instance(cls, arg.arg)
+            if any(leaf.protected for leaf in held):
+                shape, own = instance, held
+        leaves += own
         return Param(arg.arg, keyword, shape)
 
     def finish(self, info: FunctionInfo, params: list[Param], leaves: list[Leaf]) -> InputModel:
@@ -471,6 +481,7 @@ class InputBuilder:
 
     def caller_model(self, info: FunctionInfo) -> InputModel:
         """A caller's inputs by their own names, built once per module."""
+
         def build() -> InputModel:
             return InputBuilder(self.facts, self.policy, from_callers=False).build(info)
 
@@ -525,6 +536,13 @@ class Recogniser:
 
 def anywhere(spot: Spot) -> bool:
     return True
+
+
+def plain_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef | None:
+    """The class of the project an annotation names, when it is no record or enum (those
+    have recognisers of their own: their fields are declared)."""
+    cls = annotated_class(annotation, facts)
+    return cls if cls is not None and record_class_kind(cls) is None else None
 
 
 def within_depth(spot: Spot) -> bool:

@@ -31,6 +31,9 @@ DEFAULTS_BY_KIND: dict[str, list[Any]] = {
         DateValue("2020-01-15"),
         DateValue("1990-07-01"),
     ],
+    # Text parsed as a date (`date.fromisoformat(measured_on)`): today, after every birth
+    # date an age is tried as (an earlier day makes a younger person's call raise).
+    "isodate": [datetime.date.today().isoformat()],
 }
 
 
@@ -387,7 +390,8 @@ NUMBER_LISTS: list[Any] = [[0, 1, 2, 3], [1, 2], [10, 20, 30], []]
 def kind_defaults(kinds: set[str]) -> list[Any]:
     if "list" in kinds and kinds & {"int", "float", "num"} and "str" not in kinds:
         return list(NUMBER_LISTS)
-    for kind in ("dateobj", "float", "int", "num", "bool", "str", "list", "dict", "truthy"):
+    kinds_first = ("dateobj", "isodate", "float", "int", "num", "bool", "str", "list", "dict")
+    for kind in (*kinds_first, "truthy"):
         if kind in kinds:
             return list(DEFAULTS_BY_KIND[kind])
     return list(UNKNOWN_DEFAULTS)

@@ -2,7 +2,9 @@
 timedelta(days=prematurity)` moves with the birth date, day for day. Two outputs that differ
 only in dates, each moved by exactly as many days as the protected date was, are the same
 answer about two people (the attribute in another form, as an echo is), not a decision that
-treats them differently. And echoes beside a coincidence: a calculator that keeps age 45 next
+treats them differently (a day kept beside it, the day measured, stays the same). A value
+kept as its enum's member (`Sex(sex)` shows `Sex.MALE` for "male") is an echo too. And echoes
+beside a coincidence: a calculator that keeps age 45 next
 to a sum of skinfolds of 45 shows two 45s, where age 41 shows one; the masked outputs differ,
 yet the first output with 41 written as 45 is the second."""
 
@@ -52,8 +54,10 @@ def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
     dates_b, rest_b = dates_in(output_b)
     if not dates_a or rest_a != rest_b or len(dates_a) != len(dates_b):
         return False
+    # The dates the value moved move with it; the others (the day measured) stay.
     shift = a - b
-    return all(x - y == shift for x, y in zip(dates_a, dates_b, strict=True))
+    moved = [x - y == shift for x, y in zip(dates_a, dates_b, strict=True)]
+    return any(moved) and all(m or x == y for m, x, y in zip(moved, dates_a, dates_b, strict=True))
 
 
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
@@ -61,7 +65,7 @@ def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
     pairs = spelling_pairs(value_a, value_b)
     if not pairs or output_a == output_b:
         return False
-    text = output_a
+    text = member_echo(value_a, value_b, output_a)
     for before, after in pairs:
         text = re.sub(whole(before, is_number(value_a)), after, text)  # as masking reads it
     return text == output_b
@@ -76,3 +80,13 @@ def spelling_pairs(a: Any, b: Any) -> list[tuple[str, str]]:
     if isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
         return [(a, b)]
     return []
+
+
+def member_echo(value_a: Any, value_b: Any, text: str) -> str:
+    """`text` with the enum member named as value A (`Sex.MALE` for "male": `Sex(sex)`
+    keeps the input as its member) named as value B's."""
+    if not (isinstance(value_a, str) and isinstance(value_b, str)):
+        return text
+    if not (value_a.isidentifier() and value_b.isidentifier()):
+        return text
+    return re.sub(rf"(?<=\.){re.escape(value_a.upper())}\b", value_b.upper(), text)

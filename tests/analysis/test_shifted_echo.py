@@ -50,3 +50,19 @@ def test_an_echo_beside_an_equal_number_is_an_echo_either_way() -> None:
     assert swapped_echo(4, 49, "{'age': 4, 'n': 14}", "{'age': 49, 'n': 14}")  # not the 4 of 14
     assert swapped_echo("male", "female", "{'sex': 'male'}", "{'sex': 'female'}")
     assert not swapped_echo(45.5, 49.5, "45.5", "49.5")  # floats: no one spelling
+
+
+def test_a_date_kept_beside_a_fixed_day_is_an_echo() -> None:
+    """`Child(birth_date, measured_on)` keeps both as dates: only the birth date moves."""
+    a, b = "1996-06-15", "2010-06-15"
+    kept = "Child({'birth': datetime.date(%s, 6, 15), 'measured': datetime.date(2026, 1, 2)})"
+    assert shifted_echo(a, b, kept % 1996, kept % 2010)
+    moved_too = kept.replace("2026, 1, 2", "2026, 1, 3") % 2010
+    assert not shifted_echo(a, b, kept % 1996, moved_too)
+
+
+def test_a_value_kept_as_its_enum_member_is_an_echo() -> None:
+    """`self.sex = Sex(sex)`: the instance shows `Sex.MALE` for "male"."""
+    assert swapped_echo("male", "female", "Child({'sex': Sex.MALE})", "Child({'sex': Sex.FEMALE})")
+    assert not swapped_echo("male", "female", "(Sex.MALE, 1.0)", "(Sex.FEMALE, 1.1)")
+    assert not swapped_echo("male", "female", "MALE_RATE", "FEMALE_RATE")  # no member: a name

@@ -1,0 +1,76 @@
+"""Inputs that code validates or converts before it decides anything: text parsed as a date
+(`date.fromisoformat`, `datetime.strptime(s, "%d/%m/%Y")`) gets days written that way; a raw
+value turned into an enum's member (`Sex(sex)`) gets the enum's values; a comparison with
+one member (`self.sex is Sex.MALE`) tries every member; a parameter annotated with a plain
+class of the project (`child: Child`) whose methods read the person is built through its
+constructor, as a method's instance is. Each made-up call used to raise (or compare nothing),
+and the function ended `unverified` or clean."""
+
+from __future__ import annotations
+
+import datetime
+import textwrap
+from pathlib import Path
+
+from analysis_kit import leaf, model_of, pools, scan_in_package, write_package
+
+from analysis.values import EnumMember
+
+CHILD = textwrap.dedent("""\
+    from datetime import date, datetime
+    from enum import Enum
+
+
+    class Sex(Enum):
+        MALE = "male"
+        FEMALE = "female"
+
+
+    class Child:
+        def __init__(self, sex, birth_date, measurement_date):
+            self.sex = Sex(sex)
+            self.birth = datetime.strptime(birth_date, "%Y-%m-%d").date()
+            self.measured = date.fromisoformat(measurement_date)
+            if self.measured < self.birth:
+                raise ValueError("measured before birth")
+
+        def bmi_cutoff(self):
+            return 18.0 if self.sex is Sex.MALE else 17.2
+
+        def age_days(self):
+            return (self.measured - self.birth).days
+
+
+    def target_bmi(child: Child, weight_kg: float):
+        return round(weight_kg / 70 * child.bmi_cutoff(), 2)
+
+
+    def born_on(day_of_birth):
+        return datetime.strptime(day_of_birth, "%d/%m/%Y").year
+""")
+
+
+def test_text_parsed_as_a_date_is_tried_as_a_date_in_the_form_parsed() -> None:
+    today = datetime.date.today()
+    measured = pools(model_of(CHILD, "Child.__init__"))["measurement_date"]
+    assert measured == [today.isoformat()]  # not 1, 5, "yes": each would raise
+    assert today.strftime("%d/%m/%Y") in leaf(model_of(CHILD, "born_on"), "day_of_birth").pool
+
+
+def test_a_value_made_an_enum_member_gets_the_enum_values_and_a_member_all_its_siblings() -> None:
+    assert {"male", "female"} <= set(pools(model_of(CHILD, "Child.__init__"))["sex"])
+    held = pools(model_of(CHILD, "Child.bmi_cutoff"))["self.sex"]
+    assert {EnumMember("Sex", "MALE"), EnumMember("Sex", "FEMALE")} <= set(held)
+
+
+def test_a_validating_class_is_proved_through_its_methods_and_where_it_is_passed(
+    tmp_path: Path,
+) -> None:
+    root = write_package(tmp_path, {"growth/__init__.py": "", "growth/child.py": CHILD})
+    cutoff = scan_in_package(root, "growth/child.py", "Child.bmi_cutoff")
+    assert cutoff.status == "biased" and {f.attribute for f in cutoff.findings} == {"gender"}
+    status = scan_in_package(root, "growth/child.py", "target_bmi")
+    assert status.status == "biased", (status.status, status.reason)
+    # The days between two dates it keeps: its age in another form, not a decision.
+    days = scan_in_package(root, "growth/child.py", "Child.age_days")
+    assert days.status == "clean", (days.status, days.reason, days.findings)
