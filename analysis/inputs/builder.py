@@ -256,14 +256,19 @@ class InputBuilder:
             return Param(arg.arg, keyword, LeafShape(column))
         own: list[Leaf] = []
         shape = self.shape(fn, arg.arg, arg.annotation, default, path, own, depth=0)
-        cls = plain_class(arg.annotation, self.facts)
+        cls = (
+            plain_class(arg.annotation, self.facts)
+            if arg.annotation is not None
+            else duck_class(fn, arg.arg, self.facts)
+        )
         if cls is not None and not any(leaf.protected for leaf in own):
-            # `child: Child` whose person its reads do not reach (`child.bmi_cutoff()`):
-            # an instance built as a method's is, the fields its methods read.
+            # `child: Child`, or a `table` whose methods only LifeTable has (`table.npx(x,
+            # n)`), that its own reads find no person in: an instance built as a method's
+            # is, through its constructor, the fields its methods read (a record or a
+            # frame of the names read would make every call raise).
             held: list[Leaf] = []
-            instance = HeldObjects(self, fn, held).instance(cls, arg.arg)
-            if any(leaf.protected for leaf in held):
-                shape, own = instance, held
+            shape = HeldObjects(self, fn, held).instance(cls, arg.arg)
+            own = held
         leaves += own
         return Param(arg.arg, keyword, shape)
 
@@ -543,6 +548,35 @@ def plain_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef
     have recognisers of their own: their fields are declared)."""
     cls = annotated_class(annotation, facts)
     return cls if cls is not None and record_class_kind(cls) is None else None
+
+
+def duck_class(fn: FunctionNode, name: str, facts: ModuleFacts) -> ast.ClassDef | None:
+    """The one class of the module whose methods include every method `fn` calls on
+    parameter `name` (`table.npx(age, n)`), when it calls some."""
+    called = {
+        node.func.attr
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+    }
+    if not called:
+        return None
+    found = {
+        id(cls): cls
+        for cls in facts.classes.values()
+        if record_class_kind(cls) is None and called <= method_names(cls)
+    }
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def method_names(cls: ast.ClassDef) -> set[str]:
+    return {
+        stmt.name
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+    }
 
 
 def within_depth(spot: Spot) -> bool:

@@ -83,6 +83,8 @@ FLAG_KINDS = frozenset({"truthy", "bool", "", "int", "float", "num"})
 NAME_HINTS: Cache[tuple[str, str | None], Hint] = Cache("name hints")
 # category -> what the module says of every name of it.
 CATEGORY_HINTS: Cache[str, Hint] = Cache("category hints")
+# The words each name is compared with in one function (by the function's id).
+COMPARED_WORDS: Cache[int, dict[str, list[str]]] = Cache("compared words")
 # What a leaf's pool depends on: name, category, kinds, choices, age form, default (its type
 # and text), own kinds. -> (pool, how many of its values come from the code)
 PoolKey = tuple[
@@ -265,9 +267,28 @@ class LeafMaker:
             and self.function is not None
         ):
             category = category_from_callers(self.function, name, self.facts, self.callers)
+        if category is None and category_name is None and not self.policy.excluded_name(name):
+            category = self.category_of_values(name)
         if category is not None and self.names_a_column(default, category):
             category = None  # `age="age"`: the name of a column of ages, not an age
         return category
+
+    def category_of_values(self, name: str) -> str | None:
+        """The category of a leaf its name says nothing of, by the words the function itself
+        compares it with: `kind == "female"`, `status in ("senior_citizen", ...)`,
+        `person["category"] == "senior citizen"`. Only a strong word of one category counts
+        (a region's "urban" is as often a thing's); another function's `value == "male"`
+        says nothing of this one's `value`."""
+        fn = self.function
+        if fn is None:
+            return None
+        words = self.facts.caches.value(COMPARED_WORDS, id(fn), lambda: compared_words(fn))
+        for value in words.get(name, []):
+            category = self.policy.canonical_category(value)
+            word = self.policy.word_in(value)
+            if category is not None and word is not None and self.policy.strength(word) == "strong":
+                return category
+        return None
 
     def own_kinds(self, name: str, annotation: ast.expr | None) -> set[str]:
         """How this input itself is used. How it carries an age is its own business:
@@ -381,3 +402,40 @@ def item_hint(listed: Hint, items: list[Hint]) -> Hint:
     for hint in items:
         merged.merge(hint)
     return merged
+
+
+def compared_words(fn: ast.AST) -> dict[str, list[str]]:
+    """The words (text of three letters or more) each name, attribute or key is compared
+    with in `fn`: `kind == "female"`, `x.status in ("senior", "super_senior")`,
+    `row["category"] != "senior citizen"`."""
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for a, b in zip(sides, sides[1:], strict=False):
+            for subject, other in ((a, b), (b, a)):
+                name = compared_name(subject)
+                if name is not None:
+                    found.setdefault(name, []).extend(words_of(other))
+    return found
+
+
+def compared_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        key = node.slice.value
+        return key if isinstance(key, str) else None
+    return None
+
+
+def words_of(node: ast.expr) -> list[str]:
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return [
+        i.value
+        for i in items
+        if isinstance(i, ast.Constant) and isinstance(i.value, str) and len(i.value) >= 3
+    ]

@@ -161,6 +161,10 @@ def category_values(
         return list(CODES)
     values: list[Any] = []
     cat_values = [as_form(v, form) for v in category.values]
+    if form in ("date", "isodate") and any(is_number(v) for v in category.values):
+        # A birth date: a baby's too (`(measured - born).days < 365`), whom whole years miss.
+        born = (datetime.date.today() - datetime.timedelta(days=100)).isoformat()
+        cat_values.append(DateValue(born) if form == "date" else born)
     if "bool" in kinds:
         values += [True, False]  # `is_male: bool`: the category's words are all truthy
     fitting = [v for v in cat_values if fits(v, kinds)]

@@ -1,8 +1,9 @@
 """Inputs that code validates or converts before it decides anything: text parsed as a date
 (`date.fromisoformat`, `datetime.strptime(s, "%d/%m/%Y")`) gets days written that way; a raw
 value turned into an enum's member (`Sex(sex)`) gets the enum's values; a comparison with
-one member (`self.sex is Sex.MALE`) tries every member; a parameter annotated with a plain
-class of the project (`child: Child`) whose methods read the person is built through its
+one member (`self.sex is Sex.MALE`) tries every member; a birth date is tried as a baby's
+too; a parameter annotated with a plain class of the project (`child: Child`), or whose
+methods only one class of the module has (`tariff.rate_for(age)`), is built through its
 constructor, as a method's instance is. Each made-up call used to raise (or compare nothing),
 and the function ended `unverified` or clean."""
 
@@ -12,8 +13,9 @@ import datetime
 import textwrap
 from pathlib import Path
 
-from analysis_kit import leaf, model_of, pools, scan_in_package, write_package
+from analysis_kit import leaf, model_of, pools, scan_in_package, verdict, write_package
 
+from analysis.shapes import ObjectShape
 from analysis.values import EnumMember
 
 CHILD = textwrap.dedent("""\
@@ -74,3 +76,50 @@ def test_a_validating_class_is_proved_through_its_methods_and_where_it_is_passed
     # The days between two dates it keeps: its age in another form, not a decision.
     days = scan_in_package(root, "growth/child.py", "Child.age_days")
     assert days.status == "clean", (days.status, days.reason, days.findings)
+
+
+def test_a_birth_date_is_tried_as_a_babys_too() -> None:
+    """Whole years of age miss `(measured - born).days < 365`: a birth 100 days ago."""
+    born = (datetime.date.today() - datetime.timedelta(days=100)).isoformat()
+    assert born in pools(model_of(CHILD, "Child.__init__"))["birth_date"]
+
+
+TARIFF = textwrap.dedent("""\
+    class Tariff:
+        def __init__(self, base_rate):
+            self.base_rate = float(base_rate)
+
+        def rate_for(self, age):
+            return self.base_rate * (1.5 if age >= 65 else 1.0)
+
+
+    class Table:
+        def __init__(self, rows):
+            self.rows = rows
+
+        def lookup(self, key):
+            return self.rows.get(key)
+
+
+    def monthly_quote(tariff, age):
+        return round(tariff.rate_for(age) * 12, 2)
+
+
+    def yearly_quote(tariff: "Tariff", age: int):
+        return round(tariff.rate_for(age) * 365, 2)
+""")
+
+
+def test_a_parameter_whose_methods_only_one_class_has_is_an_instance_of_it() -> None:
+    model = model_of(TARIFF, "monthly_quote")
+    tariff = next(p for p in model.params if p.name == "tariff")
+    assert isinstance(tariff.shape, ObjectShape) and tariff.shape.cls == "Tariff"
+    annotated = next(p for p in model_of(TARIFF, "yearly_quote").params if p.name == "tariff")
+    assert isinstance(annotated.shape, ObjectShape) and annotated.shape.cls == "Tariff"
+
+
+def test_an_instance_made_through_its_constructor_is_proved_biased() -> None:
+    for name in ("monthly_quote", "yearly_quote"):
+        report = verdict(TARIFF, name)
+        assert report.status == "biased", (name, report.status, report.reason)
+        assert {f.attribute for f in report.findings} == {"age"}
