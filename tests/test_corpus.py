@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import copy
 import datetime
 import enum
@@ -294,6 +295,11 @@ def as_input(function: Any, name: str, value: object, module: dict[str, object])
         import pandas
 
         return pandas.DataFrame(value)
+    cls = module.get(annotation) if isinstance(annotation, str) else annotation
+    if isinstance(cls, type) and not issubclass(cls, enum.Enum) and isinstance(value, dict):
+        # `child: Child`: the engine built it through its constructor, from these arguments.
+        with contextlib.suppress(TypeError):
+            return cls(**records(value, module))  # type: ignore[arg-type]
     return records(value, module)
 
 
