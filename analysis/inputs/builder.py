@@ -262,13 +262,15 @@ class InputBuilder:
             else duck_class(fn, arg.arg, self.facts)
         )
         if cls is not None and not any(leaf.protected for leaf in own):
-            # `child: Child`, or a `table` whose methods only LifeTable has (`table.npx(x,
-            # n)`), that its own reads find no person in: an instance built as a method's
-            # is, through its constructor, the fields its methods read (a record or a
-            # frame of the names read would make every call raise).
+            # `child: Child`, or a `holder` whose methods only Policyholder has
+            # (`holder.loading()`), that its own reads find no person in: an instance built
+            # as a method's is, through its constructor, when the person sits in it. One
+            # that holds none (a life table) is left to the values the project's runs
+            # passed (evidence/bases.py borrowed_model): made up, its calls only raise.
             held: list[Leaf] = []
-            shape = HeldObjects(self, fn, held).instance(cls, arg.arg)
-            own = held
+            instance = HeldObjects(self, fn, held).instance(cls, arg.arg)
+            if any(leaf.protected for leaf in held):
+                shape, own = instance, held
         leaves += own
         return Param(arg.arg, keyword, shape)
 

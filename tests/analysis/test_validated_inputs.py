@@ -3,9 +3,9 @@
 value turned into an enum's member (`Sex(sex)`) gets the enum's values; a comparison with
 one member (`self.sex is Sex.MALE`) tries every member; a birth date is tried as a baby's
 too; a parameter annotated with a plain class of the project (`child: Child`), or whose
-methods only one class of the module has (`tariff.rate_for(age)`), is built through its
-constructor, as a method's instance is. Each made-up call used to raise (or compare nothing),
-and the function ended `unverified` or clean."""
+methods only one class of the module has (`holder.loading()`), is built through its
+constructor, as a method's instance is, when the person sits in it. Each made-up call used
+to raise (or compare nothing), and the function ended `unverified` or clean."""
 
 from __future__ import annotations
 
@@ -84,13 +84,14 @@ def test_a_birth_date_is_tried_as_a_babys_too() -> None:
     assert born in pools(model_of(CHILD, "Child.__init__"))["birth_date"]
 
 
-TARIFF = textwrap.dedent("""\
-    class Tariff:
-        def __init__(self, base_rate):
-            self.base_rate = float(base_rate)
+HOLDER = textwrap.dedent("""\
+    class Policyholder:
+        def __init__(self, age, smoker):
+            self.age = int(age)
+            self.smoker = bool(smoker)
 
-        def rate_for(self, age):
-            return self.base_rate * (1.5 if age >= 65 else 1.0)
+        def loading(self):
+            return 1.5 if self.age >= 65 else 1.0
 
 
     class Table:
@@ -101,25 +102,32 @@ TARIFF = textwrap.dedent("""\
             return self.rows.get(key)
 
 
-    def monthly_quote(tariff, age):
-        return round(tariff.rate_for(age) * 12, 2)
+    def monthly_premium(holder, base):
+        return round(base * holder.loading(), 2)
 
 
-    def yearly_quote(tariff: "Tariff", age: int):
-        return round(tariff.rate_for(age) * 365, 2)
+    def yearly_premium(holder: "Policyholder", base: float):
+        return round(base * 12 * holder.loading(), 2)
+
+
+    def rate(table, key):
+        return table.lookup(key)
 """)
 
 
 def test_a_parameter_whose_methods_only_one_class_has_is_an_instance_of_it() -> None:
-    model = model_of(TARIFF, "monthly_quote")
-    tariff = next(p for p in model.params if p.name == "tariff")
-    assert isinstance(tariff.shape, ObjectShape) and tariff.shape.cls == "Tariff"
-    annotated = next(p for p in model_of(TARIFF, "yearly_quote").params if p.name == "tariff")
-    assert isinstance(annotated.shape, ObjectShape) and annotated.shape.cls == "Tariff"
+    model = model_of(HOLDER, "monthly_premium")
+    holder = next(p for p in model.params if p.name == "holder")
+    assert isinstance(holder.shape, ObjectShape) and holder.shape.cls == "Policyholder"
+    annotated = next(p for p in model_of(HOLDER, "yearly_premium").params if p.name == "holder")
+    assert isinstance(annotated.shape, ObjectShape) and annotated.shape.cls == "Policyholder"
+    # A table holds no person: left to what the project's own runs pass (borrowed inputs).
+    table = next(p for p in model_of(HOLDER, "rate").params if p.name == "table")
+    assert not isinstance(table.shape, ObjectShape)
 
 
 def test_an_instance_made_through_its_constructor_is_proved_biased() -> None:
-    for name in ("monthly_quote", "yearly_quote"):
-        report = verdict(TARIFF, name)
+    for name in ("monthly_premium", "yearly_premium"):
+        report = verdict(HOLDER, name)
         assert report.status == "biased", (name, report.status, report.reason)
         assert {f.attribute for f in report.findings} == {"age"}
