@@ -199,13 +199,17 @@ class Recording:
             if reported >= len(entries):
                 return reported, None
             entry = entries[reported]
+            # The child counts an entry's tests when it ends; one the host ends keeps the
+            # tests it had started.
             if watch.bored():
                 status = f"ended: no call holding a person for {watch.patience():.0f}s"
-                evidence.stats.entries.append(EntryResult(entry.label, status))
+                evidence.stats.entries.append(EntryResult(entry.label, status, tests=len(started)))
                 log.info("recording: %s %s", entry.label, status)
                 return reported + 1, None
             killer = f" in {started[-1]}" if started else ""
-            evidence.stats.entries.append(EntryResult(entry.label, f"stopped{killer}: {exc}"[:300]))
+            evidence.stats.entries.append(
+                EntryResult(entry.label, f"stopped{killer}: {exc}"[:300], tests=len(started))
+            )
             log.info("recording: %s stopped the session%s: %s", entry.label, killer, exc)
             if entry.kind in ("pytest", "openfisca") and started:
                 skip = [arg for test in started for arg in ("--deselect", test)]
