@@ -16,6 +16,7 @@ from analysis.source.functions import (
     all_args,
     call_bindings,
     called_function,
+    constructor,
 )
 from analysis.source.reads_input import text_of
 from analysis.values import MISSING, EnumMember, as_int, is_number
@@ -26,6 +27,7 @@ class HarvestFacts(Constants, Protocol):
     every name, the module's functions, its numeric constructors and its per-module caches."""
 
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    classes: dict[str, ast.ClassDef]
     caches: Caches
     enums: dict[str, list[str]]  # the members of each enum, by the name it is known by
     constants: dict[str, Any]
@@ -331,6 +333,11 @@ class Harvester:
         if node.attr in ("year", "month", "day", "toordinal"):
             for name in self.subjects(node.value):
                 self.facts.hint(name).kinds.add("dateobj")
+        elif node.attr in ("days", "total_seconds") and isinstance(node.value, ast.BinOp):
+            # `(measured - born).days`: both sides are dates.
+            if isinstance(node.value.op, ast.Sub):
+                for name in self.operands(node.value):
+                    self.facts.hint(name).kinds.add("dateobj")
 
     def visit_Match(self, node: ast.Match) -> None:
         subjects = self.subjects(node.subject)
@@ -428,6 +435,11 @@ class Harvester:
         helper = called_function(node, self.facts.functions)
         if helper is not None:
             self.link(*helper, node)
+        elif isinstance(func, ast.Name) and func.id in self.facts.classes:
+            # `Visit(born, seen)`: its constructor's parameters are what the caller passes.
+            init = constructor(self.facts.classes[func.id])
+            if init is not None:
+                self.link(init, True, node)
 
     def method_call(self, node: ast.Call, func: ast.Attribute) -> None:
         """A method says what its object is: a table looked up (`RATES.get(region)` files the

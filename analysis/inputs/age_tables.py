@@ -94,10 +94,6 @@ def helper_subscripts(
         return
     bindings = call_bindings(called[0], call, called[1])
     callee_ages = {param for param, arg in bindings if mentions_input(arg, ages)}
-    callee_roots = {
-        param: roots[arg.id]
-        for param, arg in bindings
-        if is_input(arg, roots.keys())
-    }
+    callee_roots = {param: roots[arg.id] for param, arg in bindings if is_input(arg, roots.keys())}
     if callee_ages and callee_roots:
         yield from age_subscripts(called[0], callee_ages, callee_roots, facts, depth - 1)

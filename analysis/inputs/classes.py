@@ -78,13 +78,6 @@ def checked_lengths(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
     return found
 
 
-def constructor(cls: ast.ClassDef) -> ast.FunctionDef | None:
-    """The `__init__` a class body defines."""
-    return next(
-        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
-    )
-
-
 def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
     """Constructor parameters and the attribute each is kept in, when the constructor keeps
     it in exactly one: `self.sex = sex.upper()` -> {"sex": "sex"}, `self.age =

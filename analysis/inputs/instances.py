@@ -19,7 +19,6 @@ from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
     MAX_DEPTH,
     annotated_class,
-    constructor,
     kept_as_given,
     maker_of,
     stored_attributes,
@@ -36,7 +35,7 @@ from analysis.shapes import (
     RecordShape,
     Shape,
 )
-from analysis.source.functions import FunctionNode, record_class_kind
+from analysis.source.functions import FunctionNode, constructor, record_class_kind
 from analysis.values import MISSING
 from config.policy import Policy
 

@@ -87,9 +87,7 @@ CATEGORY_HINTS: Cache[str, Hint] = Cache("category hints")
 COMPARED_WORDS: Cache[int, dict[str, list[str]]] = Cache("compared words")
 # What a leaf's pool depends on: name, category, kinds, choices, age form, default (its type
 # and text), own kinds. -> (pool, how many of its values come from the code)
-PoolKey = tuple[
-    str, str | None, frozenset[str], str, str | None, type[Any], str, frozenset[str]
-]
+PoolKey = tuple[str, str | None, frozenset[str], str, str | None, type[Any], str, frozenset[str]]
 POOLS: Cache[PoolKey, tuple[list[Any], int]] = Cache("pools")
 
 
@@ -134,13 +132,11 @@ class LeafMaker:
         values = {str(v).casefold() for v in self.policy.protected[category].values}
         return default.strip().casefold() not in values
 
-
     def names_a_value(self, name: str, category: str, kinds: set[str]) -> bool:
         """`female`, `black`: a parameter named for one value of its category, only tested for
         truth or used as a number (`0.9 - 0.2 * female`), is the flag of that value."""
         values = {str(v).lower() for v in self.policy.protected[category].values}
         return bool(kinds) and kinds <= FLAG_KINDS and name.lower() in values
-
 
     def documented_category(self, description: str, name: str) -> str | None:
         """The category a parameter's description names: "the age as integer number" is an
@@ -159,7 +155,6 @@ class LeafMaker:
         markers = [name_tokens(m) for m in self.policy.people.markers]
         return category if any(m and contains_run(tokens, m) for m in markers) else None
 
-
     def name_hint(self, name: str, category: str | None) -> Hint:
         """What the module says of `name`, and of every name of its category (`sex` in a
         helper, `gender` here share values); computed once per module, never mutated."""
@@ -175,7 +170,6 @@ class LeafMaker:
             kept[key] = merged
         return kept[key]
 
-
     def category_hint(self, category: str) -> Hint:
         """What the module says of every name of a category, merged once per module (a
         function reading a thousand keys of one category asks for each)."""
@@ -187,7 +181,6 @@ class LeafMaker:
                     merged.merge(other_hint)
             kept[category] = merged
         return kept[category]
-
 
     def leaf(
         self,
@@ -358,7 +351,6 @@ class LeafMaker:
         if category not in (None, "age"):
             return False
         return "str" not in self.facts.hints.get(name.lower(), Hint()).kinds
-
 
     def tuple_shape(
         self,

@@ -13,6 +13,7 @@ from typing import Any
 
 from analysis.execution.harness.output import whole
 from analysis.execution.process import Outcome
+from analysis.search.shifted import as_date
 from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category, name_tokens
 
@@ -102,6 +103,16 @@ def about_another_input(
         return any(re.search(whole(text, False), message) for text in texts)
 
     return not mentions(refused) and any(mentions(v) for v in others)
+
+
+def unborn(refused: Any, returned: list[Any], others: list[Any]) -> bool:
+    """Whether a refused date falls after another date of the call that a returning date
+    does not: a birth after the day measured is no person on that day (`observed before
+    birth` validates the pair of dates; it refuses no age)."""
+    born = as_date(refused)
+    days = [d for d in map(as_date, others) if d is not None]
+    fine = [d for d in map(as_date, returned) if d is not None]
+    return born is not None and any(born > day and any(f <= day for f in fine) for day in days)
 
 
 def named_in(message: str, names: tuple[str, ...], least: int = 2) -> bool:

@@ -44,6 +44,7 @@ from analysis.search.refusal import (
     is_realistic,
     listed_spelling,
     refusal_error,
+    unborn,
 )
 from analysis.search.results import SearchResult, Trial, Witness
 from analysis.search.shifted import shifted_echo, swapped_echo
@@ -449,6 +450,7 @@ class Search:
             and value_kind(v) in kinds  # text refused where numbers are taken: validation
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
             and not about_another_input(o.error, v, others, self.other_names(leaf), leaf.name)
+            and not (category == "age" and unborn(v, [f for f, _ in fine], others))
         ]
 
     def confirm_refusal(

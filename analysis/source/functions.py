@@ -191,6 +191,13 @@ def called_function(
     return None
 
 
+def constructor(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    """The `__init__` a class body defines."""
+    return next(
+        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+
+
 def function_defaults(
     fn: FunctionNode, functions: dict[str, FunctionNode]
 ) -> dict[str, FunctionNode]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.refusal import about_another_input
+from analysis.search.refusal import about_another_input, unborn
 
 # Plausibility of a reading against a reference that differs by sex: the message is about
 # the reading. For a girl 40 is implausible, for a boy it is not.
@@ -112,3 +112,34 @@ def test_a_refusal_shows_in_the_context_that_works_when_the_base_does_not() -> N
     )
     report = verdict(source, "fold_sum")
     assert [(f.attribute, f.kind) for f in report.findings] == [("gender", "refuses")]
+
+
+def test_a_birth_after_the_day_measured_is_no_person_on_that_day() -> None:
+    """A growth chart's `observed before birth`: the birth date tried after the other date of
+    the call is refused for the pair of dates, not for an age; a birth before it that is
+    refused still is (a chart that turns the old away)."""
+    assert unborn("1996-06-15", ["1936-06-15"], ["1990-07-01", "height"])
+    assert not unborn("1996-06-15", ["1936-06-15"], ["2026-07-01"])
+    assert not unborn("1996-06-15", ["2000-01-01"], ["1990-07-01"])  # none returned before it
+    pair = (
+        "class Measurement:\n"
+        "    def __init__(self, sex, birth_date, observation_date):\n"
+        "        if observation_date < birth_date:\n"
+        "            raise ValueError('observed before birth')\n"
+        "        self.sex = sex\n"
+        "        self.age_days = (observation_date - birth_date).days\n"
+        "\n"
+        "def centile(sex, birth_date, observation_date):\n"
+        "    m = Measurement(sex, birth_date, observation_date)\n"
+        "    return 50.0 if m.sex == 'male' else 48.5\n"
+    )
+    assert [f.attribute for f in verdict(pair, "centile").findings] == ["gender"]
+    working_age = (
+        "import datetime\n"
+        "def working_age_chart(birth_date, observation_date):\n"
+        "    born = datetime.date.fromisoformat(birth_date)\n"
+        "    if (datetime.date.fromisoformat(observation_date) - born).days > 65 * 365:\n"
+        "        raise ValueError('this chart ends at 65')\n"
+        "    return 1\n"
+    )
+    assert [f.attribute for f in verdict(working_age, "working_age_chart").findings] == ["age"]

@@ -4,8 +4,10 @@ value turned into an enum's member (`Sex(sex)`) gets the enum's values; a compar
 one member (`self.sex is Sex.MALE`) tries every member; a birth date is tried as a baby's
 too; a parameter annotated with a plain class of the project (`child: Child`), or whose
 methods only one class of the module has (`holder.loading()`), is built through its
-constructor, as a method's instance is, when the person sits in it. Each made-up call used
-to raise (or compare nothing), and the function ended `unverified` or clean."""
+constructor, as a method's instance is, when the person sits in it. Two dates subtracted
+(`(seen - born).days`) are dates; what a function passes to a class of its module takes what
+the class's constructor knows of its parameters. Each made-up call used to raise (or compare
+nothing), and the function ended `unverified` or clean."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlib import Path
 from analysis_kit import leaf, model_of, pools, scan_in_package, verdict, write_package
 
 from analysis.shapes import ObjectShape
-from analysis.values import EnumMember
+from analysis.values import DateValue, EnumMember
 
 CHILD = textwrap.dedent("""\
     from datetime import date, datetime
@@ -131,3 +133,33 @@ def test_an_instance_made_through_its_constructor_is_proved_biased() -> None:
         report = verdict(HOLDER, name)
         assert report.status == "biased", (name, report.status, report.reason)
         assert {f.attribute for f in report.findings} == {"age"}
+
+
+VISIT = textwrap.dedent("""\
+    class Visit:
+        def __init__(self, sex, birth_date, observation_date):
+            if sex not in ("male", "female"):
+                raise ValueError("unknown sex")
+            if observation_date < birth_date:
+                raise ValueError("observed before birth")
+            self.sex = sex
+            self.age_in_days = (observation_date - birth_date).days
+
+
+    def follow_up_weeks(gender, born, seen):
+        visit = Visit(gender, born, seen)
+        return 6 if visit.sex == "female" else 8
+
+
+    def days_between(first, last):
+        return (last - first).days
+""")
+
+
+def test_dates_subtracted_are_dates_and_a_constructor_s_parameters_reach_its_callers() -> None:
+    assert all(isinstance(d, DateValue) for d in pools(model_of(VISIT, "days_between"))["last"])
+    model = model_of(VISIT, "follow_up_weeks")
+    assert all(isinstance(d, DateValue) for d in leaf(model, "seen").pool)
+    assert {"male", "female"} <= set(leaf(model, "gender").pool)
+    # Every made-up call used to raise (`'<' not supported between 'int' and 'str'`).
+    assert [f.attribute for f in verdict(VISIT, "follow_up_weeks").findings] == ["gender"]
