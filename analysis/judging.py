@@ -41,6 +41,7 @@ from analysis.search.missing_fields import has_opaque_record, learn_missing_fiel
 from analysis.search.results import SearchResult
 from analysis.search.search import Search
 from analysis.search.verdict import died, record_result, static_review, stopped, tampered
+from analysis.search.working_base import find_working_base
 from analysis.shapes import InputModel, Leaf
 from analysis.source.functions import FunctionInfo
 from analysis.static.review import acting_with, condition_scopes, never_read
@@ -297,10 +298,19 @@ class Judgement:
         self, session: Session, refusals_only: set[str], replayed: Replayed
     ) -> SearchResult | None:
         """The search for a witness over the synthesised inputs, with what the recorded calls
-        saw merged in; None (the verdict written) when it cannot prove anything. When it
+        saw merged in; None (the verdict written) when it cannot prove anything. When every
+        call raised, once more around a base that runs, walked to from their errors. When it
         proved nothing, once more with the values borrowed from the project's runs (a
         made-up table may run and tell nothing: every age looks up the same made-up rate)."""
-        result = self.search_model(session, refusals_only, replayed)
+        failing_limit = self.budget.executions_per_function // 4
+        result = self.search_model(session, refusals_only, replayed, failing_limit)
+        if (
+            result is not None
+            and result.never_ran
+            and self.report.status != "error"  # the session died: no walk in it
+            and time.monotonic() < self.deadline
+        ):
+            result = self.search_walked(session, refusals_only, replayed, result)
         borrowed = self.borrowed
         if result is None or result.witnesses or borrowed is None:
             return result
@@ -317,8 +327,33 @@ class Judgement:
         again.ok_calls += result.ok_calls
         return again
 
+    def search_walked(
+        self,
+        session: Session,
+        refusals_only: set[str],
+        replayed: Replayed,
+        failed: SearchResult,
+    ) -> SearchResult | None:
+        """When every call raised: a base that runs, walked to from the errors of the calls
+        (working_base), and the search again around it; None as `search`."""
+        try:
+            found = find_working_base(self.model, session)
+        except (SessionDied, CallsProveNothing) as exc:
+            stopped(self.info, self.model, self.report, exc, session.calls)
+            return None
+        if not found:
+            return failed
+        again = self.search_model(session, refusals_only, replayed)
+        if again is not None:
+            again.errors.update(failed.errors)
+        return again
+
     def search_model(
-        self, session: Session, refusals_only: set[str], replayed: Replayed
+        self,
+        session: Session,
+        refusals_only: set[str],
+        replayed: Replayed,
+        failing_limit: int | None = None,
     ) -> SearchResult | None:
         info, model, report = self.info, self.model, self.report
         prepared = time.monotonic()
@@ -340,6 +375,7 @@ class Judgement:
             refusals_only=refusals_only,
             scopes=scopes,
             acting=acting,
+            failing_limit=failing_limit,
         )
         try:
             result = search.run()

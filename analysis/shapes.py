@@ -53,7 +53,9 @@ class Leaf:
     # The values its `Literal[...]` annotation declares: raising for another is the contract.
     declared: tuple[Any, ...] = ()
     # The helper of the project that reads it, when the function hands it the whole record
-    # (`_compute(params, ...)` reading `params.get("sex")`): for the static review.
+    # (`_compute(params, ...)` reading `params.get("sex")`), or the attribute a constructor
+    # keeps it in with other arguments (`self.days = (seen - born).days`): for the static
+    # review, and so that it counts as read.
     read_in: str = ""
     # Helpers of the project it is passed to whose own parameter decides something with it
     # (`generate_centile(..., sex=sex)` looking up the sex's table): for the static review.

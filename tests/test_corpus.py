@@ -299,7 +299,8 @@ def as_input(function: Any, name: str, value: object, module: dict[str, object])
     if isinstance(cls, type) and not issubclass(cls, enum.Enum) and isinstance(value, dict):
         # `child: Child`: the engine built it through its constructor, from these arguments.
         with contextlib.suppress(TypeError):
-            return cls(**records(value, module))  # type: ignore[arg-type]
+            arguments = as_annotated(cls, records(value, module))  # type: ignore[arg-type]
+            return cls(**arguments)
     return records(value, module)
 
 

@@ -77,6 +77,7 @@ class Harvester:
         self.affine: dict[str, tuple[str, int, float]] = {}
         # `for name, weight in WEIGHTS.items()`: the keys `params[name]` may be, by loop name.
         self.loop_keys: dict[str, list[str]] = {}
+        self._assigned: set[str] | None = None
 
     def run(self) -> None:
         for node in ast.walk(self.fn):
@@ -94,6 +95,16 @@ class Harvester:
                 self.annotate(arg.arg, arg.annotation)
         for node in ast.walk(self.fn):
             self.visit(node)
+
+    def assigned(self) -> set[str]:
+        """The names the function assigns (lower case, as hints are filed)."""
+        if self._assigned is None:
+            self._assigned = {
+                node.id.lower()
+                for node in ast.walk(self.fn)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+            }
+        return self._assigned
 
     def loop(self, node: ast.For | ast.comprehension) -> None:
         """`for country in ["saudi", "uae"]: mask = df["country"] == country`: the loop's
@@ -334,10 +345,13 @@ class Harvester:
             for name in self.subjects(node.value):
                 self.facts.hint(name).kinds.add("dateobj")
         elif node.attr in ("days", "total_seconds") and isinstance(node.value, ast.BinOp):
-            # `(measured - born).days`: both sides are dates.
+            # `(measured - born).days`: both sides are dates; not a local the function made
+            # one (`dob = strptime(self.dob, ...)`: the input `dob` is text).
             if isinstance(node.value.op, ast.Sub):
+                made = self.assigned()
                 for name in self.operands(node.value):
-                    self.facts.hint(name).kinds.add("dateobj")
+                    if name not in made:
+                        self.facts.hint(name).kinds.add("dateobj")
 
     def visit_Match(self, node: ast.Match) -> None:
         subjects = self.subjects(node.subject)

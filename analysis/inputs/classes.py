@@ -4,6 +4,7 @@ names its body declares, what its constructor takes and keeps."""
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import Any
 
 from analysis.facts.annotations import COLLECTIONS, annotation_kind
@@ -80,8 +81,24 @@ def checked_lengths(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
 
 def stored_attributes(init: ast.FunctionDef) -> dict[str, str]:
     """Constructor parameters and the attribute each is kept in, when the constructor keeps
-    it in exactly one: `self.sex = sex.upper()` -> {"sex": "sex"}, `self.age =
-    D(age_in_months)` -> {"age_in_months": "age"}."""
+    it in exactly one, and nothing else in it: `self.sex = sex.upper()` -> {"sex": "sex"},
+    `self.age = D(age_in_months)` -> {"age_in_months": "age"}."""
+    single = single_attributes(init)
+    sources = Counter(single.values())
+    return {name: attr for name, attr in single.items() if sources[attr] == 1}
+
+
+def shared_attributes(init: ast.FunctionDef) -> dict[str, str]:
+    """Constructor parameters kept, each in one attribute, together with others: `self.days
+    = (seen - born).days` -> {"seen": "days", "born": "days"}. Reading the attribute reads
+    each of them."""
+    single = single_attributes(init)
+    sources = Counter(single.values())
+    return {name: attr for name, attr in single.items() if sources[attr] > 1}
+
+
+def single_attributes(init: ast.FunctionDef) -> dict[str, str]:
+    """Names the constructor keeps in exactly one attribute of the instance, with it."""
     found: dict[str, set[str]] = {}
     for node in ast.walk(init):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1):

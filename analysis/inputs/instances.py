@@ -21,6 +21,7 @@ from analysis.inputs.classes import (
     annotated_class,
     kept_as_given,
     maker_of,
+    shared_attributes,
     stored_attributes,
     vararg_leaf,
 )
@@ -102,6 +103,20 @@ def object_reads(name: str, accessed: dict[str, FieldRead], policy: Policy) -> d
     return accessed
 
 
+def reads_attribute(fn: FunctionNode, path: InputPath, attribute: str) -> bool:
+    """Whether `fn` reads `attribute` of the parameter at `path` (`self.days`)."""
+    if len(path) != 1:
+        return False
+    name = path[0][1]
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr == attribute
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        for node in ast.walk(fn)
+    )
+
+
 class HeldObjects:
     """Builds the instance method `fn` is given, its leaves going to `leaves`."""
 
@@ -149,6 +164,7 @@ class HeldObjects:
                 )
             )
             stored = stored_attributes(init)
+            shared = shared_attributes(init)
             as_given = kept_as_given(init)
             for arg in named:
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
@@ -160,13 +176,18 @@ class HeldObjects:
                     if arg.arg in as_given
                     else {}
                 )
-                read = bool(inner) or attribute in read_fields
+                together = shared.get(arg.arg)
+                together_read = together is not None and reads_attribute(self.fn, path, together)
+                read = bool(inner) or attribute in read_fields or together_read
                 if arg.arg in defaults and iargs.vararg is None and not read:
                     continue  # keep the constructor's own default; fewer inputs to search
                 # Before `*args`, a parameter with a default is still given, by position.
                 default = defaults.get(arg.arg)
                 where = (*path, ("attr", attribute))
                 fields[arg.arg] = self.constructor_argument(init, arg, default, where, depth, inner)
+                if together is not None and together_read:
+                    for leaf in fields[arg.arg].leaves():  # read through `self.days`
+                        leaf.read_in = leaf.read_in or together
             if iargs.vararg is not None:
                 by_position = len(named) - len(iargs.kwonlyargs)
                 where = (*path, ("attr", iargs.vararg.arg))

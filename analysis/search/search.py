@@ -91,7 +91,11 @@ class Search:
         refusals_only: set[str] | None = None,  # categories only a refusal can prove
         scopes: dict[str, frozenset[int]] | None = None,  # static.condition_scopes
         acting: frozenset[str] = frozenset(),  # static.acting_with: varied first
+        # Executions after which a search whose every call raised gives up, leaving the
+        # rest of its budget to a walk to a base that runs (working_base).
+        failing_limit: int | None = None,
     ) -> None:
+        self.failing_limit = failing_limit
         self.policy = policy
         self.scopes = scopes
         self.refusals_only = refusals_only or set()
@@ -201,6 +205,9 @@ class Search:
             self.result.exhausted = True
             self.result.undecided = {leaf.display for leaf in open_leaves}
             return True
+        if self.failing_limit is not None and self.result.ok_calls == 0:
+            if self.result.executions >= self.failing_limit:
+                return True
         return self.paired and self.result.executions >= self.pairs_until
 
     def room(self) -> int:

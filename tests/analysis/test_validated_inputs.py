@@ -163,3 +163,30 @@ def test_dates_subtracted_are_dates_and_a_constructor_s_parameters_reach_its_cal
     assert {"male", "female"} <= set(leaf(model, "gender").pool)
     # Every made-up call used to raise (`'<' not supported between 'int' and 'str'`).
     assert [f.attribute for f in verdict(VISIT, "follow_up_weeks").findings] == ["gender"]
+
+
+ATHLETE = textwrap.dedent("""\
+    import datetime
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class Athlete:
+        dob: str
+
+        def get_age(self):
+            dob = datetime.datetime.strptime(self.dob, "%Y-%m-%d").date()
+            return int((datetime.date.today() - dob).days / 365.2425)
+
+        def hr_max(self):
+            return 205.8 - 0.685 * self.get_age()
+""")
+
+
+def test_a_local_made_a_date_leaves_the_input_of_its_name_text() -> None:
+    # `dob = strptime(self.dob, ...)` then `(today - dob).days`: the local is a date, the
+    # field `dob` stays text (made a date, every call raised and the bias went unseen).
+    assert all(
+        isinstance(d, str) for d in leaf(model_of(ATHLETE, "Athlete.hr_max"), "self.dob").pool
+    )
+    assert [f.attribute for f in verdict(ATHLETE, "Athlete.hr_max").findings] == ["age"]

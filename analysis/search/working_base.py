@@ -1,0 +1,169 @@
+"""A base call that runs, found by following the errors of the calls that fail.
+
+Code that validates what it is given checks one thing after another: the sex is one of two
+words, the measurement lies within the range of its method (`LIMITS[method]`), the child is
+under twenty. Made-up values fail the first check, and a random mixture of values seldom
+passes all of them at once: every call raises and the function ends `unverified`. Each check
+passed, though, shows the next one's error. So, from the base, one input is changed at a
+time (two of those the error speaks of, when no single change gets further); a change is
+kept when the call returns, or fails with an error not seen before that does not speak of
+the inputs changed (`sex must be male or female` after trying "Male" is a step back, not
+forward), and the walk goes on from there. The base values of the inputs (`Leaf.typical`)
+become those of the call that runs: the search then starts around it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from analysis.execution.process import Call, Outcome, Session
+from analysis.search.contexts import typical
+from analysis.search.missing_fields import missing_key
+from analysis.shapes import InputModel, InputPath, Leaf
+from analysis.values import is_number
+
+MAX_STEPS = 8  # checks passed one after another, at most
+MAX_CALLS = 600  # calls the walk may spend in all
+MAX_STEP_CALLS = 200  # calls of one kind of move in one step
+# Failures no other value gets past: the harness's limits.
+HOPELESS = ("TimeoutError", "MemoryError", "RecursionError", "malformed outcome")
+BUILDING = re.compile(r"^InputError: building the inputs raised ")
+NUMBERS = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+Move = tuple[tuple[Leaf, Any], ...]
+
+
+def find_working_base(model: InputModel, session: Session) -> bool:
+    """Set the model's base values to those of a call that runs, when the base call fails
+    and a walk of changes reaches one (else leave them); whether it did."""
+    current = {leaf.path: typical(leaf) for leaf in model.leaves if leaf.pool}
+    outcome = run(model, session, [current])[0]
+    spent = 1
+    if not walkable(outcome):
+        return False
+    seen = {error_kind(outcome.error, current)}
+    for _ in range(MAX_STEPS):
+        spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error)]
+        for moves in (single_moves(model.leaves, spoken, current), paired_moves(spoken, current)):
+            moves = moves[: max(0, min(MAX_STEP_CALLS, MAX_CALLS - spent))]
+            if not moves:
+                continue
+            tried = [{**current, **{leaf.path: v for leaf, v in move}} for move in moves]
+            outcomes = run(model, session, tried)
+            spent += len(moves)
+            step = forward(moves, tried, outcomes, seen)
+            if step is not None:
+                break
+        else:
+            return False
+        current, outcome = tried[step], outcomes[step]
+        if outcome.ok:
+            for leaf in model.leaves:
+                if leaf.path in current and not same_value(current[leaf.path], typical(leaf)):
+                    leaf.typical = index_of(leaf.pool, current[leaf.path])
+            return True
+        seen.add(error_kind(outcome.error, current))
+    return False
+
+
+def forward(
+    moves: list[Move], tried: list[dict[InputPath, Any]], outcomes: list[Outcome], seen: set[str]
+) -> int | None:
+    """The first move whose call returns, else the first that gets past the check it failed
+    at: an error not seen before, speaking of none of the inputs it changed."""
+    ok = next((i for i, o in enumerate(outcomes) if o.ok), None)
+    if ok is not None:
+        return ok
+    for i, (move, ctx, o) in enumerate(zip(moves, tried, outcomes, strict=True)):
+        if not walkable(o) or error_kind(o.error, ctx) in seen:
+            continue
+        if not any(spoken_of(leaf, ctx, o.error) for leaf, _ in move):
+            return i
+    return None
+
+
+def walkable(outcome: Outcome) -> bool:
+    """Whether another value may get a failed call past where it failed."""
+    if outcome.ok or outcome.needs:
+        return False
+    error = BUILDING.sub("", outcome.error)
+    # A key missing from a record is learnt (missing_fields), not walked around.
+    return missing_key(error) is None and not error.startswith(HOPELESS)
+
+
+def error_kind(error: str, ctx: dict[InputPath, Any]) -> str:
+    """An error without the values it quotes: "height of 0.5 is implausible" with height and
+    0.5 given and "weight of 10 is implausible" with weight and 10 fail the same check."""
+    text = BUILDING.sub("", error)
+    for value in ctx.values():
+        if isinstance(value, str) and len(value.strip()) >= 2:
+            text = re.sub(rf"\b{re.escape(value.strip())}\b", "<value>", text)
+    return NUMBERS.sub("#", QUOTED.sub("'…'", text))
+
+
+def spoken_of(leaf: Leaf, ctx: dict[InputPath, Any], error: str) -> bool:
+    """Whether an error's message names the input, by its words or its value (`KeyError:
+    ''` speaks of the empty text tried)."""
+    message = BUILDING.sub("", error).partition(":")[2].casefold()
+    words = [w for w in re.split(r"[^a-z0-9]+", leaf.name.casefold()) if len(w) > 2]
+    if any(re.search(rf"\b{re.escape(w)}", message) for w in words):
+        return True
+    return any(
+        re.search(rf"(?<![\w.]){re.escape(text.casefold())}(?!\w|\.\d)", message)
+        for text in spellings(ctx.get(leaf.path))
+    )
+
+
+def spellings(value: Any) -> set[str]:
+    """How a value reads in a message: 0.5 as "0.5", 10.0 as "10.0" and "10", "" as "''"."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if is_number(value):
+        return {str(value), f"{value:g}"} if isinstance(value, float) else {str(value)}
+    if isinstance(value, str):
+        return {text for text in (value.strip(), repr(value)) if len(text) >= 2}
+    return set()
+
+
+def single_moves(
+    leaves: list[Leaf], spoken: list[Leaf], current: dict[InputPath, Any]
+) -> list[Move]:
+    """Every input changed to each other value of its pool, one at a time: first the inputs
+    the error speaks of, then the others."""
+    ordered = spoken + [leaf for leaf in leaves if leaf not in spoken]
+    return [((leaf, value),) for leaf in ordered for value in others(leaf, current)]
+
+
+def paired_moves(spoken: list[Leaf], current: dict[InputPath, Any]) -> list[Move]:
+    """Two inputs the error speaks of changed together: a measurement within the range of
+    another method (`LIMITS[method]`) passes only with both."""
+    return [
+        ((a, x), (b, y))
+        for a, b in itertools.combinations(spoken, 2)
+        for x in others(a, current)
+        for y in others(b, current)
+    ]
+
+
+def others(leaf: Leaf, current: dict[InputPath, Any]) -> Iterable[Any]:
+    return [v for v in leaf.pool if not same_value(v, current.get(leaf.path))]
+
+
+def same_value(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def index_of(pool: list[Any], value: Any) -> int:
+    return next(i for i, v in enumerate(pool) if same_value(v, value))
+
+
+def run(model: InputModel, session: Session, contexts: list[dict[InputPath, Any]]) -> list[Outcome]:
+    calls = []
+    for ctx in contexts:
+        args, kwargs = model.assemble(ctx)
+        calls.append(Call(tuple(args), kwargs, 0))
+    return session.run(calls)

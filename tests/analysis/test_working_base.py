@@ -1,0 +1,100 @@
+"""A base call that runs, walked to from the errors of the calls that fail
+(analysis/search/working_base.py): a constructor that checks each value in turn (a sex of two
+words, a measurement within its method's range, a child under twenty) fails every made-up
+call and every random mixture; each check passed shows the next one's error, and the walk
+follows them to a call that runs, around which the search then proves the bias."""
+
+from __future__ import annotations
+
+import textwrap
+
+from analysis_kit import leaf, model_of, verdict
+
+from analysis.execution.process import Outcome
+from analysis.search.working_base import error_kind, forward
+
+CHECKED = textwrap.dedent("""\
+    from datetime import date
+
+    RANGES = {
+        "height": (30.0, 250.0), "weight": (0.2, 250.0), "bmi": (5.0, 80.0), "ofc": (20.0, 70.0)
+    }
+    MEDIANS = {"height": 120.0, "weight": 25.0, "bmi": 16.0, "ofc": 50.0}
+    REFERENCES = ("uk-who", "turner", "trisomy-21")
+
+
+    class Measurement:
+        def __init__(self, sex, birth_date: date, observation_date: date, method, value,
+                     gestation_weeks=40, reference="uk-who"):
+            if sex not in ("male", "female"):
+                raise ValueError("sex must be 'male' or 'female'")
+            if reference not in REFERENCES:
+                raise ValueError(f"unknown reference {reference}")
+            if not 22 <= gestation_weeks <= 44:
+                raise ValueError("gestation out of range")
+            low, high = RANGES[method]
+            if not low <= value <= high:
+                raise ValueError(f"a {method} of {value} is implausible")
+            if observation_date < birth_date:
+                raise ValueError("observed before birth")
+            if (observation_date - birth_date).days > 20 * 366:
+                raise ValueError("the charts end at 20 years")
+            self.sex = sex
+            self.method = method
+            self.value = value
+            self.days = (observation_date - birth_date).days
+
+        def median(self):
+            return MEDIANS[self.method] * (1.04 if self.sex == "male" else 1.0)
+
+        def is_infant(self):
+            return self.days < 365
+
+
+    def sds(measurement: Measurement):
+        median = measurement.median()
+        return round((measurement.value - median) / (0.1 * median), 2)
+""")
+
+
+def test_a_check_failed_with_other_values_is_the_same_check() -> None:
+    ctx_a = {(("param", "method"),): "height", (("param", "value"),): 0.5}
+    ctx_b = {(("param", "method"),): "weight", (("param", "value"),): 10.0}
+    same_a = error_kind("ValueError: a height of 0.5 is implausible", ctx_a)
+    assert same_a == error_kind("ValueError: a weight of 10.0 is implausible", ctx_b)
+    assert same_a != error_kind("ValueError: the charts end at 20 years", ctx_a)
+
+
+def test_a_change_whose_error_speaks_of_it_is_a_step_back() -> None:
+    model = model_of(CHECKED, "sds")
+    sex = leaf(model, "measurement.sex")
+    ctx = {sex.path: "Male"}
+    back = Outcome(
+        False,
+        error="InputError: building the inputs raised ValueError: sex must be 'male' or 'female'",
+    )
+    on = Outcome(
+        False, error="InputError: building the inputs raised ValueError: the charts end at 20 years"
+    )
+    seen = {"ValueError: a <value> of # is implausible"}
+    assert forward([((sex, "Male"),)], [ctx], [back], seen) is None
+    assert forward([((sex, "Male"),), ((sex, "female"),)], [ctx, ctx], [back, on], seen) == 1
+
+
+def test_the_walk_reaches_a_call_that_runs_and_the_bias_is_proved() -> None:
+    # Every made-up call raised ("a height of 0.0 is implausible") and the function ended
+    # unverified; the walk passes the range (a weight of 10), then the age (a younger child).
+    report = verdict(CHECKED, "sds")
+    assert [f.attribute for f in report.findings] == ["gender"]
+    assert report.status == "biased"
+
+
+def test_an_attribute_kept_from_two_arguments_is_read_through_each() -> None:
+    # `self.days = (observation_date - birth_date).days`: both dates are inputs of their own
+    # (they used to share one path, `self.days`, and overwrite each other), and reading
+    # `self.days` reads the birth date.
+    model = model_of(CHECKED, "Measurement.is_infant")
+    paths = [lf.path for lf in model.leaves]
+    assert len(paths) == len(set(paths))
+    assert [lf.category for lf in model.protected if lf.name == "birth_date"] == ["age"]
+    assert [f.attribute for f in verdict(CHECKED, "Measurement.is_infant").findings] == ["age"]
