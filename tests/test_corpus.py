@@ -299,8 +299,10 @@ def as_input(function: Any, name: str, value: object, module: dict[str, object])
     if isinstance(cls, type) and not issubclass(cls, enum.Enum) and isinstance(value, dict):
         # `child: Child`: the engine built it through its constructor, from these arguments.
         with contextlib.suppress(TypeError):
-            arguments = as_annotated(cls, records(value, module))  # type: ignore[arg-type]
-            return cls(**arguments)
+            arguments = records(value, module)
+            with contextlib.suppress(ValueError):  # a class of no signature (a builtin's)
+                arguments = as_annotated(cls, arguments)  # type: ignore[arg-type]
+            return cls(**arguments)  # type: ignore[arg-type]
     return records(value, module)
 
 
