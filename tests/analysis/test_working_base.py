@@ -6,55 +6,15 @@ follows them to a call that runs, around which the search then proves the bias."
 
 from __future__ import annotations
 
-import textwrap
+from pathlib import Path
 
 from analysis_kit import leaf, model_of, verdict
 
 from analysis.execution.process import Outcome
 from analysis.search.working_base import error_kind, forward
 
-CHECKED = textwrap.dedent("""\
-    from datetime import date
-
-    RANGES = {
-        "height": (30.0, 250.0), "weight": (0.2, 250.0), "bmi": (5.0, 80.0), "ofc": (20.0, 70.0)
-    }
-    MEDIANS = {"height": 120.0, "weight": 25.0, "bmi": 16.0, "ofc": 50.0}
-    REFERENCES = ("uk-who", "turner", "trisomy-21")
-
-
-    class Measurement:
-        def __init__(self, sex, birth_date: date, observation_date: date, method, value,
-                     gestation_weeks=40, reference="uk-who"):
-            if sex not in ("male", "female"):
-                raise ValueError("sex must be 'male' or 'female'")
-            if reference not in REFERENCES:
-                raise ValueError(f"unknown reference {reference}")
-            if not 22 <= gestation_weeks <= 44:
-                raise ValueError("gestation out of range")
-            low, high = RANGES[method]
-            if not low <= value <= high:
-                raise ValueError(f"a {method} of {value} is implausible")
-            if observation_date < birth_date:
-                raise ValueError("observed before birth")
-            if (observation_date - birth_date).days > 20 * 366:
-                raise ValueError("the charts end at 20 years")
-            self.sex = sex
-            self.method = method
-            self.value = value
-            self.days = (observation_date - birth_date).days
-
-        def median(self):
-            return MEDIANS[self.method] * (1.04 if self.sex == "male" else 1.0)
-
-        def is_infant(self):
-            return self.days < 365
-
-
-    def sds(measurement: Measurement):
-        median = measurement.median()
-        return round((measurement.value - median) / (0.1 * median), 2)
-""")
+# The corpus's validating measurements (a labelled shapes file): every made-up call failed.
+CHECKED = (Path(__file__).parents[1] / "corpus/shapes/checked_measurements.py").read_text()
 
 
 def test_a_check_failed_with_other_values_is_the_same_check() -> None:
