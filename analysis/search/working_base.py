@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from analysis.execution.process import Call, Outcome, Session
+from analysis.inputs.pools import same
 from analysis.search.contexts import typical
 from analysis.search.missing_fields import missing_key
 from analysis.shapes import InputModel, InputPath, Leaf
@@ -63,7 +64,7 @@ def find_working_base(model: InputModel, session: Session) -> bool:
         current, outcome = tried[step], outcomes[step]
         if outcome.ok:
             for leaf in model.leaves:
-                if leaf.path in current and not same_value(current[leaf.path], typical(leaf)):
+                if leaf.path in current and not same(current[leaf.path], typical(leaf)):
                     leaf.typical = index_of(leaf.pool, current[leaf.path])
             return True
         seen.add(error_kind(outcome.error, current))
@@ -150,15 +151,11 @@ def paired_moves(spoken: list[Leaf], current: dict[InputPath, Any]) -> list[Move
 
 
 def others(leaf: Leaf, current: dict[InputPath, Any]) -> Iterable[Any]:
-    return [v for v in leaf.pool if not same_value(v, current.get(leaf.path))]
-
-
-def same_value(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
+    return [v for v in leaf.pool if not same(v, current.get(leaf.path))]
 
 
 def index_of(pool: list[Any], value: Any) -> int:
-    return next(i for i, v in enumerate(pool) if same_value(v, value))
+    return next(i for i, v in enumerate(pool) if same(v, value))
 
 
 def run(model: InputModel, session: Session, contexts: list[dict[InputPath, Any]]) -> list[Outcome]:
