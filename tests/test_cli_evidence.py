@@ -284,3 +284,88 @@ def test_a_method_no_test_calls_takes_the_instance_the_tests_set_up_for_another(
     assert statuses["Account.monthly_fee"] == "biased", report["functions"]
     (fn,) = [f for f in report["functions"] if f["qualname"] == "Account.monthly_fee"]
     assert [f["parameter"] for f in fn["findings"]] == ["self.holder['age']"]
+
+
+PROFILE_REPOSITORY = {
+    # The person is in a file the caller writes; the function is handed its path.
+    "credit/__init__.py": "",
+    "credit/limits.py": """\
+        import json
+
+
+        def credit_limit(profile_json):
+            with open(profile_json, encoding="utf-8") as handle:
+                profile = json.load(handle)
+            limit = profile["income"] * 0.2
+            if profile["applicant"]["age"] >= 65:
+                limit = min(limit, 2000)
+            return round(limit)
+    """,
+    "tests/test_limits.py": """\
+        import json
+
+        from credit.limits import credit_limit
+
+
+        def test_limit(tmp_path):
+            path = tmp_path / "ann.json"
+            path.write_text(json.dumps({"income": 50000, "applicant": {"age": 40}}))
+            assert credit_limit(str(path)) == 10000
+    """,
+}
+
+
+def test_a_person_in_a_file_the_test_writes_is_varied_inside_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = scanned(capsys, tmp_path / "repo", PROFILE_REPOSITORY, "credit")
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "credit_limit"]
+    assert fn["status"] == "biased", fn
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == "age"
+    assert finding["example"]["source"] == "tests/test_limits.py::test_limit"
+    # The file's content is shown as the input, the age tried written in.
+    shown = finding["example"]["inputs"]["profile_json"]["content"]
+    assert shown["income"] == 50000 and shown["applicant"]["age"] in finding["example"]["values"]
+
+
+COMMAND_REPOSITORY = {
+    # A command-line command handed the path of a profile the project ships as an example:
+    # no test calls it; the example file is its input, the person nested inside it.
+    "quotes/__init__.py": "",
+    "quotes/cli.py": """\
+        import json
+
+        import click
+
+
+        def premium(profile, loading):
+            base = 300 * loading
+            if profile["driver"]["age"] < 25:
+                base *= 2
+            return base
+
+
+        @click.command()
+        @click.argument("profile_json")
+        @click.option("--loading", default=1.0)
+        def quote_cmd(profile_json, loading):
+            with open(profile_json, encoding="utf-8") as handle:
+                profile = json.load(handle)
+            click.echo(f"premium: {premium(profile, loading)}")
+    """,
+    "examples/profile.json": '{"vehicle": {"make": "Fiat"}, "driver": {"age": 40}}\n',
+}
+
+
+def test_a_command_is_handed_the_path_of_an_example_file_and_the_person_inside_varied(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("click")
+    report = scanned(capsys, tmp_path / "repo", COMMAND_REPOSITORY, "quotes")
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "quote_cmd"]
+    assert fn["status"] == "biased", fn
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == "age"
+    assert finding["parameter"] == "profile_json['content']['driver']['age']"
+    assert finding["example"]["source"] == "examples/profile.json as a path"

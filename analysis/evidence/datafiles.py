@@ -32,6 +32,7 @@ from pathlib import Path
 from analysis.caches import Cache
 from analysis.evidence.entrypoints import Discovery, Drive, EntryPoint
 from analysis.evidence.scope import all_arguments
+from analysis.execution.harness.datarows import names_a_file
 from analysis.scan.project import SKIP_DIRS, Project
 from analysis.shapes import VARARGS, CollectionShape, FieldsShape, InputModel, Shape
 from analysis.source.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
@@ -48,6 +49,8 @@ MAX_READ_BYTES = 16 << 20  # of all the data files looked at, read on the host
 HEAD_BYTES = 256 << 10  # of a CSV, read to check its header and first rows
 HEAD_ROWS = 50  # rows checked (and the most the recorder reads)
 HELPER_DEPTH = 2  # helpers a parameter is passed on to, followed
+NESTED_DEPTH = 4  # levels of a JSON file whose keys a function handed its path may read
+MAX_KEYS = 500
 DELIMITERS = (",", ";", "\t", "|")
 
 
@@ -59,8 +62,11 @@ class MalformedData(ValueError):
 class DataFile:
     path: str  # relative to the project
     format: str
-    columns: frozenset[str]
+    columns: frozenset[str]  # of its rows: a table's, or the keys of its plain records
     delimiter: str = ""  # a table's
+    # The names anywhere in it (a JSON object's keys at any depth): what a function handed
+    # the file's path reads from it (harness/namedfiles.py).
+    keys: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -88,12 +94,11 @@ def data_entries(data_files: DataFiles, readers: list[Reader], policy: Policy) -
     """One `data` entry per data file whose fields a reader's parameter reads."""
     found = Discovery(warnings=list(data_files.warnings))
     for data in data_files.files:
-        people = any(policy.canonical_category(c) is not None for c in data.columns)
         drives = tuple(
             Drive(reader.module, reader.qualname, param)
             for reader in readers
             for param, names in reader.reads.items()
-            if (reader.wanted or people) and overlaps(names, data.columns, policy)
+            if matches(reader, param, names, data, policy)
         )
         if drives:
             entry = EntryPoint(
@@ -104,6 +109,16 @@ def data_entries(data_files: DataFiles, readers: list[Reader], policy: Policy) -
         if len(found.entries) >= MAX_DATA_FILES:
             break
     return found
+
+
+def matches(
+    reader: Reader, param: str, names: frozenset[str], data: DataFile, policy: Policy
+) -> bool:
+    """Whether `param` of `reader` reads the file's rows, or the file by its path (the
+    parameter names a file: `profile_json`)."""
+    fields = data.keys | data.columns if names_a_file(param) else data.columns
+    people = any(policy.canonical_category(c) is not None for c in fields)
+    return (reader.wanted or people) and overlaps(names, fields, policy)
 
 
 def overlaps(names: frozenset[str], columns: frozenset[str], policy: Policy) -> bool:
@@ -120,12 +135,12 @@ def data_files(project: Project) -> DataFiles:
     warnings: list[str] = []
     for relative, data_format in candidate_files(root):
         try:
-            columns, delimiter = read_fields(root / relative, data_format)
+            columns, delimiter, keys = read_fields(root / relative, data_format)
         except MalformedData as exc:
             warnings.append(f"evidence: data file {relative} is left out: {exc}")
             continue
-        if columns:
-            files.append(DataFile(relative, data_format, columns, delimiter))
+        if columns or keys:
+            files.append(DataFile(relative, data_format, columns, delimiter, keys))
     return DataFiles(files, warnings)
 
 
@@ -156,9 +171,10 @@ def candidate_files(root: Path) -> Iterable[tuple[str, str]]:
             yield path.relative_to(root).as_posix(), data_format
 
 
-def read_fields(path: Path, data_format: str) -> tuple[frozenset[str], str]:
-    """The column names and the delimiter of a table, or the keys of the records; no names
-    for a file that holds no records (a table without a header, JSON of numbers)."""
+def read_fields(path: Path, data_format: str) -> tuple[frozenset[str], str, frozenset[str]]:
+    """The column names and the delimiter of a table, or the keys of the records (no names
+    for a file that holds no records: a table without a header, JSON of numbers); and the
+    names anywhere in it."""
     try:
         with path.open("rb") as handle:
             head = handle.read(MAX_JSON_BYTES + 1 if data_format == "json" else HEAD_BYTES)
@@ -175,20 +191,37 @@ def read_fields(path: Path, data_format: str) -> tuple[frozenset[str], str]:
         text = head[: exc.start].decode("utf-8-sig")
     if data_format in ("csv", "tsv"):
         delimiter = "\t" if data_format == "tsv" else sniff(text)
-        return table_header(text, delimiter, len(head) < HEAD_BYTES), delimiter
+        header = table_header(text, delimiter, len(head) < HEAD_BYTES)
+        return header, delimiter, header
     if data_format == "jsonl":
-        return record_keys(json_lines(text, len(head) < HEAD_BYTES)), ""
+        keys = record_keys(json_lines(text, len(head) < HEAD_BYTES))
+        return keys, "", keys
     if len(head) > MAX_JSON_BYTES:
-        return frozenset(), ""  # too large to read its keys: left alone
+        return frozenset(), "", frozenset()  # too large to read its keys: left alone
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
         raise MalformedData("it is not valid JSON") from None
+    keys = frozenset(nested_keys(value, set(), 0))
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
-        return frozenset(), ""  # JSON, but not records
-    return record_keys(value[:HEAD_ROWS]), ""
+        return frozenset(), "", keys  # JSON, but not records
+    return record_keys(value[:HEAD_ROWS]), "", keys
+
+
+def nested_keys(value: object, found: set[str], depth: int) -> set[str]:
+    """The keys of a JSON value's objects, NESTED_DEPTH deep, at most MAX_KEYS of them."""
+    if depth > NESTED_DEPTH or len(found) >= MAX_KEYS:
+        return found
+    if isinstance(value, dict):
+        found.update(k for k in value if isinstance(k, str))
+        items = list(value.values())
+    else:
+        items = value[:HEAD_ROWS] if isinstance(value, list) else []
+    for item in items:
+        nested_keys(item, found, depth + 1)
+    return found
 
 
 def sniff(text: str) -> str:
@@ -270,7 +303,7 @@ def reader(
     read = NamesRead(functions, {} if memo is None else memo)
     if "<locals>" in info.qualname:
         return None
-    required = required_parameters(info.node)
+    required = required_parameters(info.node) - option_defaults(info.node)
     bound: set[str] = set()  # `self` or `cls`: given by the call
     if info.owner is not None and "staticmethod" not in info.decorators:
         if "classmethod" not in info.decorators and not built_bare(info.owner):
@@ -314,6 +347,29 @@ def required_parameters(fn: FunctionNode) -> set[str]:
     with_default = {a.arg for a in positional[len(positional) - len(args.defaults) :]}
     with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
     return {a.arg for a in [*positional, *args.kwonlyargs] if a.arg not in with_default}
+
+
+def option_defaults(fn: FunctionNode) -> set[str]:
+    """The parameters a command-line option gives a default, which the command keeps, not
+    the function (`@click.option("--top", default=5)`, a flag): the recorder gives them."""
+    found: set[str] = set()
+    for decorator in fn.decorator_list:
+        if not (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr == "option"
+            and any(k.arg in ("default", "is_flag") for k in decorator.keywords)
+        ):
+            continue
+        names = [a.value for a in decorator.args if isinstance(a, ast.Constant)]
+        texts = [n for n in names if isinstance(n, str)]
+        plain = [n for n in texts if not n.startswith("-")]
+        long = [n[2:] for n in texts if n.startswith("--")]
+        short = [n[1:] for n in texts if n.startswith("-") and not n.startswith("--")]
+        chosen = (plain or long or short or [""])[0].split("/")[0]
+        if chosen:
+            found.add(chosen.replace("-", "_").lower())
+    return found
 
 
 def field_names(shape: Shape) -> set[str]:
@@ -391,7 +447,7 @@ class NamesRead:
 
 def derived_names(fn: FunctionNode, param: str) -> set[str]:
     """`param` and the local names assigned from an expression that mentions it (or one of
-    them), loop targets over one included."""
+    them), loop targets over one and what a `with` over one binds included."""
     derived = {param}
     while True:
         before = len(derived)
@@ -401,6 +457,8 @@ def derived_names(fn: FunctionNode, param: str) -> set[str]:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 value, targets = node.iter, [node.target]
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                value, targets = node.context_expr, [node.optional_vars]  # `open(path) as f`
             else:
                 continue
             if value is not None and mentions_input(value, derived):

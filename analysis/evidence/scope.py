@@ -14,6 +14,7 @@ import ast
 from analysis.caches import Cache
 from analysis.evidence.calls import FunctionKey
 from analysis.evidence.recording import RecordingTarget
+from analysis.execution.harness.datarows import names_a_file
 from analysis.facts.module import ModuleFacts
 from analysis.facts.people import function_names, names
 from analysis.search.missing_fields import has_opaque_record
@@ -81,8 +82,8 @@ def opaque(param: Param, annotation: ast.expr | None) -> bool:
     """A parameter the builder cannot see into: a bare leaf whose pool owes nothing to the
     code, not annotated as a plain value; or an instance (a method's `self`) whose fields
     the builder found nothing protected in, though it may hold the person in an object of
-    its own (`self.settings.age`)."""
-    if isinstance(param.shape, ObjectShape):
+    its own (`self.settings.age`); or a parameter that names a file (`profile_json`)."""
+    if isinstance(param.shape, ObjectShape) or names_a_file(param.name):
         return True
     if not isinstance(param.shape, LeafShape) or param.shape.leaf.from_code:
         return False

@@ -46,6 +46,7 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
         "harness/describe.py",  # evidence: what a recorded argument holds
         "harness/clock.py",  # evidence: the recording run's time
         "harness/datarows.py",  # evidence: a data file's rows, shaped for a function
+        "harness/namedfiles.py",  # evidence: a data file an argument names, kept in the call
         "harness/testplugin.py",  # evidence: the recording run's tests
         "harness/recorder.py",  # evidence: the recording run
         "harness/recorded.py",  # evidence: recorded calls replayed

@@ -207,6 +207,19 @@ def test_what_counts_as_an_echo(value: object, masks: list[object], text: str) -
     assert child.canonical(value, masks) == text
 
 
+def test_an_enum_member_made_from_the_text_tried_is_an_echo_in_its_repr() -> None:
+    # A profile built from a file whose age band was "senior_60_80" shows the member's name
+    # as well as its value; both come from the text tried.
+    namespace: dict[str, object] = {}
+    exec(AGE_BANDS, namespace)  # noqa: S102 - a fixed enum, as india-tax-guru declares it
+    band = namespace["AgeBand"]
+    texts = {output.mask_text(repr(band(v)), [v]) for v in ("below_60", "senior_60_80")}  # type: ignore[operator]
+    assert texts == {"<AgeBand.<protected>: '<protected>'>"}
+    assert output.mask_text("<AgeBand.SENIOR: 'senior_60_80'>", ["below_60"]) == (
+        "<AgeBand.SENIOR: 'senior_60_80'>"  # another value: nothing masked
+    )
+
+
 def test_an_output_that_shows_the_value_and_another_input_equal_to_it_proves_nothing() -> None:
     # zip "10" beside a rent of 10: the printed 10 may be either; the search skips the pair.
     report = verdict("def f(tenant_zip, rent):\n    return f'{tenant_zip} costs {rent}'\n")

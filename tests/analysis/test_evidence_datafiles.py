@@ -137,11 +137,15 @@ def test_json_records_one_object_and_json_lines_are_read_by_their_keys(tmp_path:
     found = data_files(Project(tmp_path))
     files, warnings = found.files, found.warnings
     assert warnings == []
-    assert {f.path: set(f.columns) for f in files} == {
+    assert {f.path: set(f.columns) for f in files if f.columns} == {
         "a.json": {"Gender", "Income", "Married"},
         "b.json": {"sex", "age"},
         "c.jsonl": {"race", "zip"},
     }
+    # Configuration has no rows, but its keys, for a function handed the file's path.
+    (lookup,) = [f for f in files if not f.columns]
+    assert lookup.path == "lookup.json"
+    assert set(lookup.keys) == {"Gender", "Female", "Married", "Yes"}
 
 
 def test_a_function_out_of_the_scope_is_driven_only_with_a_file_of_people(

@@ -16,13 +16,21 @@ Part of the child script (see harness/runner.py): joined into one script with th
 import collections.abc
 import csv
 import dataclasses
+import functools
 import importlib
 import inspect
 import json
+import os
+import pathlib
 import re
 import types
 import typing
 from typing import Any
+
+if __name__ != "__main__":
+    # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
+    # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.loading import command_callback
 
 DATA_ROWS = 50  # rows of a data file read (analysis/evidence/datafiles.HEAD_ROWS)
 FRAME_ROWS = 10  # rows of one DataFrame or list of rows passed
@@ -33,6 +41,9 @@ DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 PLAIN = (str, bytes, int, float, bool, complex)
 FLAGS = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
 TRY_EVERY_SHAPE = ("dict", "frame", "rows")
+# Words of a parameter's name that say it names a file: the recording keeps the file's content
+# (harness/namedfiles.py), and the recording's scope wants such a parameter (evidence/scope.py).
+FILE_WORDS = frozenset({"json", "yaml", "yml", "csv", "file", "path", "filename", "filepath"})
 
 
 class DataTable:
@@ -47,6 +58,9 @@ class DataTable:
 
     def units(self, shape: Any) -> list[tuple[str, Any]]:
         """(where, a builder of the value) for each call of this shape."""
+        if shape in ("path", "pathlib"):  # the file itself, named (harness/namedfiles.py)
+            path = os.path.abspath(self.path)
+            return [("as a path", lambda: pathlib.Path(path) if shape == "pathlib" else path)]
         if shape in ("frame", "rows") or (isinstance(shape, tuple) and shape[0] == "models"):
             return [
                 (f"rows {start}-{min(start + FRAME_ROWS, len(self.rows)) - 1}",
@@ -144,7 +158,19 @@ def import_function(module: str, qualname: str) -> Any:
         owner, value = value, getattr(value, part)
     if isinstance(owner, type) and inspect.isfunction(inspect.getattr_static(owner, name)):
         return getattr(owner(), name)  # neither a staticmethod nor a classmethod
-    return value
+    return with_command_defaults(value, command_callback(value, qualname))  # type: ignore[no-untyped-call]
+
+
+def with_command_defaults(command: Any, function: Any) -> Any:
+    """A command-line command's function (harness/loading.py) with its options' defaults
+    given, which click keeps on the command, not the function (`--top`, default 5)."""
+    params = getattr(command, "params", None) if function is not command else None
+    defaults = {}
+    for param in params if isinstance(params, list) else []:
+        name, default = getattr(param, "name", None), getattr(param, "default", None)
+        if isinstance(name, str) and default is not None and not callable(default):
+            defaults[name] = default
+    return functools.partial(function, **defaults) if defaults else function
 
 
 def rows_parameter(function: Any, param: str) -> str | None:
@@ -172,9 +198,24 @@ def annotation_of(function: Any, param: str) -> Any:
         return None if raw is inspect.Parameter.empty or isinstance(raw, str) else raw
 
 
-def shapes_for(annotation: Any) -> list[Any]:
-    """The shapes to try, in order: what the annotation names (each member of a union), or
-    a row as a dict, a DataFrame, a list of rows."""
+def shapes_for(annotation: Any, param: str = "") -> list[Any]:
+    """The shapes to try, in order: the file's path for a parameter that names a file
+    (`profile_json`, as text or a path as annotated), then what the annotation names (each
+    member of a union), or a row as a dict, a DataFrame, a list of rows."""
+    if names_a_file(param):
+        pathlike = isinstance(annotation, type) and issubclass(annotation, os.PathLike)
+        return ["pathlib" if pathlike else "path", *rows_shapes(annotation)]
+    return rows_shapes(annotation)
+
+
+def names_a_file(param: str) -> bool:
+    """Whether a parameter's name says it names a file: a word of it (`profile_json`,
+    `configPath`) is one of FILE_WORDS."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", param)
+    return bool(FILE_WORDS.intersection(word.lower() for word in words))
+
+
+def rows_shapes(annotation: Any) -> list[Any]:
     if annotation is None or annotation is Any:
         return list(TRY_EVERY_SHAPE)
     origin = typing.get_origin(annotation)

@@ -37,6 +37,7 @@ from typing import Any
 if __name__ != "__main__":
     # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
     # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.namedfiles import is_named_file
     from analysis.execution.harness.openfisca import is_numpy_vector, is_population, known_answer
 
 DESCRIBE_DEPTH = 6
@@ -72,6 +73,9 @@ class Describer:
             return self.population(value, depth)
         if is_numpy_vector(value):
             return describe_array(value)
+        if is_named_file(value):  # a data file's content (harness/namedfiles.py)
+            content = self.describe(value["content"], depth + 1)
+            return {"t": "map", "type": "file", "items": [["content", content]], "len": 1}
         if isinstance(value, dict):
             items: list[list[Any]] = [
                 [key if isinstance(key, str) else int(key), self.describe(item, depth + 1)]

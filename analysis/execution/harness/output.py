@@ -31,6 +31,9 @@ MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
 MAX_PART = 160  # characters of one part's text
 PART_DEPTH = 3
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# The member's name in an enum's repr whose value was masked: `<AgeBand.SENIOR: '<protected>'>`
+# echoes the value tried as much as the value does (an enum made from it, by value).
+ENUM_NAME = re.compile(r"\.\w+(?=: (['\"])<protected>\1>)")
 
 
 def clip(text):
@@ -66,7 +69,7 @@ def mask_text(text, masks):
         # Masking too much is harmless (outputs also compare unmasked); too little is not.
         # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
         text = mask_whole(text, token, tokens[token])
-    return text
+    return ENUM_NAME.sub("." + MASK, text) if MASK in text else text
 
 
 def named_flag(name: str, value: object) -> str:

@@ -44,6 +44,7 @@ from typing import Any
 if __name__ != "__main__":
     # Imported, as the tests drive the replay in-process; in the sandbox the parts arrive
     # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
+    from analysis.execution.harness.namedfiles import FILES, is_named_file
     from analysis.execution.harness.openfisca import is_numpy_vector, is_population, set_answers
 
 CALL_ID = re.compile(r"c[0-9]{1,6}")
@@ -91,6 +92,8 @@ class RecordedCalls:
             value = arguments["kwargs"][str(param)]
         for steps, new in spec.get("set", []):
             value = set_leaf(value, [tuple(s) for s in steps], decode(new))
+        if is_named_file(value):  # the data file it named, written again (harness/namedfiles.py)
+            value = FILES.write(value, param)
         if isinstance(param, int) and not isinstance(param, bool):
             arguments["args"][param] = value
         else:

@@ -38,6 +38,7 @@ Part of the child script (see harness/runner.py): joined into one script with th
 """
 
 import base64
+import functools
 import hashlib
 import inspect
 import os
@@ -62,6 +63,7 @@ if __name__ != "__main__":
         shapes_for,
     )
     from analysis.execution.harness.describe import Describer
+    from analysis.execution.harness.namedfiles import named_file
     from analysis.execution.harness.openfisca import is_population
     from analysis.execution.harness.testplugin import recording_plugin, source_file
 
@@ -248,6 +250,9 @@ class CallRecorder:
         if spare and len(reserve) >= self.keep:
             return
         args, kwargs, names = params
+        # A path to a data file is kept as the file's content (harness/namedfiles.py).
+        args = [named_file(value) or value for value in args]
+        kwargs = {key: named_file(value) or value for key, value in kwargs.items()}
         try:
             data = dumps_call({"args": args, "kwargs": kwargs})
         except Exception:  # noqa: BLE001 - whatever pickling raises, the call is skipped
@@ -482,7 +487,7 @@ class CallRecorder:
         if passing is None or self.full(target):
             return 0, 0
         returned = raised = 0
-        for shape in shapes_for(annotation_of(function, param)):
+        for shape in shapes_for(annotation_of(function, param), param):
             tries = 0
             for where, build in table.units(shape):
                 if returned >= self.keep or tries >= 2 * self.keep or self.full(target):
@@ -507,6 +512,8 @@ class CallRecorder:
 
     def target_of(self, function: Any) -> int | None:
         """The target a function (bound, or wrapped by a decorator) is, if the code is known."""
+        if isinstance(function, functools.partial):  # a command's, its defaults given
+            function = function.func
         code = getattr(inspect.unwrap(getattr(function, "__func__", function)), "__code__", None)
         return self.match(code) if code is not None else None
 
