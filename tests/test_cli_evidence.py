@@ -369,3 +369,41 @@ def test_a_command_is_handed_the_path_of_an_example_file_and_the_person_inside_v
     assert finding["attribute"] == "age"
     assert finding["parameter"] == "profile_json['content']['driver']['age']"
     assert finding["example"]["source"] == "examples/profile.json as a path"
+
+
+LAW_REPOSITORY = {
+    # The table the tests build holds its mortality law as a lambda: pickle cannot name it,
+    # and no made-up table has a law to call.
+    "life/__init__.py": "",
+    "life/tables.py": """\
+        class LifeTable:
+            def __init__(self, law):
+                self.law = law
+
+
+        def single_premium(table, age):
+            return round(10_000 * table.law(age), 2)
+    """,
+    "tests/test_tables.py": """\
+        from life.tables import LifeTable, single_premium
+
+
+        def test_premium():
+            growth = 1.1
+            table = LifeTable(lambda x: 0.0005 * growth ** x)
+            assert single_premium(table, 40) > 0
+    """,
+}
+
+
+def test_a_recorded_object_holding_a_lambda_is_replayed_and_proves_the_bias(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = scanned(capsys, tmp_path / "repo", LAW_REPOSITORY, "life")
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "single_premium"]
+    assert fn["status"] == "biased", fn
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == "age"
+    assert finding["example"]["source"] == "tests/test_tables.py::test_premium"
+    (recording,) = report["evidence"]
+    assert "unpicklable" not in recording["dropped"]
