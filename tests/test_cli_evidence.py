@@ -407,3 +407,19 @@ def test_a_recorded_object_holding_a_lambda_is_replayed_and_proves_the_bias(
     assert finding["example"]["source"] == "tests/test_tables.py::test_premium"
     (recording,) = report["evidence"]
     assert "unpicklable" not in recording["dropped"]
+
+
+def test_a_function_no_test_calls_takes_an_instance_of_its_parameter_s_class_passed_as_another(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `annuity(mt: LifeTable, age)` is called by nothing; the tests passed a LifeTable as
+    # `table` to another function. A made-up table has no law to call.
+    files = dict(LAW_REPOSITORY)
+    files["life/tables.py"] = textwrap.dedent(files["life/tables.py"]) + (
+        "\n\ndef annuity(mt: LifeTable, age):\n"
+        "    return round(sum(1 - mt.law(age + t) for t in range(3)), 4)\n"
+    )
+    report = scanned(capsys, tmp_path / "repo", files, "life")
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "annuity"]
+    assert fn["status"] == "biased", fn
+    assert fn["findings"][0]["attribute"] == "age"

@@ -13,6 +13,7 @@ it was.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,7 @@ from analysis.shapes import (
     InputPath,
     Leaf,
     LeafShape,
+    ObjectShape,
     Param,
     RecordedShape,
     Shape,
@@ -45,7 +47,7 @@ from analysis.shapes import (
     encode_value,
 )
 from analysis.shapes import plain_value as plain_input
-from analysis.source.functions import FunctionInfo
+from analysis.source.functions import FunctionInfo, all_arguments
 from analysis.values import MISSING
 from config.policy import Policy
 
@@ -149,34 +151,40 @@ def borrowed_model(
     policy: Policy,
 ) -> tuple[InputModel, tuple[str, ...]] | None:
     """The synthesised model of a function the project's runs never called, with the values
-    they passed other functions by the same parameter name taken in: an object, a table or
-    a record the project built (a mortality table `mt`, an instance of the same class as
-    `self` set up by a fixture), where made-up ones make every call raise. A parameter
+    they passed other functions by the same parameter name taken in, or an instance of the
+    class a parameter is built as, passed under any name: an object, a table or a record
+    the project built (a mortality table `mt`, an instance of the same class as `self` set
+    up by a fixture), where made-up ones make every call raise. A parameter
     with protected leaves of its own keeps them, but `self`; the recorded value's own
     protected leaves are settable. None when nothing can be borrowed; else the model and
     the recorded calls it takes values from."""
     owner = info.owner.name if info.owner is not None else None
     # By name, the first value passed that holds a person, else the first (a constructor's
-    # `self` is recorded empty, as its call starts).
+    # `self` is recorded empty, as its call starts); and an instance by its class, whatever
+    # the parameter it was passed as (`table` there, `mt: LifeTable` here).
     offered: dict[str, tuple[RecordedCall, RecordedParam]] = {}
+    by_class: dict[str, tuple[RecordedCall, RecordedParam]] = {}
     for call in calls:
         for passed in call.params:
             if isinstance(passed.node, (Scalar, EnumValue)):
                 continue
+            constructing = call.function.qualname.endswith(".__init__") and passed.where == 0
+            if isinstance(passed.node, ObjectValue) and not constructing:
+                offer(by_class, passed.node.type_name, call, passed, policy)
             if passed.name == "self" and type_name(passed.node) != owner:
                 continue
-            first = offered.get(passed.name)
-            if first is None or (
-                not protected_leaves(first[1], policy) and protected_leaves(passed, policy)
-            ):
-                offered[passed.name] = (call, passed)
+            offer(offered, passed.name, call, passed, policy)
     params: list[Param] = []
     leaves: list[Leaf] = []
     fixed: list[Any] = []
     used: list[str] = []
+    annotations = {arg.arg: arg.annotation for arg in all_arguments(info.node)}
     for param in model.params:
         own = [leaf for leaf in model.leaves if leaf.path[0] == ("param", param.name)]
         borrowed = offered.get(param.name)
+        cls = class_of(param, annotations.get(param.name))
+        if borrowed is None and cls is not None:
+            borrowed = by_class.get(cls)
         if borrowed is None or (param.name != "self" and any(leaf.protected for leaf in own)):
             params.append(param)
             leaves += own
@@ -189,6 +197,32 @@ def borrowed_model(
         return None
     mixed = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
     return only_people(mixed, info, policy, builder.facts), tuple(dict.fromkeys(used))
+
+
+def class_of(param: Param, annotation: ast.expr | None) -> str | None:
+    """The name of the class a parameter is built as, or is annotated with."""
+    if isinstance(param.shape, ObjectShape):
+        return param.shape.cls.rsplit(".", 1)[-1]
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.rsplit(".", 1)[-1] or None  # `"LifeTable"`, a forward one
+    if isinstance(annotation, ast.Name):
+        return annotation.id
+    return annotation.attr if isinstance(annotation, ast.Attribute) else None
+
+
+def offer(
+    offered: dict[str, tuple[RecordedCall, RecordedParam]],
+    key: str,
+    call: RecordedCall,
+    passed: RecordedParam,
+    policy: Policy,
+) -> None:
+    """Offer `passed` under `key`: the first value that holds a person, else the first."""
+    first = offered.get(key)
+    if first is None or (
+        not protected_leaves(first[1], policy) and protected_leaves(passed, policy)
+    ):
+        offered[key] = (call, passed)
 
 
 def type_name(node: Described) -> str | None:

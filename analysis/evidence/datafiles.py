@@ -31,11 +31,16 @@ from pathlib import Path
 
 from analysis.caches import Cache
 from analysis.evidence.entrypoints import Discovery, Drive, EntryPoint
-from analysis.evidence.scope import all_arguments
 from analysis.execution.harness.datarows import names_a_file
 from analysis.scan.project import SKIP_DIRS, Project
 from analysis.shapes import VARARGS, CollectionShape, FieldsShape, InputModel, Shape
-from analysis.source.functions import KEY_READERS, FunctionInfo, FunctionNode, call_bindings
+from analysis.source.functions import (
+    KEY_READERS,
+    FunctionInfo,
+    FunctionNode,
+    all_arguments,
+    call_bindings,
+)
 from analysis.source.reads_input import mentions_input, rooted_at_input
 from config.policy import Policy
 

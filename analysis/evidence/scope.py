@@ -19,7 +19,7 @@ from analysis.facts.module import ModuleFacts
 from analysis.facts.people import function_names, names
 from analysis.search.missing_fields import has_opaque_record
 from analysis.shapes import InputModel, LeafShape, ObjectShape, Param
-from analysis.source.functions import FunctionInfo
+from analysis.source.functions import FunctionInfo, all_arguments
 from config.policy import Policy, name_tokens
 
 # Annotations that say a parameter holds a plain value: no person inside.
@@ -90,12 +90,6 @@ def opaque(param: Param, annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Name) and annotation.id in PLAIN_ANNOTATIONS:
         return False
     return not (isinstance(annotation, ast.Constant) and annotation.value is None)
-
-
-def all_arguments(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
-    args = fn.args
-    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
-    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
 
 
 def recording_target(file: str, info: FunctionInfo, speculative: bool = False) -> RecordingTarget:

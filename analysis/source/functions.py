@@ -264,3 +264,10 @@ def signature_defaults(args: ast.arguments) -> dict[str, ast.expr]:
     )
     defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d})
     return defaults
+
+
+def all_arguments(fn: FunctionNode) -> list[ast.arg]:
+    """Every parameter of `fn`: positional, keyword-only, `*args` and `**kwargs`."""
+    args = fn.args
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
