@@ -423,3 +423,47 @@ def test_a_function_no_test_calls_takes_an_instance_of_its_parameter_s_class_pas
     (fn,) = [f for f in report["functions"] if f["qualname"] == "annuity"]
     assert fn["status"] == "biased", fn
     assert fn["findings"][0]["attribute"] == "age"
+
+
+README_REPOSITORY = {
+    # No tests, no demo: the README shows the call, a table whose columns the caller names.
+    "riskcalc/__init__.py": "from riskcalc.scores import risk_scores\n",
+    "riskcalc/scores.py": """\
+        def risk_scores(df, columns):
+            ages, egfrs = df[columns["age"]], df[columns["egfr"]]
+            return [
+                round(0.02 * age - 0.01 * egfr + (0.3 if age >= 65 else 0.0), 3)
+                for age, egfr in zip(ages, egfrs)
+            ]
+    """,
+    "README.md": """\
+        # riskcalc
+
+        Usage:
+
+        ```python
+        patients = pd.DataFrame({"Age": [50, 58], "eGFR": [30, 40]})
+        ```
+
+        ```python
+        risk_scores(patients, {"age": "Age", "egfr": "eGFR"})
+        ```
+    """,
+}
+
+
+def test_the_readme_s_example_is_recorded_and_the_person_inside_it_varied(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("pandas")
+    report = scanned(capsys, tmp_path / "repo", README_REPOSITORY, "riskcalc")
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "risk_scores"]
+    assert fn["status"] == "biased", fn
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == "age"
+    # Found in the second block, which uses what the first built and what the package
+    # exports, imported by neither.
+    assert finding["example"]["source"] == "README.md example (line 10)"
+    (recording,) = report["evidence"]
+    (entry,) = recording["entries"]
+    assert entry["status"] == "ok: 2 example(s) ran, 0 raised"

@@ -9,7 +9,9 @@ Read from the files, never imported. Found with no configuration:
 - the programs under `examples/`, `scripts/`, `demo/`... and any other file of the project
   with a `__main__` block, that import a module under test;
 - an OpenFisca country package's YAML tests (openfisca.py): the formulas of its `Variable`
-  classes are called by the framework alone, so its own test runner is what calls them.
+  classes are called by the framework alone, so its own test runner is what calls them;
+- the code examples of its README and `docs/` pages that name a module under test
+  (examples.py), one entry per document.
 
 The policy's `evidence.run` replaces them with the commands it names (`pytest -q tests/unit`,
 `python examples/demo.py`, `python -m pkg.demo`, `openfisca test tests/`): pytest, python
@@ -29,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from analysis.evidence.examples import Block, documentation_examples
 from analysis.evidence.openfisca import YamlTests, find_yaml_tests, openfisca_command
 from analysis.scan.project import SKIP_DIRS, Project, imported_modules, module_files
 
-EntryKind = Literal["pytest", "script", "module", "data", "openfisca"]
+EntryKind = Literal["pytest", "script", "module", "data", "openfisca", "examples"]
 DEMO_DIRS = frozenset(
     {"examples", "example", "demo", "demos", "scripts", "samples", "sample", "tutorial",
      "tutorials", "notebooks", "usage", "bin"}
@@ -70,9 +73,15 @@ class EntryPoint:
     data_format: str = ""  # a data file's: csv, tsv, json, jsonl
     drives: tuple[Drive, ...] = ()  # a data file's: the functions called with its rows
     delimiter: str = ""  # a table's
+    blocks: tuple[Block, ...] = ()  # a document's code examples (examples.py)
+    packages: tuple[str, ...] = ()  # examples': what they may use without importing it
 
     def wire(self, repo_view: str) -> dict[str, object]:
         """As the recorder takes it (harness/recorder.py), paths as the child sees them."""
+        if self.kind == "examples":
+            blocks = [{"label": b.label, "code": b.code} for b in self.blocks]
+            return {"kind": "examples", "blocks": blocks, "packages": list(self.packages),
+                    "label": self.label}  # fmt: skip
         if self.kind == "pytest":
             return {"kind": "pytest", "args": list(self.args), "label": self.label}
         if self.kind == "openfisca":
@@ -99,8 +108,11 @@ class Discovery:
     warnings: list[str] = field(default_factory=list)
 
 
-def entry_points(project: Project, modules: Iterable[str], run: Iterable[str] = ()) -> Discovery:
-    """What to run to record calls of `modules` (dotted names of the modules under test)."""
+def entry_points(
+    project: Project, modules: Iterable[str], run: Iterable[str] = (), functions: Iterable[str] = ()
+) -> Discovery:
+    """What to run to record calls of `modules` (dotted names of the modules under test),
+    whose `functions` (names) are recorded."""
     commands = list(run)
     if commands:
         return from_commands(project, commands)
@@ -116,7 +128,20 @@ def entry_points(project: Project, modules: Iterable[str], run: Iterable[str] = 
     if cases is not None:
         found.entries.append(yaml_entry(cases))
     found.entries += files.programs_reaching(wanted)[:MAX_PROGRAMS]
+    found.entries += examples_entries(project, wanted, set(functions))
     return found
+
+
+def examples_entries(project: Project, wanted: set[str], functions: set[str]) -> list[EntryPoint]:
+    """One entry per document whose code examples name a module or function under test."""
+    packages = tuple(sorted({module.split(".")[0] for module in wanted}))
+    by_document: dict[str, list[Block]] = {}
+    for block in documentation_examples(project, wanted, functions):
+        by_document.setdefault(block.document, []).append(block)
+    return [
+        EntryPoint("examples", f"{document} examples", blocks=tuple(blocks), packages=packages)
+        for document, blocks in by_document.items()
+    ]
 
 
 def from_commands(project: Project, commands: list[str]) -> Discovery:

@@ -126,8 +126,9 @@ class EvidenceStore:
             if not group:
                 continue
             found = entry_points(
-                project, {c.location.name for c in group}, self.policy.evidence.run
-            )
+                project, {c.location.name for c in group}, self.policy.evidence.run,
+                {c.info.name for c in group},
+            )  # fmt: skip
             found.entries += data.entries  # after the tests and demos
             self.warnings += found.warnings + data.warnings
             if found.entries:

@@ -38,6 +38,7 @@ Part of the child script (see harness/runner.py): joined into one script with th
 """
 
 import base64
+import builtins
 import functools
 import hashlib
 import inspect
@@ -397,6 +398,9 @@ class CallRecorder:
             if kind == "openfisca":
                 self.run_openfisca(entry, clock, outcome)
                 return
+            if kind == "examples":
+                self.run_examples(entry, outcome)
+                return
             argv = [str(a) for a in entry.get("argv", [])]
             self.source = label
             self.install()  # a program is recorded from its first line
@@ -452,6 +456,36 @@ class CallRecorder:
         system = build_tax_benefit_system(country, [], [])
         runner = OpenFiscaPlugin(system, {})
         self.run_pytest([str(a) for a in entry.get("args", [])], clock, outcome, runner)
+
+    # -- a document's code examples (analysis/evidence/examples.py) ---------------------
+    def run_examples(self, entry: dict[str, Any], outcome: "EntryOutcome") -> None:
+        """A document's blocks in order in one namespace, as a reader runs them: what the
+        scanned packages export, pandas and numpy as `pd` and `np`, already there."""
+        namespace: dict[str, Any] = {"__name__": "codebias_examples", "__builtins__": builtins}
+        for prelude in ("import pandas as pd", "import numpy as np"):
+            self.quietly(prelude, namespace)
+        for package in entry.get("packages", []):
+            if isinstance(package, str) and package.isidentifier():
+                self.quietly(f"from {package} import *", namespace)
+        ran = raised = 0
+        self.install()
+        for block in entry.get("blocks", []):
+            if self.done:
+                break
+            self.source = str(block.get("label", ""))
+            try:
+                exec(compile(str(block.get("code", "")), self.source, "exec"), namespace)  # noqa: S102
+                ran += 1
+            except (Exception, SystemExit):  # noqa: BLE001 - a block that fails: the next one runs
+                raised += 1
+        outcome.status = f"ok: {ran} example(s) ran, {raised} raised"
+
+    @staticmethod
+    def quietly(statement: str, namespace: dict[str, Any]) -> None:
+        try:
+            exec(statement, namespace)  # noqa: S102
+        except Exception:  # noqa: BLE001 - not importable here: the examples do without it
+            pass
 
     # -- data entries --------------------------------------------------------------------
     def run_data(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
