@@ -466,4 +466,4 @@ def test_the_readme_s_example_is_recorded_and_the_person_inside_it_varied(
     assert finding["example"]["source"] == "README.md example (line 10)"
     (recording,) = report["evidence"]
     (entry,) = recording["entries"]
-    assert entry["status"] == "ok: 2 example(s) ran, 0 raised"
+    assert (entry["status"], entry["tests"]) == ("ok: 2 example(s) ran, 0 raised", 2)

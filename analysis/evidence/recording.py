@@ -50,7 +50,7 @@ GRACE = 5.0
 # person sitting inside an input no rule sees into, and gets less (tornado's suite, none).
 PATIENCE = 5.0
 SPECULATIVE_PATIENCE = 2.0
-TEST_RUNS = frozenset({"pytest", "openfisca"})
+TEST_RUNS = frozenset({"pytest", "openfisca", "examples"})  # an example block is a test
 MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
 SECONDS_PER_TEST = 10.0
 MB = 1 << 20

@@ -399,7 +399,7 @@ class CallRecorder:
                 self.run_openfisca(entry, clock, outcome)
                 return
             if kind == "examples":
-                self.run_examples(entry, outcome)
+                self.run_examples(entry, clock, outcome)
                 return
             argv = [str(a) for a in entry.get("argv", [])]
             self.source = label
@@ -458,9 +458,11 @@ class CallRecorder:
         self.run_pytest([str(a) for a in entry.get("args", [])], clock, outcome, runner)
 
     # -- a document's code examples (analysis/evidence/examples.py) ---------------------
-    def run_examples(self, entry: dict[str, Any], outcome: "EntryOutcome") -> None:
+    def run_examples(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
         """A document's blocks in order in one namespace, as a reader runs them: what the
-        scanned packages export, pandas and numpy as `pd` and `np`, already there."""
+        scanned packages export, pandas and numpy as `pd` and `np`, already there. Each
+        block is timed and reported as a test is (one that hangs fails; the host's patience
+        with a run that teaches nothing holds)."""
         namespace: dict[str, Any] = {"__name__": "codebias_examples", "__builtins__": builtins}
         for prelude in ("import pandas as pd", "import numpy as np"):
             self.quietly(prelude, namespace)
@@ -472,12 +474,18 @@ class CallRecorder:
         for block in entry.get("blocks", []):
             if self.done:
                 break
-            self.source = str(block.get("label", ""))
+            self.source = str(block.get("label", ""))[:300]
+            with self.lock:
+                self.harness.send({"test": self.source})
+            clock.start_test()
             try:
                 exec(compile(str(block.get("code", "")), self.source, "exec"), namespace)  # noqa: S102
                 ran += 1
-            except (Exception, SystemExit):  # noqa: BLE001 - a block that fails: the next one runs
+            except (Exception, SystemExit, TestTimeout):  # noqa: BLE001 - the next block runs
                 raised += 1
+            finally:
+                clock.end_test()
+            outcome.tests += 1
         outcome.status = f"ok: {ran} example(s) ran, {raised} raised"
 
     @staticmethod
