@@ -6,6 +6,8 @@ which test made the call, in every format."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -467,3 +469,28 @@ def test_the_readme_s_example_is_recorded_and_the_person_inside_it_varied(
     (recording,) = report["evidence"]
     (entry,) = recording["entries"]
     assert (entry["status"], entry["tests"]) == ("ok: 2 example(s) ran, 0 raised", 2)
+
+
+def test_a_project_whose_environment_has_no_pytest_runs_its_tests_on_codebias_s(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # An environment without pytest, as an sdist's runtime dependencies leave it.
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    repository(tmp_path / "repo", {
+        "shop/__init__.py": "",
+        "shop/pricing.py": "def discount(customer):\n"
+                           "    return 0.2 if customer['age'] >= 65 else 0.0\n",
+        "tests/test_pricing.py": "from shop.pricing import discount\n\n\n"
+                                 "def test_discount():\n"
+                                 "    assert discount({'age': 70, 'name': 'Ann'}) == 0.2\n",
+    })  # fmt: skip
+    main(["scan", str(tmp_path / "repo" / "shop"), "--format", "json",
+          "--python", str(env / "bin" / "python")])  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "discount"]
+    assert fn["status"] == "biased", fn
+    assert fn["findings"][0]["example"]["source"] == "tests/test_pricing.py::test_discount"
+    (recording,) = report["evidence"]
+    (entry,) = recording["entries"]
+    assert entry["status"].startswith("pytest exit code 0 (codebias's pytest")

@@ -28,6 +28,7 @@ from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
 from analysis.evidence.bases import holds_person
 from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, RecordedCall, read_call
 from analysis.evidence.entrypoints import EntryPoint
+from analysis.evidence.lentpytest import lend_pytest
 from analysis.execution.process import Executor, Limits, Session, Target
 from analysis.sandbox.snapshot import copy_base, snapshot
 from analysis.scan.project import Project
@@ -80,6 +81,7 @@ class Recording:
         self.settings = policy.evidence
         self.written = 0
         self.call_ids = 0
+        self.lent_pytest: str | None = None  # pytest's copy in the evidence folder (lentpytest.py)
 
     def run(
         self, targets: list[RecordingTarget], entries: list[EntryPoint], shared: str
@@ -87,6 +89,9 @@ class Recording:
         """`shared`: the folder sessions are given as the project (Engine.shared)."""
         started = time.monotonic()
         evidence = Evidence(evidence_folder())
+        # Not for a gamble (every function recorded without a protected input of its own).
+        if not all(t.speculative for t in targets):
+            self.lent_pytest = lend_pytest(evidence.folder)
         deadline = started + self.settings.seconds
         functions = {i: t.key for i, t in enumerate(targets)}
         try:
@@ -141,6 +146,7 @@ class Recording:
             paths=self.project.roots,
             stub=self.policy.python.stub,
             stub_missing=False,  # a test that cannot import is skipped, not run on stubs
+            evidence=evidence.folder if self.lent_pytest else None,  # pytest lent, if any
         )
         limits = recording_limits(remaining)
         speculative = {i for i, t in enumerate(targets) if t.speculative}
@@ -172,6 +178,9 @@ class Recording:
                     "max_pickle_bytes": MAX_PICKLE_BYTES,
                     "repo": view,
                 }
+                shown = self.executor.evidence_view(target)
+                if self.lent_pytest and shown:
+                    message["pytest_lent"] = f"{shown}/{self.lent_pytest}"
                 watch.entry(0)
                 reply = session.request(message, extra_seconds=watch.until() - time.monotonic())
                 while True:

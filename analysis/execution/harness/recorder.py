@@ -94,6 +94,8 @@ class CallRecorder:
         self.repo = str(msg.get("repo") or "")
         self.keep = int(msg.get("calls_per_function", 5))
         self.max_pickle = int(msg.get("max_pickle_bytes", 1 << 20))
+        lent = msg.get("pytest_lent")  # codebias's pytest, for a project without one
+        self.lent_pytest = lent if isinstance(lent, str) else ""
         self.targets: dict[tuple[str, str, int], int] = {}
         for target in msg.get("targets", []):
             for line in target.get("lines", []):
@@ -429,9 +431,8 @@ class CallRecorder:
         self, args: list[str], clock: "Timer", outcome: "EntryOutcome", runner: Any = None
     ) -> None:
         """`runner`: a framework's own pytest plugin that collects its tests (OpenFisca's)."""
-        try:
-            import pytest
-        except ImportError:
+        pytest, lent = self.pytest_here()
+        if pytest is None:
             outcome.status = "not run: pytest is not installed here"
             return
         plugins = [recording_plugin(pytest, self, clock, outcome)]
@@ -441,8 +442,29 @@ class CallRecorder:
             # The project's own options (`addopts`) want a plugin that is not here.
             code = pytest.main([*PYTEST_OPTIONS, "-o", "addopts=", *args], plugins=plugins)
         outcome.status = f"pytest exit code {int(code)}"
+        if lent:
+            outcome.status += " (codebias's pytest: the project's environment has none)"
         if outcome.left_out:
             outcome.status += f"; {outcome.left_out} tests left out (nothing more to record)"
+
+    def pytest_here(self) -> tuple[Any, bool]:
+        """The project's pytest, else the one codebias lent (analysis/evidence/lentpytest.py);
+        whether it is the lent one."""
+        try:
+            import pytest
+
+            return pytest, False
+        except ImportError:
+            pass
+        if not self.lent_pytest:
+            return None, False
+        sys.path.append(self.lent_pytest)  # after the project's own paths
+        try:
+            import pytest
+
+            return pytest, True
+        except Exception:  # noqa: BLE001 - not for this Python: the tests are not run
+            return None, False
 
     def run_openfisca(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
         """The YAML tests of an OpenFisca country package, as `openfisca test` runs them."""
