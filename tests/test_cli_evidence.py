@@ -89,6 +89,21 @@ def scanned(capsys: pytest.CaptureFixture[str], root: Path, files: dict[str, str
     return report
 
 
+def only_finding(
+    report: dict[str, Any], qualname: str, attribute: str, source: str | None = None
+) -> dict[str, Any]:
+    """The one finding on `qualname`, checked: the function biased for `attribute`, the
+    counterexample from the recorded call `source` made (None: not checked)."""
+    (fn,) = [f for f in report["functions"] if f["qualname"] == qualname]
+    assert fn["status"] == "biased", fn
+    (finding,) = fn["findings"]
+    assert finding["attribute"] == attribute
+    if source is not None:
+        assert finding["example"]["source"] == source
+    finding_: dict[str, Any] = finding
+    return finding_
+
+
 def test_bias_inside_a_frame_the_tests_build_is_proved_from_the_recorded_call(
     capsys: pytest.CaptureFixture[str], repo: Path
 ) -> None:
@@ -321,11 +336,7 @@ def test_a_person_in_a_file_the_test_writes_is_varied_inside_the_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     report = scanned(capsys, tmp_path / "repo", PROFILE_REPOSITORY, "credit")
-    (fn,) = [f for f in report["functions"] if f["qualname"] == "credit_limit"]
-    assert fn["status"] == "biased", fn
-    (finding,) = fn["findings"]
-    assert finding["attribute"] == "age"
-    assert finding["example"]["source"] == "tests/test_limits.py::test_limit"
+    finding = only_finding(report, "credit_limit", "age", "tests/test_limits.py::test_limit")
     # The file's content is shown as the input, the age tried written in.
     shown = finding["example"]["inputs"]["profile_json"]["content"]
     assert shown["income"] == 50000 and shown["applicant"]["age"] in finding["example"]["values"]
@@ -365,12 +376,8 @@ def test_a_command_is_handed_the_path_of_an_example_file_and_the_person_inside_v
 ) -> None:
     pytest.importorskip("click")
     report = scanned(capsys, tmp_path / "repo", COMMAND_REPOSITORY, "quotes")
-    (fn,) = [f for f in report["functions"] if f["qualname"] == "quote_cmd"]
-    assert fn["status"] == "biased", fn
-    (finding,) = fn["findings"]
-    assert finding["attribute"] == "age"
+    finding = only_finding(report, "quote_cmd", "age", "examples/profile.json as a path")
     assert finding["parameter"] == "profile_json['content']['driver']['age']"
-    assert finding["example"]["source"] == "examples/profile.json as a path"
 
 
 LAW_REPOSITORY = {
@@ -402,11 +409,7 @@ def test_a_recorded_object_holding_a_lambda_is_replayed_and_proves_the_bias(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     report = scanned(capsys, tmp_path / "repo", LAW_REPOSITORY, "life")
-    (fn,) = [f for f in report["functions"] if f["qualname"] == "single_premium"]
-    assert fn["status"] == "biased", fn
-    (finding,) = fn["findings"]
-    assert finding["attribute"] == "age"
-    assert finding["example"]["source"] == "tests/test_tables.py::test_premium"
+    only_finding(report, "single_premium", "age", "tests/test_tables.py::test_premium")
     (recording,) = report["evidence"]
     assert "unpicklable" not in recording["dropped"]
 
@@ -422,9 +425,7 @@ def test_a_function_no_test_calls_takes_an_instance_of_its_parameter_s_class_pas
         "    return round(sum(1 - mt.law(age + t) for t in range(3)), 4)\n"
     )
     report = scanned(capsys, tmp_path / "repo", files, "life")
-    (fn,) = [f for f in report["functions"] if f["qualname"] == "annuity"]
-    assert fn["status"] == "biased", fn
-    assert fn["findings"][0]["attribute"] == "age"
+    only_finding(report, "annuity", "age")
 
 
 README_REPOSITORY = {
@@ -459,13 +460,9 @@ def test_the_readme_s_example_is_recorded_and_the_person_inside_it_varied(
 ) -> None:
     pytest.importorskip("pandas")
     report = scanned(capsys, tmp_path / "repo", README_REPOSITORY, "riskcalc")
-    (fn,) = [f for f in report["functions"] if f["qualname"] == "risk_scores"]
-    assert fn["status"] == "biased", fn
-    (finding,) = fn["findings"]
-    assert finding["attribute"] == "age"
     # Found in the second block, which uses what the first built and what the package
     # exports, imported by neither.
-    assert finding["example"]["source"] == "README.md example (line 10)"
+    only_finding(report, "risk_scores", "age", "README.md example (line 10)")
     (recording,) = report["evidence"]
     (entry,) = recording["entries"]
     assert (entry["status"], entry["tests"]) == ("ok: 2 example(s) ran, 0 raised", 2)
@@ -488,9 +485,7 @@ def test_a_project_whose_environment_has_no_pytest_runs_its_tests_on_codebias_s(
     main(["scan", str(tmp_path / "repo" / "shop"), "--format", "json",
           "--python", str(env / "bin" / "python")])  # fmt: skip
     report = json.loads(capsys.readouterr().out)
-    (fn,) = [f for f in report["functions"] if f["qualname"] == "discount"]
-    assert fn["status"] == "biased", fn
-    assert fn["findings"][0]["example"]["source"] == "tests/test_pricing.py::test_discount"
+    only_finding(report, "discount", "age", "tests/test_pricing.py::test_discount")
     (recording,) = report["evidence"]
     (entry,) = recording["entries"]
     assert entry["status"].startswith("pytest exit code 0 (codebias's pytest")
