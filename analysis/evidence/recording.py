@@ -89,8 +89,11 @@ class Recording:
         """`shared`: the folder sessions are given as the project (Engine.shared)."""
         started = time.monotonic()
         evidence = Evidence(evidence_folder())
-        # Not for a gamble (every function recorded without a protected input of its own).
-        if not all(t.speculative for t in targets):
+        # Where the project's environment has none; not for a gamble (every function
+        # recorded without a protected input of its own).
+        roots = [str(self.project.root / root) for root in self.project.roots]
+        has_pytest = self.executor.interpreter.finds("pytest", roots)
+        if not has_pytest and not all(t.speculative for t in targets):
             self.lent_pytest = lend_pytest(evidence.folder)
         deadline = started + self.settings.seconds
         functions = {i: t.key for i, t in enumerate(targets)}

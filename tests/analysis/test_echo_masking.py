@@ -207,6 +207,24 @@ def test_what_counts_as_an_echo(value: object, masks: list[object], text: str) -
     assert child.canonical(value, masks) == text
 
 
+def test_bytes_that_encode_the_value_are_an_echo_but_their_length_is_not() -> None:
+    # A device protocol's packet: the age written in a byte is the value, not a decision.
+    packer = (
+        "import struct\n"
+        "def f(height_cm, age, is_male):\n"
+        "    return struct.pack('>BBB', height_cm, age, 0x80 if is_male else 0)\n"
+    )
+    assert verdict(packer).status == "clean"
+    # Seniors get an extra field: the packet's shape is decided by the age.
+    deciding = (
+        "def f(height_cm, age):\n"
+        "    extra = b'\\x01' if age >= 65 else b''\n"
+        "    return bytes([height_cm % 256]) + extra\n"
+    )
+    report = verdict(deciding)
+    assert report.status == "biased" and report.findings[0].attribute == "age"
+
+
 def test_an_enum_member_made_from_the_text_tried_is_an_echo_in_its_repr() -> None:
     # A profile built from a file whose age band was "senior_60_80" shows the member's name
     # as well as its value; both come from the text tried.

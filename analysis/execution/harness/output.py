@@ -266,7 +266,11 @@ def canonical(obj, masks, depth=0):
         # 2 and 2.0 are the same answer: numbers compare by value, as == does.
         rounded = round(obj, 9)
         return repr(int(rounded)) if rounded.is_integer() else repr(rounded)
-    if isinstance(obj, (bool, int, type(None), complex, bytes)):
+    if isinstance(obj, (bytes, bytearray)):
+        # Bytes encode values (a device's packet, a serialised record): what they hold echoes
+        # the value tried, written in; their length is the encoding's shape.
+        return f"<{len(obj)} bytes>" if masks else repr(obj)
+    if isinstance(obj, (bool, int, type(None), complex)):
         return repr(obj)
     if isinstance(obj, Enum):
         return f"{type(obj).__name__}.{obj.name}"
