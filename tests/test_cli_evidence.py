@@ -489,3 +489,26 @@ def test_a_project_whose_environment_has_no_pytest_runs_its_tests_on_codebias_s(
     (recording,) = report["evidence"]
     (entry,) = recording["entries"]
     assert entry["status"].startswith("pytest exit code 0 (codebias's pytest")
+
+
+def test_a_table_kept_whole_is_no_proof_when_the_value_tried_is_another_row_s(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The first row's age tried as 70 and 75, the ages of two other rows: the kept table
+    # shows each value tried, and masking it hides those rows' too. No proof either way.
+    pytest.importorskip("pandas")
+    report = scanned(capsys, tmp_path / "repo", {
+        "ckd/__init__.py": "",
+        "ckd/model.py": "class RiskModel:\n"
+                        "    def __init__(self, df):\n"
+                        "        self.df = df\n\n"
+                        "    def senior(self, age):\n"
+                        "        return age >= 65\n",
+        "tests/test_model.py": "import pandas as pd\n\nfrom ckd.model import RiskModel\n\n\n"
+                               "def test_model():\n"
+                               "    frame = pd.DataFrame({'Age': [65, 70, 60, 75], "
+                               "'eGFR': [19, 50, 45, 22]})\n"
+                               "    assert RiskModel(frame).df is frame\n",
+    }, "ckd")  # fmt: skip
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "RiskModel.__init__"]
+    assert fn["status"] == "clean", fn

@@ -138,6 +138,10 @@ def recorded_shape(
         leaves.append(leaf)
         argument.steps[path] = found.steps
         fields[leaf.display] = LeafShape(leaf)
+        if not any(key == "*" for _, key in found.steps):
+            # The other rows keep their recorded values: an output showing one of them
+            # cannot tell it from the value tried (ages 70 and 75 in the other rows).
+            fixed += list(found.peers)
     name = param.name.split("[")[0]
     fixed += unprotected_values(param.node, policy.canonical_category(name), policy)
     return RecordedShape(fields, argument=argument)

@@ -7,8 +7,9 @@ of the pytest codebias runs on (with what pytest imports) in its evidence folder
 sandbox shows read-only, and the recorder imports it from there only when the project's
 environment has none (harness/recorder.py). Only for a recording that is not a gamble (a
 function recorded has a protected input of its own): a general library's suite run for
-functions of unknown inputs costs more than it may teach. A pytest that does not import on
-the project's Python (too old a version) leaves the tests `not run`, as before.
+functions of unknown inputs costs more than it may teach; nor for a suite of more than
+MAX_LENT_TEST_FILES files (one that large ships its own environment). A pytest that does
+not import on the project's Python (too old a version) leaves the tests `not run`.
 """
 
 from __future__ import annotations
@@ -17,9 +18,17 @@ import importlib.util
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from analysis.evidence.entrypoints import EntryPoint
+    from analysis.evidence.recording import RecordingTarget
 
 # pytest and what it imports (`py` is pytest's own shim module; the last three only where
 # an older Python or Windows wants them, taken when they are here).
+# A suite of more test files ships with its own development environment (a general
+# library's: botocore's 116 files took 30 s and taught nothing): not run on a lent pytest.
+MAX_LENT_TEST_FILES = 30
 PACKAGES = (
     "pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "pygments",
     "exceptiongroup", "tomli", "colorama",
@@ -53,3 +62,12 @@ def link(source: str, destination: str) -> None:
         os.link(source, destination)
     except OSError:
         shutil.copy2(source, destination)
+
+
+def lendable(targets: list[RecordingTarget], entries: list[EntryPoint]) -> bool:
+    """Whether a recording without pytest gets codebias's: not a gamble (a function recorded
+    has a protected input of its own), and no test run of more than MAX_LENT_TEST_FILES."""
+    if all(target.speculative for target in targets):
+        return False
+    runs = [entry for entry in entries if entry.kind == "pytest"]
+    return not any(len(entry.args) > MAX_LENT_TEST_FILES for entry in runs)

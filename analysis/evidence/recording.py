@@ -28,7 +28,7 @@ from analysis.errors import ExecutionError, InvalidEvidence, SessionDied
 from analysis.evidence.bases import holds_person
 from analysis.evidence.calls import EntryResult, Evidence, FunctionKey, RecordedCall, read_call
 from analysis.evidence.entrypoints import EntryPoint
-from analysis.evidence.lentpytest import lend_pytest
+from analysis.evidence.lentpytest import lend_pytest, lendable
 from analysis.execution.process import Executor, Limits, Session, Target
 from analysis.sandbox.snapshot import copy_base, snapshot
 from analysis.scan.project import Project
@@ -93,7 +93,7 @@ class Recording:
         # recorded without a protected input of its own).
         roots = [str(self.project.root / root) for root in self.project.roots]
         has_pytest = self.executor.interpreter.finds("pytest", roots)
-        if not has_pytest and not all(t.speculative for t in targets):
+        if not has_pytest and lendable(targets, entries):
             self.lent_pytest = lend_pytest(evidence.folder)
         deadline = started + self.settings.seconds
         functions = {i: t.key for i, t in enumerate(targets)}

@@ -69,6 +69,7 @@ if __name__ != "__main__":
     from analysis.execution.harness.testplugin import recording_plugin, source_file
 
 CO_SUSPENDABLE = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
+EXAMPLE_SECONDS = 5.0  # one block of a document's examples, at most
 # Calls of one target pickled at most, kept or not: a helper called a million times by a
 # test suite costs a million pickles otherwise.
 MAX_SEEN = 200
@@ -492,6 +493,9 @@ class CallRecorder:
             if isinstance(package, str) and package.isidentifier():
                 self.quietly(f"from {package} import *", namespace)
         ran = raised = 0
+        # An example runs in a moment; one that waits (a network call retried, a server)
+        # waits for nothing it will get here.
+        clock.per_test = min(clock.per_test, EXAMPLE_SECONDS)
         self.install()
         for block in entry.get("blocks", []):
             if self.done:
