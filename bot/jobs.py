@@ -405,7 +405,11 @@ class Job:
         cache = None if self.request.command == "fix" else self.context.cache
         provider = self._provider(policy)  # None: the mechanical rules alone
         secrets = secrets_in(self.context.env)
-        suggest_fixes(reviewer, client, outcome, chosen, provider, cache, secrets)
+        try:
+            suggest_fixes(reviewer, client, outcome, chosen, provider, cache, secrets)
+        finally:
+            if provider is not None:
+                provider.close()  # its keep-alive connections, not left to the collector
 
 
 def _seconds_since(stamp: str) -> float | None:

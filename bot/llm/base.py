@@ -47,6 +47,12 @@ class SDKProvider:
     def connect(self, api_key: str) -> None:
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Close the SDK client's connections (a worker makes a provider per review)."""
+        client = getattr(self, "_client", None)
+        if client is not None:
+            client.close()
+
     @contextmanager
     def translated_errors(self) -> Iterator[None]:
         """Whatever the SDK raises after its retries comes out as a ProviderError."""
