@@ -25,16 +25,18 @@ DEFAULTS_BY_KIND: dict[str, list[Any]] = {
     "truthy": [True, False],
     "list": [[], [1, 10], ["a", "b"]],
     "dict": [{}],
-    # An annotated `date`: today's and two ordinary days, so that `(today - born).days` works.
-    "dateobj": [
-        DateValue(datetime.date.today().isoformat()),
-        DateValue("2020-01-15"),
-        DateValue("1990-07-01"),
-    ],
+}
+
+
+def dated_defaults(kind: str) -> list[Any]:
+    """The defaults of a date kind, read on the day of the call: a worker runs for days."""
+    today = datetime.date.today().isoformat()
+    if kind == "dateobj":
+        # An annotated `date`: today's and two ordinary days, so `(today - born).days` works.
+        return [DateValue(today), DateValue("2020-01-15"), DateValue("1990-07-01")]
     # Text parsed as a date (`date.fromisoformat(measured_on)`): today, after every birth
     # date an age is tried as (an earlier day makes a younger person's call raise).
-    "isodate": [datetime.date.today().isoformat()],
-}
+    return [today]
 
 
 UNKNOWN_DEFAULTS: list[Any] = [1, 5, 0, "yes", True]
@@ -397,7 +399,8 @@ def kind_defaults(kinds: set[str]) -> list[Any]:
     kinds_first = ("dateobj", "isodate", "float", "int", "num", "bool", "str", "list", "dict")
     for kind in (*kinds_first, "truthy"):
         if kind in kinds:
-            return list(DEFAULTS_BY_KIND[kind])
+            dated = kind in ("dateobj", "isodate")
+            return dated_defaults(kind) if dated else list(DEFAULTS_BY_KIND[kind])
     return list(UNKNOWN_DEFAULTS)
 
 

@@ -15,6 +15,7 @@ import datetime
 import textwrap
 from pathlib import Path
 
+import pytest
 from analysis_kit import leaf, model_of, pools, scan_in_package, verdict, write_package
 
 from analysis.shapes import ObjectShape
@@ -55,10 +56,27 @@ CHILD = textwrap.dedent("""\
 
 
 def test_text_parsed_as_a_date_is_tried_as_a_date_in_the_form_parsed() -> None:
-    today = datetime.date.today()
+    before = datetime.date.today()
     measured = pools(model_of(CHILD, "Child.__init__"))["measurement_date"]
-    assert measured == [today.isoformat()]  # not 1, 5, "yes": each would raise
-    assert today.strftime("%d/%m/%Y") in leaf(model_of(CHILD, "born_on"), "day_of_birth").pool
+    born_on = leaf(model_of(CHILD, "born_on"), "day_of_birth").pool
+    days = {before, datetime.date.today()}  # the day the pools were made, past midnight too
+    assert measured in [[day.isoformat()] for day in days]  # not 1, 5, "yes": each would raise
+    assert any(day.strftime("%d/%m/%Y") in born_on for day in days)
+
+
+def test_the_day_tried_is_the_day_of_the_scan_not_of_the_worker_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker runs for days: a date pool made at import would go stale after midnight."""
+
+    class NewYear(datetime.date):
+        @classmethod
+        def today(cls) -> datetime.date:
+            return datetime.date(2031, 1, 1)
+
+    monkeypatch.setattr(datetime, "date", NewYear)
+    measured = pools(model_of(CHILD, "Child.__init__"))["measurement_date"]
+    assert measured == ["2031-01-01"]
 
 
 def test_a_value_made_an_enum_member_gets_the_enum_values_and_a_member_all_its_siblings() -> None:
