@@ -512,3 +512,87 @@ def test_a_table_kept_whole_is_no_proof_when_the_value_tried_is_another_row_s(
     }, "ckd")  # fmt: skip
     (fn,) = [f for f in report["functions"] if f["qualname"] == "RiskModel.__init__"]
     assert fn["status"] == "clean", fn
+
+
+ANNUITIES = {
+    # Actuarial notation: `x` is the age, as the docstring says. The table is only built from
+    # its bundled file (a made-up one is refused), so every made-up call raises; the test's
+    # call holds the table and an `x` that no name marks as an age.
+    "annuities/__init__.py": "",
+    "annuities/table.py": """\
+        import json
+        from pathlib import Path
+
+
+        class Mortality:
+            def __init__(self, qx):
+                if len(qx) < 100:
+                    raise ValueError("a rate for each age up to 100")
+                self.qx = qx
+
+            @classmethod
+            def bundled(cls):
+                return cls(json.loads((Path(__file__).parent / "qx.json").read_text()))
+
+            def annuity(self, x, n):
+                \"\"\"The value of an annuity of 1 a year for `n` years.
+
+                Args:
+                    x: the age of the annuitant
+                    n: the term in years
+                \"\"\"
+                alive, value = 1.0, 0.0
+                for year in range(n):
+                    value += alive * 0.97**year
+                    alive *= 1 - self.qx[x + year]
+                return round(value * (0.9 if x >= 60 else 1.0), 4)
+    """,
+    "annuities/qx.json": json.dumps([round(0.0005 * 1.09**a, 6) for a in range(121)]) + "\n",
+    "tests/test_annuity.py": """\
+        from annuities.table import Mortality
+
+
+        def test_annuity():
+            assert Mortality.bundled().annuity(40, 10) > 8
+    """,
+}
+
+
+def test_a_recorded_value_is_protected_where_the_docstring_says_what_its_name_holds(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = scanned(capsys, tmp_path / "repo", ANNUITIES, "annuities")
+    source = "tests/test_annuity.py::test_annuity"
+    finding = only_finding(report, "Mortality.annuity", "age", source)
+    assert finding["parameter"] == "x"
+    assert finding["example"]["inputs"]["n"] == 10
+
+
+def test_tests_that_import_the_package_through_its_source_folder_are_recorded(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `from src.shop.models import ...`: the tests load the modules by another name than the
+    # scan does (source root `src`); the same files, the same functions recorded, and the
+    # instance they built (by the name `src.shop.models.Customer`) replayed.
+    report = scanned(capsys, tmp_path / "repo", {
+        "pyproject.toml": "[tool.setuptools.packages.find]\nwhere = [\"src\"]\n",
+        "src/shop/__init__.py": "",
+        "src/shop/models.py": """\
+            class Customer:
+                def __init__(self, record):
+                    if not record.get("id"):
+                        raise ValueError("a customer has an id")
+                    self.record = record
+
+                def discount(self):
+                    return 0.2 if self.record["age"] >= 65 else 0.0
+        """,
+        "tests/test_models.py": """\
+            from src.shop.models import Customer
+
+
+            def test_discount():
+                assert Customer({"id": 7, "age": 70}).discount() == 0.2
+        """,
+    }, "src/shop")  # fmt: skip
+    only_finding(report, "Customer.discount", "age", "tests/test_models.py::test_discount")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from analysis.evidence.calls import RecordedCall, RecordedParam
 from analysis.evidence.described import (
@@ -43,6 +43,7 @@ from analysis.shapes import (
     Param,
     RecordedShape,
     Shape,
+    Step,
     display,
     encode_value,
 )
@@ -50,6 +51,9 @@ from analysis.shapes import plain_value as plain_input
 from analysis.source.functions import FunctionInfo, all_arguments
 from analysis.values import MISSING
 from config.policy import Policy
+
+# The categories of an input's paths, as the synthesised model found them.
+Known: TypeAlias = dict[InputPath, str]
 
 MAX_LEAVES = 24  # protected leaves of one recorded call, at most
 MAX_FIXED = 2000  # unprotected values kept to tell echoes from other inputs, at most
@@ -98,10 +102,12 @@ def recorded_model(
     builder: InputBuilder,
     policy: Policy,
     code_values: dict[str, list[Any]] | None = None,
+    known: Known | None = None,
 ) -> InputModel:
     """The InputModel of one recorded call: every argument as recorded, its protected
     leaves settable. `code_values`: values from the code by leaf name (the synthesised
-    model's), besides those the builder finds for the name."""
+    model's), besides those the builder finds for the name; `known`: the categories the
+    synthesised model found by path (`x` documented as the age: `known_categories`)."""
     params: list[Param] = []
     leaves: list[Leaf] = []
     fixed: list[Any] = []
@@ -109,7 +115,9 @@ def recorded_model(
     for param in call.params:
         if skip_first and param.how == "arg" and param.where == 0:
             continue  # `cls`: the class method is bound already
-        shape = recorded_shape(call.id, param, builder, policy, code_values or {}, leaves, fixed)
+        shape = recorded_shape(
+            call.id, param, builder, policy, code_values or {}, leaves, fixed, known or {}
+        )
         params.append(Param(param.name, param.how == "kw", shape))
     model = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
     return only_people(model, info, policy, builder.facts)
@@ -123,12 +131,13 @@ def recorded_shape(
     code_values: dict[str, list[Any]],
     leaves: list[Leaf],
     fixed: list[Any],
+    known: Known,
 ) -> RecordedShape:
     """One recorded argument as a parameter's shape, its protected leaves (added to
     `leaves`, up to MAX_LEAVES) settable; its other values added to `fixed`."""
     argument = RecordedArgument(call_id, param.where, param.node)
     fields: dict[str, Shape] = {}
-    for found in protected_leaves(param, policy):
+    for found in protected_leaves(param, policy, known):
         if len(leaves) >= MAX_LEAVES:
             break
         path: InputPath = (("param", param.name), *found.steps)
@@ -143,8 +152,16 @@ def recorded_shape(
             # cannot tell it from the value tried (ages 70 and 75 in the other rows).
             fixed += list(found.peers)
     name = param.name.split("[")[0]
-    fixed += unprotected_values(param.node, policy.canonical_category(name), policy)
+    category = policy.canonical_category(name) or known.get((("param", name),))
+    fixed += unprotected_values(param.node, category, policy)
     return RecordedShape(fields, argument=argument)
+
+
+def known_categories(model: InputModel) -> Known:
+    """The categories of the synthesised model's protected leaves, by path: what the code
+    and its docstrings tell of a name (`x`, "the age as integer number") holds for the value
+    a run passed by that name as well."""
+    return {leaf.path: leaf.category for leaf in model.protected if leaf.category}
 
 
 def borrowed_model(
@@ -183,6 +200,7 @@ def borrowed_model(
     fixed: list[Any] = []
     used: list[str] = []
     annotations = {arg.arg: arg.annotation for arg in all_arguments(info.node)}
+    known = known_categories(model)
     for param in model.params:
         own = [leaf for leaf in model.leaves if leaf.path[0] == ("param", param.name)]
         borrowed = offered.get(param.name)
@@ -194,7 +212,7 @@ def borrowed_model(
             leaves += own
             continue
         call, recorded = borrowed
-        shape = recorded_shape(call.id, recorded, builder, policy, {}, leaves, fixed)
+        shape = recorded_shape(call.id, recorded, builder, policy, {}, leaves, fixed, known)
         params.append(Param(param.name, param.keyword, shape))
         used.append(call.id)
     if not used:
@@ -263,10 +281,16 @@ def holds_person(call: RecordedCall, policy: Policy) -> bool:
     return any(protected_leaves(param, policy) for param in call.params)
 
 
-def protected_leaves(param: RecordedParam, policy: Policy) -> list[FoundLeaf]:
-    """The protected values inside one recorded argument, by the names that lead to them."""
+def protected_leaves(
+    param: RecordedParam, policy: Policy, known: Known | None = None
+) -> list[FoundLeaf]:
+    """The protected values inside one recorded argument, by the names that lead to them,
+    or by the paths the synthesised model knows as protected (`known`)."""
     name = param.name.split("[")[0]  # a `*args` item is named for its parameter
-    return list(walk(param.node, (), name, policy.canonical_category(name), policy))
+    top: Step = ("param", name)
+    below = {path[1:]: c for path, c in (known or {}).items() if path[0] == top}
+    category = policy.canonical_category(name) or below.get(())
+    return list(walk(param.node, (), name, category, policy, below))
 
 
 def category_under(word: str, category: str | None, policy: Policy) -> str | None:
@@ -278,12 +302,18 @@ def category_under(word: str, category: str | None, policy: Policy) -> str | Non
 
 
 def walk(
-    node: Described, steps: Steps, name: str, category: str | None, policy: Policy
+    node: Described,
+    steps: Steps,
+    name: str,
+    category: str | None,
+    policy: Policy,
+    known: Known,
 ) -> Iterator[FoundLeaf]:
-    """`category`: what the name leading here carries (None: nothing protected)."""
+    """`category`: what the name leading here carries (None: nothing protected); `known`:
+    the categories of paths below the argument, as the synthesised model found them."""
 
-    def named(word: str) -> str | None:
-        return category_under(word, category, policy)
+    def named(word: str, step: Step) -> str | None:
+        return category_under(word, category, policy) or known.get((*steps, step))
 
     match node:
         case Scalar() | EnumValue():
@@ -292,16 +322,19 @@ def walk(
         case MappingValue():
             for key, item in node.items:
                 if isinstance(key, str):
-                    yield from walk(item, (*steps, ("key", key)), key, named(key), policy)
+                    step = ("key", key)
+                    yield from walk(item, (*steps, step), key, named(key, step), policy, known)
         case ObjectValue():
             for attr, item in node.fields:
-                yield from walk(item, (*steps, ("attr", attr)), attr, named(attr), policy)
+                step = ("attr", attr)
+                yield from walk(item, (*steps, step), attr, named(attr, step), policy, known)
         case SequenceValue():
-            yield from items_of(node, steps, name, category, policy)
+            yield from items_of(node, steps, name, category, policy, known)
         case FrameValue():
             for column, values in node.columns:
-                yield from rows_of(values.values, node.rows, (*steps, ("key", column)), column,
-                                   named(column))  # fmt: skip
+                step = ("key", column)
+                yield from rows_of(values.values, node.rows, (*steps, step), column,
+                                   named(column, step))  # fmt: skip
         case SeriesValue():
             label = node.name or name
             found = policy.canonical_category(label) if node.name else category
@@ -311,14 +344,19 @@ def walk(
 
 
 def items_of(
-    node: SequenceValue, steps: Steps, name: str, category: str | None, policy: Policy
+    node: SequenceValue,
+    steps: Steps,
+    name: str,
+    category: str | None,
+    policy: Policy,
+    known: Known,
 ) -> Iterator[FoundLeaf]:
     """The leaves of a list's first item, and each as every item's (the peers alike)."""
     if not node.items:
         return
     if axis([item.value for item in node.items if isinstance(item, Scalar)], node.length):
         return
-    first = list(walk(node.items[0], (*steps, ("index", 0)), name, category, policy))
+    first = list(walk(node.items[0], (*steps, ("index", 0)), name, category, policy, known))
     yield from first
     if node.length < 2:
         return

@@ -231,7 +231,17 @@ class ProjectFiles:
             return []
         location = self.project.locate(self.project.root / relative)
         name = location.name if location is not None else Path(relative).stem
-        return imported_modules(tree, name, location.is_package if location else False)
+        names = imported_modules(tree, name, location.is_package if location else False)
+        return list(dict.fromkeys([*names, *map(self.unrooted, names)]))
+
+    def unrooted(self, name: str) -> str:
+        """`src.pkg.mod`, as a test run from the repository's top imports it, is the module
+        `pkg.mod` of the source root `src`: the same file."""
+        for root in self.project.roots:
+            dotted = root.replace("/", ".")
+            if dotted and name.startswith(dotted + "."):
+                return name[len(dotted) + 1 :]
+        return name
 
     def reaches(self, relative: str, wanted: set[str]) -> bool:
         if not self.mentions(relative, wanted):

@@ -22,6 +22,7 @@ from config.policy import Category
 MAX_RECORDED_POOL = 16
 # A birth date moved by so many years, either way: ages across the adult range.
 YEARS_APART = (5, 10, 20, 30, 40, 50)
+FIRST_YEAR = 1900  # the earliest year of birth a recorded number is read as
 
 
 @dataclass(frozen=True)
@@ -58,15 +59,22 @@ def recorded_pool(
 
 def numbers(recorded: Scalar, code: list[Any], policy: list[Any], spec: Category) -> RecordedPool:
     whole = recorded.kind == "int"
+    low, high = spec.minimum, spec.maximum
+    if birth_year(recorded, policy):
+        # An age carried as the year of birth (`dob_year`: 1950 recorded): the policy's ages
+        # as years, and the code's years (`< 1960`) kept, not dropped as ages past 120.
+        this_year = datetime.date.today().year
+        policy = [this_year - int(age) for age in policy if is_number(age)]
+        low, high = FIRST_YEAR, this_year
 
     def fit(values: list[Any]) -> list[Any]:
         out: list[Any] = []
         for value in values:
             if not is_number(value):
                 continue
-            if spec.minimum is not None and value < spec.minimum:
+            if low is not None and value < low:
                 continue
-            if spec.maximum is not None and value > spec.maximum:
+            if high is not None and value > high:
                 continue
             if whole:
                 if float(value).is_integer():
@@ -78,6 +86,16 @@ def numbers(recorded: Scalar, code: list[Any], policy: list[Any], spec: Category
     from_code = fit(code)
     values = dedupe([recorded.value, *from_code, *spread(fit(policy))])
     return RecordedPool(values[:MAX_RECORDED_POOL], len(dedupe(from_code)))
+
+
+def birth_year(recorded: Scalar, policy: list[Any]) -> bool:
+    """Whether a recorded number of a category of numbers (ages) is a year of birth: past
+    every value of the category, and a year that has been."""
+    value = recorded.value
+    ages = [v for v in policy if is_number(v)]
+    if not ages or not is_number(value) or not float(value).is_integer():
+        return False
+    return max(ages) < FIRST_YEAR <= value <= datetime.date.today().year
 
 
 def spread(numbers: list[Any], count: int = 6) -> list[Any]:

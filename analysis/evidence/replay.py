@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from analysis.errors import ReplyForged, SessionDied
-from analysis.evidence.bases import recorded_model
+from analysis.evidence.bases import known_categories, recorded_model
 from analysis.evidence.calls import RecordedCall
 from analysis.execution.process import Session
 from analysis.inputs.builder import InputBuilder
@@ -57,7 +57,10 @@ def recorded_bases(
     code_values = {
         leaf.name: leaf.pool[: leaf.from_code] for leaf in model.leaves if leaf.from_code
     }
-    bases = [(call, recorded_model(call, info, builder, policy, code_values)) for call in calls]
+    known = known_categories(model)
+    bases = [
+        (call, recorded_model(call, info, builder, policy, code_values, known)) for call in calls
+    ]
     return [(call, base) for call, base in bases if base.protected]
 
 

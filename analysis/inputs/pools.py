@@ -220,11 +220,11 @@ def age_form(name: str, kinds: set[str]) -> str | None:
     dated = bool(tokens & AGE_DATE_TOKENS) or {"date", "birth"} <= tokens
     if "dateobj" in kinds:
         return "date"
-    if dated or "isodate" in kinds:
+    if "isodate" in kinds:
         return "isodate"
-    if tokens & {"year", "born", "birthyear"}:
-        return "year"
-    return None
+    if tokens & {"year", "birthyear"} or ("born" in tokens and not dated):
+        return "year"  # `dob_year`, `year_born`: a year, though `dob` alone is a date
+    return "isodate" if dated else None
 
 
 def as_form(age: Any, form: str | None) -> Any:

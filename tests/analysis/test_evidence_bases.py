@@ -5,9 +5,10 @@ at each, of the recorded value's own kind and spelling."""
 from __future__ import annotations
 
 import ast
+import datetime
 from typing import Any
 
-from analysis.evidence.bases import recorded_model
+from analysis.evidence.bases import known_categories, recorded_model
 from analysis.evidence.calls import FunctionKey, RecordedCall, RecordedParam
 from analysis.evidence.described import Reader
 from analysis.facts.module import ModuleFacts
@@ -36,7 +37,10 @@ def model(source: str, *params: tuple[str, str, dict[str, Any]], qualname: str =
         recorded.append(RecordedParam(name, how, where, reader.node(node)))  # type: ignore[arg-type]
     call = RecordedCall("c1", FunctionKey("case.py", qualname), "tests/t.py::test", tuple(recorded))
     policy = default_policy()
-    return recorded_model(call, info, InputBuilder(ModuleFacts(tree), policy), policy)
+    builder = InputBuilder(ModuleFacts(tree), policy)
+    # As the replay does: the synthesised model first, whose categories the call's paths take.
+    known = known_categories(builder.build(info))
+    return recorded_model(call, info, builder, policy, known=known)
 
 
 def leaves(m: InputModel) -> dict[str, Leaf]:
@@ -132,6 +136,28 @@ def test_values_from_the_code_come_first_and_keep_their_spelling() -> None:
     found = leaves(model(source, ("p", "arg", person)))
     assert found["p['sex']"].pool[:2] == ["MALE", "FEMALE"]
     assert found["p['age']"].pool[:4] == [30, 63, 64, 65]
+
+
+def test_a_year_of_birth_is_tried_as_other_years() -> None:
+    # 1950 is past every age: a year of birth, tried as the code's years and the policy's
+    # ages as years (never as an age of 30, which `< 1960` would read as born in year 30).
+    source = "def f(p):\n    return p['dob_year'] < 1960\n"
+    person = {"t": "map", "type": "dict", "len": 1, "items": [["dob_year", scalar(1950)]]}
+    pool = leaves(model(source, ("p", "arg", person)))["p['dob_year']"].pool
+    assert pool[:4] == [1950, 1959, 1960, 1961]
+    assert all(1900 <= year <= datetime.date.today().year for year in pool)
+
+
+def test_a_name_the_docstring_calls_an_age_is_an_age_in_the_recorded_call_too() -> None:
+    source = (
+        "def annuity(mt, x):\n"
+        "    \"\"\"Args:\n        mt: the table\n        x: the age of the annuitant\n    \"\"\"\n"
+        "    return mt[x]\n"
+    )
+    table = {"t": "seq", "type": "list", "len": 2, "items": [scalar(0.1), scalar(0.2)]}
+    args = ("mt", "arg", table), ("x", "arg", scalar(40))
+    found = leaves(model(source, *args, qualname="annuity"))
+    assert list(found) == ["x"] and found["x"].category == "age"
 
 
 def test_weak_categories_count_only_where_the_code_is_about_people() -> None:

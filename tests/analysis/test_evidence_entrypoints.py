@@ -59,6 +59,18 @@ def test_a_package_whose_init_does_not_import_the_module_does_not_reach_it(
     assert found.entries[0].args == ("tests/test_other.py",)
 
 
+def test_tests_that_import_the_module_through_its_source_folder_reach_it(tmp_path: Path) -> None:
+    # `from src.pkg.pricing import quote`, from a test run at the repository's top, loads
+    # the file of the module `pkg.pricing` (source root `src`).
+    found = entry_points(project(tmp_path, {
+        "src/pkg/__init__.py": "",
+        "src/pkg/pricing.py": "def quote(a):\n    return a\n",
+        "tests/test_src.py": "from src.pkg.pricing import quote\n",
+        "tests/test_src_package.py": "import src.pkg as p\n",
+    }), {"pkg.pricing"})  # fmt: skip
+    assert found.entries[0].args == ("tests/test_src.py",)
+
+
 def test_demos_the_module_s_own_main_first_then_demo_folders_then_other_mains(
     tmp_path: Path,
 ) -> None:

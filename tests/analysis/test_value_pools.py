@@ -428,3 +428,9 @@ def test_keys_a_loop_looks_up_stay_optional() -> None:
     fields = {x.display for x in model_of(OPTIONAL_KEYS, "caprini").leaves}
     assert fields == {"params['age']"}
     assert verdict(OPTIONAL_KEYS, "caprini").status == "biased"
+
+
+def test_a_year_of_the_date_of_birth_is_a_year_not_a_date() -> None:
+    # `dob` alone is a date; `dob_year` compared with 1960 is a year.
+    pool = leaf(model_of("def f(dob_year):\n    return dob_year < 1960\n"), "dob_year").pool
+    assert 1960 in pool and all(isinstance(value, int) for value in pool)
