@@ -134,6 +134,22 @@ def kept_as_given(init: ast.FunctionDef) -> set[str]:
     return kept
 
 
+def guarded_parameters(init: ast.FunctionDef) -> set[str]:
+    """Parameters the constructor checks before it raises (`if wt is None and length is
+    None: raise ValueError(...)`, `assert sex in SEXES`): left to their defaults, the
+    instance may never be made, so they are inputs even when no method reads them."""
+    found: set[str] = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.body):
+            tested: ast.AST = node.test
+        elif isinstance(node, ast.Assert):
+            tested = node.test
+        else:
+            continue
+        found |= {n.id for n in ast.walk(tested) if isinstance(n, ast.Name)}
+    return found
+
+
 COPIES = frozenset({"copy", "deepcopy"})
 
 

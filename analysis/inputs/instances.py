@@ -19,6 +19,7 @@ from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
     MAX_DEPTH,
     annotated_class,
+    guarded_parameters,
     kept_as_given,
     maker_of,
     shared_attributes,
@@ -149,7 +150,8 @@ class HeldObjects:
     ) -> ObjectShape:
         """An instance of a plain class, made by its constructor from the parameters it
         requires; one with a default keeps it (fewer inputs to search) unless `fn` reads
-        what the constructor keeps it in (`read_fields`, or fields of it: `reads`)."""
+        what the constructor keeps it in (`read_fields`, or fields of it: `reads`) or the
+        constructor checks it before raising (`guarded_parameters`)."""
         init = constructor(cls)
         fields: dict[str, Shape] = {}
         by_position = 0  # with `*args`, how many named fields go by position before them
@@ -166,6 +168,7 @@ class HeldObjects:
             stored = stored_attributes(init)
             shared = shared_attributes(init)
             as_given = kept_as_given(init)
+            guarded = guarded_parameters(init)
             for arg in named:
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
                 attribute = stored.get(arg.arg, arg.arg)
@@ -179,7 +182,8 @@ class HeldObjects:
                 together = shared.get(arg.arg)
                 together_read = together is not None and reads_attribute(self.fn, path, together)
                 read = bool(inner) or attribute in read_fields or together_read
-                if arg.arg in defaults and iargs.vararg is None and not read:
+                needed = read or arg.arg in guarded
+                if arg.arg in defaults and iargs.vararg is None and not needed:
                     continue  # keep the constructor's own default; fewer inputs to search
                 # Before `*args`, a parameter with a default is still given, by position.
                 default = defaults.get(arg.arg)

@@ -208,3 +208,32 @@ def test_a_local_made_a_date_leaves_the_input_of_its_name_text() -> None:
         isinstance(d, str) for d in leaf(model_of(ATHLETE, "Athlete.hr_max"), "self.dob").pool
     )
     assert [f.attribute for f in verdict(ATHLETE, "Athlete.hr_max").findings] == ["age"]
+
+
+MEASURED = textwrap.dedent("""\
+    BOYS = {m: 3.3 + 0.6 * m for m in range(0, 61)}
+    GIRLS = {m: 3.2 + 0.55 * m for m in range(0, 61)}
+
+
+    class Child:
+        def __init__(self, sex, age_months, weight=None, height=None):
+            if weight is None and height is None:
+                raise ValueError("a weight or a height is needed")
+            self.sex = sex
+            self.age_months = age_months
+            self.weight = weight
+            self.height = height
+
+        def weight_for_age(self):
+            reference = BOYS if self.sex == "M" else GIRLS
+            return round((self.weight - reference[self.age_months]) / 1.5, 3)
+""")
+
+
+def test_a_constructor_s_optional_parameters_it_checks_before_raising_are_inputs() -> None:
+    # Left to their defaults (None and None), the constructor refused every made-up child.
+    model = model_of(MEASURED, "Child.weight_for_age")
+    assert {"self.weight", "self.height"} <= {leaf.display for leaf in model.leaves}
+    assert {f.attribute for f in verdict(MEASURED, "Child.weight_for_age").findings} == {
+        "age", "gender",
+    }  # fmt: skip
