@@ -596,3 +596,43 @@ def test_tests_that_import_the_package_through_its_source_folder_are_recorded(
         """,
     }, "src/shop")  # fmt: skip
     only_finding(report, "Customer.discount", "age", "tests/test_models.py::test_discount")
+
+
+def test_a_method_no_test_calls_takes_the_instance_most_filled_in(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The constructor calls `_load_rates` before the rates are kept: the first `self` the
+    # tests recorded is half made. `loading`, which no test calls, takes the full one (a
+    # made-up holder has no policy number of the form the constructor wants).
+    report = scanned(capsys, tmp_path / "repo", {
+        "cover/__init__.py": "",
+        "cover/policy.py": """\
+            import re
+
+
+            class Policy:
+                def __init__(self, holder):
+                    if not re.fullmatch(r"P-[0-9]{6}", str(holder.get("number"))):
+                        raise ValueError("not a policy number")
+                    self.holder = holder
+                    self.rates = self._load_rates()
+
+                def _load_rates(self):
+                    return {"base": 100.0, "senior": 1.4}
+
+                def premium(self):
+                    return self.rates["base"]
+
+                def loading(self):
+                    senior = self.holder["age"] >= 65
+                    return self.rates["base"] * (self.rates["senior"] if senior else 1.0)
+        """,
+        "tests/test_policy.py": """\
+            from cover.policy import Policy
+
+
+            def test_premium():
+                assert Policy({"number": "P-004512", "age": 40}).premium() == 100.0
+        """,
+    }, "cover")  # fmt: skip
+    only_finding(report, "Policy.loading", "age")

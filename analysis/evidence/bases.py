@@ -239,12 +239,21 @@ def offer(
     passed: RecordedParam,
     policy: Policy,
 ) -> None:
-    """Offer `passed` under `key`: the first value that holds a person, else the first."""
+    """Offer `passed` under `key`: a value that holds a person before one that does not,
+    then the instance most filled in (a method its constructor calls sees `self` half
+    made), then the first."""
     first = offered.get(key)
-    if first is None or (
-        not protected_leaves(first[1], policy) and protected_leaves(passed, policy)
-    ):
+    if first is None:
         offered[key] = (call, passed)
+        return
+    person, other = bool(protected_leaves(first[1], policy)), bool(protected_leaves(passed, policy))
+    if (other, filled(passed.node)) > (person, filled(first[1].node)):
+        offered[key] = (call, passed)
+
+
+def filled(node: Described) -> int:
+    """How many fields an instance holds (0 for any other value)."""
+    return len(node.fields) if isinstance(node, ObjectValue) else 0
 
 
 def type_name(node: Described) -> str | None:
