@@ -518,42 +518,29 @@ ANNUITIES = {
     # Actuarial notation: `x` is the age, as the docstring says. The table is only built from
     # its bundled file (a made-up one is refused), so every made-up call raises; the test's
     # call holds the table and an `x` that no name marks as an age.
-    "annuities/__init__.py": "",
-    "annuities/table.py": """\
-        import json
-        from pathlib import Path
+    **{name: text for name, text in LIFE.items() if not name.startswith("tests/")},
+    "life/annuities.py": """\
+        def annuity(table, x, n):
+            \"\"\"The value of an annuity of 1 a year for `n` years.
 
-
-        class Mortality:
-            def __init__(self, qx):
-                if len(qx) < 100:
-                    raise ValueError("a rate for each age up to 100")
-                self.qx = qx
-
-            @classmethod
-            def bundled(cls):
-                return cls(json.loads((Path(__file__).parent / "qx.json").read_text()))
-
-            def annuity(self, x, n):
-                \"\"\"The value of an annuity of 1 a year for `n` years.
-
-                Args:
-                    x: the age of the annuitant
-                    n: the term in years
-                \"\"\"
-                alive, value = 1.0, 0.0
-                for year in range(n):
-                    value += alive * 0.97**year
-                    alive *= 1 - self.qx[x + year]
-                return round(value * (0.9 if x >= 60 else 1.0), 4)
+            Args:
+                table: the life table
+                x: the age of the annuitant
+                n: the term in years
+            \"\"\"
+            alive, value = 1.0, 0.0
+            for year in range(n):
+                value += alive * 0.97**year
+                alive *= 1 - table.rates[x + year]
+            return round(value * (0.9 if x >= 60 else 1.0), 4)
     """,
-    "annuities/qx.json": json.dumps([round(0.0005 * 1.09**a, 6) for a in range(121)]) + "\n",
     "tests/test_annuity.py": """\
-        from annuities.table import Mortality
+        from life.annuities import annuity
+        from life.tables import LifeTable
 
 
         def test_annuity():
-            assert Mortality.bundled().annuity(40, 10) > 8
+            assert annuity(LifeTable.bundled(), 40, 10) > 8
     """,
 }
 
@@ -561,9 +548,9 @@ ANNUITIES = {
 def test_a_recorded_value_is_protected_where_the_docstring_says_what_its_name_holds(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    report = scanned(capsys, tmp_path / "repo", ANNUITIES, "annuities")
+    report = scanned(capsys, tmp_path / "repo", ANNUITIES, "life")
     source = "tests/test_annuity.py::test_annuity"
-    finding = only_finding(report, "Mortality.annuity", "age", source)
+    finding = only_finding(report, "annuity", "age", source)
     assert finding["parameter"] == "x"
     assert finding["example"]["inputs"]["n"] == 10
 
