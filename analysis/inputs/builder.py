@@ -372,15 +372,28 @@ class InputBuilder:
     def of_enum(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """An input annotated with an enum of the project is one of its members at any depth
         (a value, not a record): code that validates it refuses made-up values."""
-        cls = annotated_enum(spot.annotation, self.facts)
+        annotation = spot.annotation
+        if annotation is None and len(spot.path) == 1:
+            annotation = self.enum_named(spot.name)
+        cls = annotated_enum(annotation, self.facts)
         if cls is None:
             return None
         members = [EnumMember(self.facts.qualname(cls), m) for m in enum_members(cls)]
         # An enum whose source names no member (a base of others, members made at run time),
-        # or one beside another type (`str | Sex`), leaves the leaf open to its kind's values.
-        closed = bool(members) and names_one_type(spot.annotation)
+        # or one beside another type (`str | Sex`), leaves the leaf open to its kind's values;
+        # so does a parameter only named after the enum.
+        closed = bool(members) and spot.annotation is not None and names_one_type(annotation)
         name, path, annotation, default = spot.name, spot.path, spot.annotation, spot.default
         return self.leaf(name, path, leaves, members, annotation, default, closed=closed)
+
+    def enum_named(self, name: str) -> ast.expr | None:
+        """An enum of the module a parameter is named after, unannotated: `model` for `class
+        Model(Enum)`, `age_band` for `AgeBand` (a member's `.name` picks a table's column)."""
+        wanted = name.replace("_", "").casefold()
+        for cls_name, cls in self.facts.classes.items():
+            if cls_name.casefold() == wanted and record_class_kind(cls) == "enum":
+                return ast.Name(cls_name, ast.Load())
+        return None
 
     def of_class(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """An input annotated with a class of the project: an instance of a dataclass, named

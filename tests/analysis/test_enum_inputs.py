@@ -7,9 +7,10 @@ its members. Each package is scanned by the real engine in the bubblewrap sandbo
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
-from analysis_kit import model_in_package, pools, scan_in_package, write_package
+from analysis_kit import model_in_package, model_of, pools, scan_in_package, verdict, write_package
 
 from analysis.values import EnumMember
 
@@ -274,3 +275,33 @@ def test_an_enum_beside_text_in_a_union_is_tried_with_text_the_code_refuses(
     report = scan_in_package(root, "fit/calc.py", "Calculator.__init__")
     assert report.status == "biased", (report.status, report.reason)
     assert [f.attribute for f in report.findings] == ["gender"]
+
+
+RISK_MODELS = textwrap.dedent("""\
+    from enum import Enum
+
+    COEFFICIENTS = {
+        "BASIC": {"age": 0.03, "female": -0.2},
+        "WITH_LABS": {"age": 0.025, "female": -0.25},
+    }
+
+
+    class Model(Enum):
+        BASIC = "Basic clinical model"
+        WITH_LABS = "Basic model with laboratory values"
+
+
+    def life_expectancy(model, patient):
+        weights = COEFFICIENTS[model.name]
+        years = 30 - weights["age"] * patient["age"] + weights["female"] * patient["female"]
+        return round(years, 2)
+""")
+
+
+def test_a_parameter_named_after_an_enum_of_the_module_is_one_of_its_members() -> None:
+    # `model.name` picks a table's column: a made-up record's `name` is no key of it.
+    assert set(pools(model_of(RISK_MODELS, "life_expectancy"))["model"][:2]) == {
+        EnumMember("Model", "BASIC"), EnumMember("Model", "WITH_LABS"),
+    }  # fmt: skip
+    found = {f.attribute for f in verdict(RISK_MODELS, "life_expectancy").findings}
+    assert found == {"age", "gender"}
