@@ -29,6 +29,7 @@ from analysis.values import is_number
 MAX_STEPS = 8  # checks passed one after another, at most
 MAX_CALLS = 600  # calls the walk may spend in all
 MAX_STEP_CALLS = 200  # calls of one kind of move in one step
+MAX_TOLD = 12  # values one error's message offers one input, at most
 # Failures no other value gets past: the harness's limits.
 HOPELESS = ("TimeoutError", "MemoryError", "RecursionError", "malformed outcome")
 BUILDING = re.compile(r"^InputError: building the inputs raised ")
@@ -47,9 +48,12 @@ def find_working_base(model: InputModel, session: Session) -> bool:
     if not walkable(outcome):
         return False
     seen = {error_kind(outcome.error, current)}
+    told: dict[InputPath, list[Any]] = {}  # values error messages offered each input
     for _ in range(MAX_STEPS):
         spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error)]
-        for moves in (single_moves(model.leaves, spoken, current), paired_moves(spoken, current)):
+        single = told_moves(spoken, current, outcome.error, told)
+        single += single_moves(model.leaves, spoken, current)
+        for moves in (single, paired_moves(spoken, current)):
             moves = moves[: max(0, min(MAX_STEP_CALLS, MAX_CALLS - spent))]
             if not moves:
                 continue
@@ -65,6 +69,10 @@ def find_working_base(model: InputModel, session: Session) -> bool:
         if outcome.ok:
             for leaf in model.leaves:
                 if leaf.path in current and not same(current[leaf.path], typical(leaf)):
+                    if not any(same(v, current[leaf.path]) for v in leaf.pool):
+                        # A spelling the code told (`sex must be one of ['boy', 'girl']`):
+                        # it and its siblings join the values the search tries.
+                        leaf.pool += [v for v in told[leaf.path] if v not in leaf.pool]
                     leaf.typical = index_of(leaf.pool, current[leaf.path])
             return True
         seen.add(error_kind(outcome.error, current))
@@ -128,6 +136,24 @@ def spellings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {text for text in (value.strip(), repr(value)) if len(text) >= 2}
     return set()
+
+
+def told_moves(
+    spoken: list[Leaf], current: dict[InputPath, Any], error: str, told: dict[InputPath, list[Any]]
+) -> list[Move]:
+    """The values an error's message offers (`one of ['boy', 'girl']`, `between 0 and 240`),
+    each tried for the inputs it speaks of, when their pools lack it; kept in `told`."""
+    message = BUILDING.sub("", error).partition(":")[2]
+    quoted = [text[1:-1] for text in QUOTED.findall(message) if 0 < len(text) - 2 <= 40]
+    numbers = [float(n) if "." in n or "e" in n else int(n) for n in NUMBERS.findall(message)]
+    moves: list[Move] = []
+    for leaf in spoken:
+        numeric = bool(leaf.pool) and all(is_number(v) for v in leaf.pool if v is not None)
+        offered = [v for v in (numbers if numeric else quoted) if v not in leaf.pool]
+        offered = [v for v in dict.fromkeys(offered) if not same(v, current.get(leaf.path))]
+        told.setdefault(leaf.path, []).extend(v for v in offered if v not in told[leaf.path])
+        moves += [((leaf, value),) for value in offered[:MAX_TOLD]]
+    return moves
 
 
 def single_moves(

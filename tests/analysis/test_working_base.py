@@ -58,3 +58,25 @@ def test_an_attribute_kept_from_two_arguments_is_read_through_each() -> None:
     assert len(paths) == len(set(paths))
     assert [lf.category for lf in model.protected if lf.name == "birth_date"] == ["age"]
     assert [f.attribute for f in verdict(CHECKED, "Measurement.is_infant").findings] == ["age"]
+
+
+GROWTH = """\
+import json
+
+SEXES = json.loads('{"boy": 0.5, "girl": 0.4}')
+
+
+def growth_velocity(sex, age_months, height_cm):
+    if sex not in SEXES:
+        raise ValueError(f"sex must be one of {sorted(SEXES)}")
+    if not 0 <= age_months <= 240:
+        raise ValueError("age_months out of range")
+    return round(height_cm * SEXES[sex] / (age_months + 1), 3)
+"""
+
+
+def test_the_values_an_error_offers_are_tried_and_join_the_pool() -> None:
+    # The spellings the code accepts are in a table its source does not spell out; the
+    # error lists them, and the sex is then varied between them.
+    found = {f.attribute: f.example.values for f in verdict(GROWTH, "growth_velocity").findings}
+    assert found["gender"] == ["boy", "girl"]
