@@ -95,7 +95,7 @@ def birth_year(recorded: Scalar, policy: list[Any]) -> bool:
     ages = [v for v in policy if is_number(v)]
     if not ages or not is_number(value) or not float(value).is_integer():
         return False
-    return max(ages) < FIRST_YEAR <= value <= datetime.date.today().year
+    return bool(max(ages) < FIRST_YEAR <= value <= datetime.date.today().year)
 
 
 def spread(numbers: list[Any], count: int = 6) -> list[Any]:
