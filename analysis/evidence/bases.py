@@ -246,8 +246,8 @@ def offer(
     if first is None:
         offered[key] = (call, passed)
         return
-    person, other = bool(protected_leaves(first[1], policy)), bool(protected_leaves(passed, policy))
-    if (other, filled(passed.node)) > (person, filled(first[1].node)):
+    kept = (bool(protected_leaves(first[1], policy)), filled(first[1].node))
+    if (bool(protected_leaves(passed, policy)), filled(passed.node)) > kept:
         offered[key] = (call, passed)
 
 

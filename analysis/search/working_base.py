@@ -114,10 +114,15 @@ def error_kind(error: str, ctx: dict[InputPath, Any]) -> str:
     return NUMBERS.sub("#", QUOTED.sub("'…'", text))
 
 
+def message_of(error: str) -> str:
+    """An error's message, without its type and the note that building the inputs raised."""
+    return BUILDING.sub("", error).partition(":")[2]
+
+
 def spoken_of(leaf: Leaf, ctx: dict[InputPath, Any], error: str) -> bool:
     """Whether an error's message names the input, by its words or its value (`KeyError:
     ''` speaks of the empty text tried)."""
-    message = BUILDING.sub("", error).partition(":")[2].casefold()
+    message = message_of(error).casefold()
     words = [w for w in re.split(r"[^a-z0-9]+", leaf.name.casefold()) if len(w) > 2]
     if any(re.search(rf"\b{re.escape(w)}", message) for w in words):
         return True
@@ -143,7 +148,7 @@ def told_moves(
 ) -> list[Move]:
     """The values an error's message offers (`one of ['boy', 'girl']`, `between 0 and 240`),
     each tried for the inputs it speaks of, when their pools lack it; kept in `told`."""
-    message = BUILDING.sub("", error).partition(":")[2]
+    message = message_of(error)
     quoted = [text[1:-1] for text in QUOTED.findall(message) if 0 < len(text) - 2 <= 40]
     numbers = [float(n) if "." in n or "e" in n else int(n) for n in NUMBERS.findall(message)]
     moves: list[Move] = []
