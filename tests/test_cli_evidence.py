@@ -623,3 +623,76 @@ def test_a_method_no_test_calls_takes_the_instance_most_filled_in(
         """,
     }, "cover")  # fmt: skip
     only_finding(report, "Policy.loading", "age")
+
+
+def test_a_wrapper_no_test_calls_takes_what_the_recorded_instance_keeps(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `predict` only builds a `RiskModel` and asks it: the tests call the method, never the
+    # wrapper. Which columns hold the person only `columns` says, so a made-up frame and
+    # mapping never meet; the wrapper takes the frame and the mapping the instance keeps.
+    pytest.importorskip("pandas")
+    report = scanned(capsys, tmp_path / "repo", {
+        "risk/__init__.py": "",
+        "risk/model.py": """\
+            class RiskModel:
+                def __init__(self, frame, columns):
+                    self.frame = frame
+                    self.columns = columns
+
+                def predict(self, years):
+                    rows = zip(self.frame[self.columns["score"]], self.frame[self.columns["sex"]])
+                    return [round(b * years * (1.2 if s == "male" else 1.0), 3) for b, s in rows]
+
+
+            def predict(frame, columns, years):
+                return RiskModel(frame, columns).predict(years)
+        """,
+        "tests/test_model.py": """\
+            import pandas as pd
+
+            from risk.model import RiskModel
+
+
+            def test_predict():
+                frame = pd.DataFrame({"Score": [0.1, 0.2], "Sex": ["female", "male"]})
+                model = RiskModel(frame, {"score": "Score", "sex": "Sex"})
+                assert len(model.predict(2)) == 2
+        """,
+    }, "risk")  # fmt: skip
+    finding = only_finding(report, "predict", "gender")
+    assert finding["parameter"].startswith("frame['Sex']")
+
+
+def test_a_frame_holding_a_person_is_borrowed_but_not_a_list_for_a_number(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `horizon_risk`, which no test calls, reads the sex by its name but the score through
+    # `columns`: a made-up frame lacks the column the mapping names. It takes the frame and
+    # mapping the test passed `risk_table`; not `horizon=[2, 5]`, a list where it takes a number.
+    pytest.importorskip("pandas")
+    report = scanned(capsys, tmp_path / "repo", {
+        "risk/__init__.py": "",
+        "risk/table.py": """\
+            def horizon_risk(frame, columns, horizon=1):
+                weights = [1.2 if s == "male" else 1.0 for s in frame["sex"]]
+                return [round(b * horizon * w, 3) for b, w in zip(frame[columns["score"]], weights)]
+        """,
+        "risk/batch.py": """\
+            def risk_table(frame, columns, horizon):
+                scores = list(frame[columns["score"]])
+                return {y: [round(b * y, 3) for b in scores] for y in horizon if "sex" in frame}
+        """,
+        "tests/test_table.py": """\
+            import pandas as pd
+
+            from risk.batch import risk_table
+
+
+            def test_table():
+                frame = pd.DataFrame({"Points": [0.1, 0.2], "sex": ["female", "male"]})
+                assert len(risk_table(frame, {"score": "Points"}, horizon=[2, 5])) == 2
+        """,
+    }, "risk")  # fmt: skip
+    finding = only_finding(report, "horizon_risk", "gender")
+    assert finding["example"]["inputs"]["horizon"] != [2, 5]

@@ -49,7 +49,7 @@ from analysis.shapes import (
 )
 from analysis.shapes import plain_value as plain_input
 from analysis.source.functions import FunctionInfo, all_arguments
-from analysis.values import MISSING
+from analysis.values import MISSING, is_number
 from config.policy import Policy
 
 # The categories of an input's paths, as the synthesised model found them.
@@ -175,10 +175,11 @@ def borrowed_model(
     they passed other functions by the same parameter name taken in, or an instance of the
     class a parameter is built as, passed under any name: an object, a table or a record
     the project built (a mortality table `mt`, an instance of the same class as `self` set
-    up by a fixture), where made-up ones make every call raise. A parameter
-    with protected leaves of its own keeps them, but `self`; the recorded value's own
-    protected leaves are settable. None when nothing can be borrowed; else the model and
-    the recorded calls it takes values from."""
+    up by a fixture), where made-up ones make every call raise. A parameter with
+    protected leaves of its own keeps them, but for `self` and a value that holds a person
+    too (the DataFrame a demo built, where the made-up one raised); the recorded value's
+    own protected leaves are settable. None when nothing can be borrowed; else the model
+    and the recorded calls it takes values from."""
     owner = info.owner.name if info.owner is not None else None
     # By name, the first value passed that holds a person, else the first (a constructor's
     # `self` is recorded empty, as its call starts); and an instance by its class, whatever
@@ -207,7 +208,14 @@ def borrowed_model(
         cls = class_of(param, annotations.get(param.name))
         if borrowed is None and cls is not None:
             borrowed = by_class.get(cls)
-        if borrowed is None or (param.name != "self" and any(leaf.protected for leaf in own)):
+        person = borrowed is not None and bool(protected_leaves(borrowed[1], policy, known))
+        if borrowed is None or (
+            not person
+            and (
+                (param.name != "self" and any(leaf.protected for leaf in own))
+                or (numeric(param) and isinstance(borrowed[1].node, SequenceValue))
+            )
+        ):
             params.append(param)
             leaves += own
             continue
@@ -219,6 +227,17 @@ def borrowed_model(
         return None
     mixed = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
     return only_people(mixed, info, policy, builder.facts), tuple(dict.fromkeys(used))
+
+
+def numeric(param: Param) -> bool:
+    """Whether the code takes a number there: most values the builder found for it (from
+    its default, annotation, docstring and comparisons) are numbers. A list passed by the
+    name elsewhere (`horizon=[2, 5]` to the batch helper) is no value for it."""
+    shape = param.shape
+    if not isinstance(shape, LeafShape):
+        return False
+    numbers = sum(is_number(v) and not isinstance(v, bool) for v in shape.leaf.pool)
+    return numbers > len(shape.leaf.pool) - numbers
 
 
 def class_of(param: Param, annotation: ast.expr | None) -> str | None:
