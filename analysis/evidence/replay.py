@@ -1,10 +1,12 @@
 """Recorded calls as the first bases of the search: one protected leaf flipped inside a call
 the project's own tests or demos made, everything else as they made it.
 
-Each recorded call becomes an InputModel (bases.py) whose only context is the call as
-recorded (`{}`); the existing Search runs every value of each leaf there, so its rules hold
-unchanged: a difference is re-run before it counts, echoes of the value are masked, a call
-that raises is a witness only as a refusal of a realistic value. An attribute proved by one
+Each recorded call becomes an InputModel (bases.py) whose base context is the call as
+recorded (`{}`), then the same call with one number of another input moved (an income
+doubled, a premium at the code's threshold); the existing Search runs every value of each
+leaf in the base and its focus values in the others, so its rules hold unchanged: a
+difference is re-run before it counts, echoes of the value are masked, a call that raises is
+a witness only as a refusal of a realistic value. An attribute proved by one
 recorded call is not tried in the next. What the synthesised search then tries is what no
 recorded call proved.
 """
@@ -12,7 +14,9 @@ recorded call proved.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from analysis.errors import ReplyForged, SessionDied
 from analysis.evidence.bases import known_categories, recorded_model
@@ -22,7 +26,7 @@ from analysis.inputs.builder import InputBuilder
 from analysis.report import Example, Finding
 from analysis.search.results import SearchResult, Witness
 from analysis.search.search import Search
-from analysis.shapes import InputModel, Leaf, plain_value
+from analysis.shapes import InputModel, InputPath, Leaf, plain_value
 from analysis.source.functions import FunctionInfo
 from analysis.static.review import first_reach
 from config.policy import Policy
@@ -88,7 +92,7 @@ def replay(
             targets,
             room,
             deadline,
-            stream=iter([{}]),  # the call as recorded is the only base
+            stream=as_recorded_and_around(recorded),
             policy=policy,
             refusals_only=refusals_only,
         )
@@ -109,6 +113,15 @@ def replay(
         if out.died:
             break
     return out
+
+
+def as_recorded_and_around(model: InputModel) -> Iterator[dict[InputPath, Any]]:
+    """The call as recorded (the base), then the same call with one number of another input
+    moved (bases.other_numbers): a bias past a threshold the test's values did not reach."""
+    yield {}
+    for leaf in model.others:
+        for value in leaf.pool[1:]:
+            yield {leaf.path: value}
 
 
 def finding(info: FunctionInfo, model: InputModel, call: RecordedCall, witness: Witness) -> Finding:
