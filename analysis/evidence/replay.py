@@ -77,48 +77,55 @@ def replay(
     deadline: float,
     refusals_only: set[str],
 ) -> Replayed:
-    """Search each recorded call of `info` in turn."""
+    """Search each recorded call of `info` in turn as recorded, then each again with another
+    input's number moved: every call as the project made it comes before any variation."""
     out = Replayed()
-    for call, recorded in bases:
-        found = {leaf.category for leaf in recorded.protected if leaf.category}
-        out.attributes |= found
-        targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
-        room = max_executions - out.result.executions
-        if not targets or room <= 0 or time.monotonic() > deadline:
-            continue
-        search = Search(
-            recorded,
-            session,
-            targets,
-            room,
-            deadline,
-            stream=as_recorded_and_around(recorded),
-            policy=policy,
-            refusals_only=refusals_only,
-        )
-        try:
-            result = search.run()
-        except ReplyForged:
-            raise  # the harness's replies cannot be trusted: judged as main judges it
-        except SessionDied as exc:
-            result, out.died = search.result, str(exc)
-        merge(out.result, result)
-        # One person changed against peers as recorded reads better than all of them at once.
-        witnesses = sorted(result.witnesses.values(), key=lambda w: every(w.leaf))
-        for witness in witnesses:
-            if witness.leaf.category in out.proved:
+    for contexts in (as_recorded, around):
+        for call, recorded in bases:
+            found = {leaf.category for leaf in recorded.protected if leaf.category}
+            out.attributes |= found
+            targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
+            room = max_executions - out.result.executions
+            stream = contexts(recorded)
+            if not targets or room <= 0 or time.monotonic() > deadline:
                 continue
-            out.findings.append(finding(info, recorded, call, witness))
-            out.proved.add(witness.leaf.category or "")
-        if out.died:
-            break
+            search = Search(
+                recorded,
+                session,
+                targets,
+                room,
+                deadline,
+                stream=stream,
+                policy=policy,
+                refusals_only=refusals_only,
+            )
+            try:
+                result = search.run()
+            except ReplyForged:
+                raise  # the harness's replies cannot be trusted: judged as main judges it
+            except SessionDied as exc:
+                result, out.died = search.result, str(exc)
+            merge(out.result, result)
+            # One person changed against peers as recorded reads better than all at once.
+            witnesses = sorted(result.witnesses.values(), key=lambda w: every(w.leaf))
+            for witness in witnesses:
+                if witness.leaf.category in out.proved:
+                    continue
+                out.findings.append(finding(info, recorded, call, witness))
+                out.proved.add(witness.leaf.category or "")
+            if out.died:
+                return out
     return out
 
 
-def as_recorded_and_around(model: InputModel) -> Iterator[dict[InputPath, Any]]:
-    """The call as recorded (the base), then the same call with one number of another input
-    moved (bases.other_numbers): a bias past a threshold the test's values did not reach."""
+def as_recorded(model: InputModel) -> Iterator[dict[InputPath, Any]]:
+    """The call as recorded: the base."""
     yield {}
+
+
+def around(model: InputModel) -> Iterator[dict[InputPath, Any]]:
+    """The call with one number of another input moved (bases.other_numbers): a bias past
+    a threshold the test's values did not reach."""
     for leaf in model.others:
         for value in leaf.pool[1:]:
             yield {leaf.path: value}
