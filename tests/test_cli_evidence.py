@@ -696,3 +696,39 @@ def test_a_frame_holding_a_person_is_borrowed_but_not_a_list_for_a_number(
     }, "risk")  # fmt: skip
     finding = only_finding(report, "horizon_risk", "gender")
     assert finding["example"]["inputs"]["horizon"] != [2, 5]
+
+
+def test_a_bias_past_a_threshold_the_test_never_reached_shows_with_another_input_moved(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The test's premium is under both caps, so its filer's age changes nothing as recorded;
+    # no made-up Filer gets past the PAN check. The recorded call with the premium doubled
+    # shows the higher cap an older filer has.
+    report = scanned(capsys, tmp_path / "repo", {
+        "tax/__init__.py": "",
+        "tax/health.py": """\
+            import re
+
+
+            class Filer:
+                def __init__(self, pan, age, premium):
+                    if not re.fullmatch(r"[A-Z]{5}[0-9]{4}[A-Z]", pan):
+                        raise ValueError("not a PAN")
+                    self.pan, self.age, self.premium = pan, age, premium
+
+
+            def health_deduction(filer):
+                cap = 50000 if filer.age >= 60 else 25000
+                return min(filer.premium, cap)
+        """,
+        "tests/test_health.py": """\
+            from tax.health import Filer, health_deduction
+
+
+            def test_deduction():
+                assert health_deduction(Filer("ABCDE1234F", 64, 18000)) == 18000
+        """,
+    }, "tax")  # fmt: skip
+    finding = only_finding(report, "health_deduction", "age", "tests/test_health.py::test_deduction")
+    shown = finding["example"]["inputs"]["filer"]
+    assert "premium=18000" not in shown and "pan='ABCDE1234F'" in shown, shown

@@ -26,6 +26,7 @@ SHOWN_ITEMS = 3  # items of a list, values of a column, shown in a report
 SHOWN_FIELDS = 8  # keys of a mapping, fields of an object, columns of a frame, shown
 Key: TypeAlias = str | int
 Steps: TypeAlias = tuple[tuple[str, Any], ...]  # from the argument to a leaf (harness_recorded)
+Changes: TypeAlias = tuple[tuple[Steps, Any], ...]  # leaves set in a shown value, and to what
 
 
 @dataclass(frozen=True)
@@ -101,17 +102,16 @@ Described: TypeAlias = (
 )
 
 
-def shown(node: Described, changed: Steps = (), value: Any = None) -> Any:
+def shown(node: Described, changes: Changes = ()) -> Any:
     """`node` as plain JSON for a report, shortened (a few items, fields and rows), with the
-    leaf at `changed` showing `value` instead of what was recorded."""
+    leaf at each change's steps showing the value tried instead of what was recorded."""
 
-    def under(step: tuple[str, Any]) -> tuple[Steps, Any]:
-        if changed and changed[0] == step:
-            return changed[1:], value
-        return (), None
+    def under(step: tuple[str, Any]) -> Changes:
+        return tuple((steps[1:], value) for steps, value in changes if steps[:1] == (step,))
 
-    if changed == () and value is not None:
-        return value
+    for steps, value in changes:
+        if steps == ():
+            return value
     # One case per kind of described value (a closed match), each shortened its way.
     match node:
         case Scalar():
@@ -119,61 +119,60 @@ def shown(node: Described, changed: Steps = (), value: Any = None) -> Any:
         case EnumValue():
             return f"{node.type_name}.{node.member}"
         case MappingValue():
-            keys = keep([k for k, _ in node.items], changed, "key")
+            keys = keep([k for k, _ in node.items], changes, "key")
             out: dict[str, Any] = {
-                str(k): shown(v, *under(("key", k))) for k, v in node.items if k in keys
+                str(k): shown(v, under(("key", k))) for k, v in node.items if k in keys
             }
             if node.length > len(out):
                 out["…"] = f"{node.length - len(out)} more"
             return out
         case SequenceValue():
             items = [
-                shown(item, *under(("index", i))) for i, item in enumerate(node.items[:SHOWN_ITEMS])
+                shown(item, under(("index", i))) for i, item in enumerate(node.items[:SHOWN_ITEMS])
             ]
             if node.length > len(items):
                 items.append(f"… {node.length - len(items)} more")
             return items
         case ObjectValue():
-            names = keep([k for k, _ in node.fields], changed, "attr")
+            names = keep([k for k, _ in node.fields], changes, "attr")
             inner = ", ".join(
-                f"{k}={short(shown(v, *under(('attr', k))))}" for k, v in node.fields if k in names
+                f"{k}={short(shown(v, under(('attr', k))))}" for k, v in node.fields if k in names
             )
             more = ", …" if len(names) < len(node.fields) else ""
             return f"{node.type_name}({inner}{more})"
         case FrameValue():
-            names = keep([k for k, _ in node.columns], changed, "key")
+            names = keep([k for k, _ in node.columns], changes, "key")
             cells = {
-                k: column_shown(col, *under(("key", k))) for k, col in node.columns if k in names
+                k: column_shown(col, under(("key", k))) for k, col in node.columns if k in names
             }
             return {"DataFrame": f"{node.rows} rows", **cells}
         case SeriesValue():
-            return {
-                "Series": f"{node.length} rows",
-                "values": column_shown(node.column, changed, value),
-            }
+            return {"Series": f"{node.length} rows", "values": column_shown(node.column, changes)}
         case Opaque():
             return f"<{node.type_name}>"
         case _:
             assert_never(node)
 
 
-def column_shown(column: Column, changed: Steps, value: Any) -> list[Any]:
+def column_shown(column: Column, changes: Changes) -> list[Any]:
     """The first values of a column, the changed rows (`("rows", "*")` or `("rows", 0)`)
     showing the value tried."""
     values = [shown(v) for v in column.values[:SHOWN_ITEMS]]
-    if changed and changed[0][0] == "rows":
-        rows = range(len(values)) if changed[0][1] == "*" else [int(changed[0][1])]
-        for row in rows:
-            if row < len(values):
-                values[row] = value
+    for steps, value in changes:
+        if steps and steps[0][0] == "rows":
+            rows = range(len(values)) if steps[0][1] == "*" else [int(steps[0][1])]
+            for row in rows:
+                if row < len(values):
+                    values[row] = value
     return values
 
 
-def keep(names: list[Any], changed: Steps, how: str) -> list[Any]:
-    """The first SHOWN_FIELDS names, and the changed one wherever it is."""
+def keep(names: list[Any], changes: Changes, how: str) -> list[Any]:
+    """The first SHOWN_FIELDS names, and the changed ones wherever they are."""
     kept = names[:SHOWN_FIELDS]
-    if changed and changed[0][0] == how and changed[0][1] in names and changed[0][1] not in kept:
-        kept.append(changed[0][1])
+    for steps, _ in changes:
+        if steps and steps[0][0] == how and steps[0][1] in names and steps[0][1] not in kept:
+            kept.append(steps[0][1])
     return kept
 
 

@@ -1,10 +1,12 @@
 """Recorded calls as the first bases of the search: one protected leaf flipped inside a call
 the project's own tests or demos made, everything else as they made it.
 
-Each recorded call becomes an InputModel (bases.py) whose only context is the call as
-recorded (`{}`); the existing Search runs every value of each leaf there, so its rules hold
-unchanged: a difference is re-run before it counts, echoes of the value are masked, a call
-that raises is a witness only as a refusal of a realistic value. An attribute proved by one
+Each recorded call becomes an InputModel (bases.py) whose base context is the call as
+recorded (`{}`), then the same call with one number of another input moved (an income
+doubled, a premium at the code's threshold); the existing Search runs every value of each
+leaf in the base and its focus values in the others, so its rules hold unchanged: a
+difference is re-run before it counts, echoes of the value are masked, a call that raises is
+a witness only as a refusal of a realistic value. An attribute proved by one
 recorded call is not tried in the next. What the synthesised search then tries is what no
 recorded call proved.
 """
@@ -12,7 +14,9 @@ recorded call proved.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from analysis.errors import ReplyForged, SessionDied
 from analysis.evidence.bases import known_categories, recorded_model
@@ -22,7 +26,7 @@ from analysis.inputs.builder import InputBuilder
 from analysis.report import Example, Finding
 from analysis.search.results import SearchResult, Witness
 from analysis.search.search import Search
-from analysis.shapes import InputModel, Leaf, plain_value
+from analysis.shapes import InputModel, InputPath, Leaf, plain_value
 from analysis.source.functions import FunctionInfo
 from analysis.static.review import first_reach
 from config.policy import Policy
@@ -73,42 +77,58 @@ def replay(
     deadline: float,
     refusals_only: set[str],
 ) -> Replayed:
-    """Search each recorded call of `info` in turn."""
+    """Search each recorded call of `info` in turn as recorded, then each again with another
+    input's number moved: every call as the project made it comes before any variation."""
     out = Replayed()
-    for call, recorded in bases:
-        found = {leaf.category for leaf in recorded.protected if leaf.category}
-        out.attributes |= found
-        targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
-        room = max_executions - out.result.executions
-        if not targets or room <= 0 or time.monotonic() > deadline:
-            continue
-        search = Search(
-            recorded,
-            session,
-            targets,
-            room,
-            deadline,
-            stream=iter([{}]),  # the call as recorded is the only base
-            policy=policy,
-            refusals_only=refusals_only,
-        )
-        try:
-            result = search.run()
-        except ReplyForged:
-            raise  # the harness's replies cannot be trusted: judged as main judges it
-        except SessionDied as exc:
-            result, out.died = search.result, str(exc)
-        merge(out.result, result)
-        # One person changed against peers as recorded reads better than all of them at once.
-        witnesses = sorted(result.witnesses.values(), key=lambda w: every(w.leaf))
-        for witness in witnesses:
-            if witness.leaf.category in out.proved:
+    for contexts in (as_recorded, around):
+        for call, recorded in bases:
+            found = {leaf.category for leaf in recorded.protected if leaf.category}
+            out.attributes |= found
+            targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
+            room = max_executions - out.result.executions
+            stream = contexts(recorded)
+            if not targets or room <= 0 or time.monotonic() > deadline:
                 continue
-            out.findings.append(finding(info, recorded, call, witness))
-            out.proved.add(witness.leaf.category or "")
-        if out.died:
-            break
+            search = Search(
+                recorded,
+                session,
+                targets,
+                room,
+                deadline,
+                stream=stream,
+                policy=policy,
+                refusals_only=refusals_only,
+            )
+            try:
+                result = search.run()
+            except ReplyForged:
+                raise  # the harness's replies cannot be trusted: judged as main judges it
+            except SessionDied as exc:
+                result, out.died = search.result, str(exc)
+            merge(out.result, result)
+            # One person changed against peers as recorded reads better than all at once.
+            witnesses = sorted(result.witnesses.values(), key=lambda w: every(w.leaf))
+            for witness in witnesses:
+                if witness.leaf.category in out.proved:
+                    continue
+                out.findings.append(finding(info, recorded, call, witness))
+                out.proved.add(witness.leaf.category or "")
+            if out.died:
+                return out
     return out
+
+
+def as_recorded(model: InputModel) -> Iterator[dict[InputPath, Any]]:
+    """The call as recorded: the base."""
+    yield {}
+
+
+def around(model: InputModel) -> Iterator[dict[InputPath, Any]]:
+    """The call with one number of another input moved (bases.other_numbers): a bias past
+    a threshold the test's values did not reach."""
+    for leaf in model.others:
+        for value in leaf.pool[1:]:
+            yield {leaf.path: value}
 
 
 def finding(info: FunctionInfo, model: InputModel, call: RecordedCall, witness: Witness) -> Finding:

@@ -129,12 +129,17 @@ def test_shown_shortens_and_writes_the_changed_leaf_in() -> None:
     reader = Reader()
     applicant = reader.node(APPLICANT)
     assert shown(applicant) == "Applicant(name='Ann', sex='Male')"
-    assert shown(applicant, (("attr", "sex"),), "Female") == "Applicant(name='Ann', sex='Female')"
+    female = "Applicant(name='Ann', sex='Female')"
+    assert shown(applicant, (((("attr", "sex"),), "Female"),)) == female
     frame = reader.node(FRAME)
-    assert shown(frame, (("key", "sex"), ("rows", 0)), "F") == {
+    assert shown(frame, (((("key", "sex"), ("rows", 0)), "F"),)) == {
         "DataFrame": "40 rows", "sex": ["F", "F", "M"], "income": [10],
     }  # fmt: skip
-    assert shown(frame, (("key", "sex"), ("rows", "*")), "F")["sex"] == ["F", "F", "F"]
+    assert shown(frame, (((("key", "sex"), ("rows", "*")), "F"),))["sex"] == ["F", "F", "F"]
+    # Another input moved around the call as recorded is written in beside the value tried.
+    sex, income = (("key", "sex"), ("rows", 0)), (("key", "income"), ("rows", 0))
+    both = shown(frame, ((sex, "F"), (income, 99)))
+    assert (both["sex"][0], both["income"]) == ("F", [99])
     people = reader.node({"t": "seq", "type": "list", "items": [APPLICANT] * 5, "len": 12})
     assert shown(people)[-1] == "… 9 more"
 
