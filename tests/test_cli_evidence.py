@@ -729,7 +729,8 @@ def test_a_bias_past_a_threshold_the_test_never_reached_shows_with_another_input
                 assert health_deduction(Filer("ABCDE1234F", 64, 18000)) == 18000
         """,
     }, "tax")  # fmt: skip
-    finding = only_finding(report, "health_deduction", "age", "tests/test_health.py::test_deduction")
+    source = "tests/test_health.py::test_deduction"
+    finding = only_finding(report, "health_deduction", "age", source)
     shown = finding["example"]["inputs"]["filer"]
     assert "premium=18000" not in shown and "pan='ABCDE1234F'" in shown, shown
 
