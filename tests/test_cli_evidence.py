@@ -729,6 +729,44 @@ def test_a_bias_past_a_threshold_the_test_never_reached_shows_with_another_input
                 assert health_deduction(Filer("ABCDE1234F", 64, 18000)) == 18000
         """,
     }, "tax")  # fmt: skip
-    finding = only_finding(report, "health_deduction", "age", "tests/test_health.py::test_deduction")
+    source = "tests/test_health.py::test_deduction"
+    finding = only_finding(report, "health_deduction", "age", source)
     shown = finding["example"]["inputs"]["filer"]
     assert "premium=18000" not in shown and "pan='ABCDE1234F'" in shown, shown
+
+
+def test_a_bias_behind_a_flag_the_test_left_off_shows_with_the_flag_flipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The church tax rate is the filer's region's, but the test's filer owes none: as recorded,
+    # the region changes nothing. The same call with `church` flipped shows the region's rate.
+    report = scanned(capsys, tmp_path / "repo", {
+        "tax/__init__.py": "",
+        "tax/church.py": """\
+            import re
+
+            RATES = {"Bavaria": 0.08, "Saxony": 0.09}
+
+
+            class Filer:
+                def __init__(self, tax_id, residence, church, tax):
+                    if not re.fullmatch(r"[0-9]{11}", tax_id):
+                        raise ValueError("not a tax id")
+                    self.tax_id, self.residence, self.church = tax_id, residence, church
+                    self.tax = tax
+
+
+            def total_tax(filer):
+                rate = RATES.get(filer.residence, 0.09) if filer.church else 0.0
+                return round(filer.tax * (1 + rate), 2)
+        """,
+        "tests/test_church.py": """\
+            from tax.church import Filer, total_tax
+
+
+            def test_total():
+                assert total_tax(Filer("12345678901", "Bavaria", False, 1000.0)) == 1000.0
+        """,
+    }, "tax")  # fmt: skip
+    finding = only_finding(report, "total_tax", "region", "tests/test_church.py::test_total")
+    assert "church=True" in finding["example"]["inputs"]["filer"]

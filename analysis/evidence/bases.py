@@ -31,7 +31,7 @@ from analysis.evidence.described import (
     Steps,
     shown,
 )
-from analysis.evidence.pool import around_number, recorded_pool
+from analysis.evidence.pool import around, recorded_pool
 from analysis.facts.people import only_people
 from analysis.inputs.builder import VALUE_FIELDS, InputBuilder
 from analysis.shapes import (
@@ -56,7 +56,7 @@ from config.policy import Policy
 Known: TypeAlias = dict[InputPath, str]
 
 MAX_LEAVES = 24  # protected leaves of one recorded call, at most
-MAX_VARIED = 6  # numbers of other inputs of one recorded call varied around it, at most
+MAX_VARIED = 6  # other inputs' values of one recorded call varied around it, at most
 MAX_FIXED = 2000  # unprotected values kept to tell echoes from other inputs, at most
 
 
@@ -156,11 +156,11 @@ def recorded_shape(
     name = param.name.split("[")[0]
     category = policy.canonical_category(name) or known.get((("param", name),))
     below = {path[1:]: c for path, c in known.items() if path[0] == ("param", name)}
-    for steps, word, number in other_numbers(param.node, (), name, category, policy, below):
+    for steps, word, recorded in other_settings(param.node, (), name, category, policy, below):
         if sum(not leaf.protected for leaf in leaves) >= MAX_VARIED:
             break
         path = (("param", param.name), *steps)
-        leaf = number_leaf(path, word, number, builder, code_values)
+        leaf = setting_leaf(path, word, recorded, builder, code_values)
         leaves.append(leaf)
         argument.steps[path] = steps
         fields[leaf.display] = LeafShape(leaf)
@@ -168,44 +168,51 @@ def recorded_shape(
     return RecordedShape(fields, argument=argument)
 
 
-def other_numbers(
+def other_settings(
     node: Described, steps: Steps, name: str, category: str | None, policy: Policy, known: Known
-) -> Iterator[tuple[Steps, str, int | float]]:
-    """The numbers of a recorded argument no protected name leads to, as such or as fields
-    of its records and objects (not rows or items: those are people's alike): with their
-    names, to vary around the call as recorded."""
+) -> Iterator[tuple[Steps, str, Scalar | EnumValue]]:
+    """The numbers, flags and enum members of a recorded argument no protected name leads
+    to, as such or as fields of its records and objects (not rows or items: those are
+    people's alike): with their names, to vary around the call as recorded."""
     match node:
         case Scalar():
-            if category is None and node.kind in ("int", "float") and is_number(node.value):
-                yield steps, name, node.value
+            settable = node.kind == "bool" or (
+                node.kind in ("int", "float") and is_number(node.value)
+            )
+            if category is None and settable:
+                yield steps, name, node
+        case EnumValue():
+            if category is None and len(node.members) > 1:
+                yield steps, name, node
         case MappingValue():
             for key, item in node.items:
                 if isinstance(key, str):
                     step: Step = ("key", key)
                     inner = category_under(key, category, policy) or known.get((*steps, step))
-                    yield from other_numbers(item, (*steps, step), key, inner, policy, known)
+                    yield from other_settings(item, (*steps, step), key, inner, policy, known)
         case ObjectValue():
             for attr, item in node.fields:
                 step = ("attr", attr)
                 inner = category_under(attr, category, policy) or known.get((*steps, step))
-                yield from other_numbers(item, (*steps, step), attr, inner, policy, known)
+                yield from other_settings(item, (*steps, step), attr, inner, policy, known)
         case _:
             return
 
 
-def number_leaf(
+def setting_leaf(
     path: InputPath,
     name: str,
-    number: int | float,
+    recorded: Scalar | EnumValue,
     builder: InputBuilder,
     code_values: dict[str, list[Any]],
 ) -> Leaf:
-    """Another input's recorded number as a leaf of no category: the recorded value first,
-    then the code's values for its name and the recorded one scaled (pool.around_number)."""
+    """Another input's recorded value as a leaf of no category: the recorded value first,
+    then the others tried around it (pool.around: for a number, the code's values for its
+    name and the recorded one scaled)."""
     scratch: list[Leaf] = []
     built = builder.leaf(name, (("param", name),), scratch, [], None, MISSING)
     code = [*code_values.get(name, []), *built.leaf.pool[: built.leaf.from_code]]
-    pool = around_number(number, code)
+    pool = around(recorded, code)
     return Leaf(path, display(path), name, pool.values, None, typical=0, from_code=pool.from_code)
 
 

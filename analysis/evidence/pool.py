@@ -197,6 +197,18 @@ def dedupe_spelling(values: list[str]) -> list[str]:
 SCALED = (2, 10, 0.5)
 
 
+def around(recorded: Scalar | EnumValue, code: list[Any]) -> RecordedPool:
+    """The values tried for another input of a recorded call: a flag flipped, an enum's
+    other members, a number moved (around_number). A bias may show only when another
+    input is otherwise: a church tax only when it is due, a cap only past a premium."""
+    if isinstance(recorded, EnumValue):
+        members = dedupe([recorded.member, *recorded.members])[:MAX_RECORDED_POOL]
+        return RecordedPool([EnumMember(recorded.type_name, m) for m in members], 0)
+    if recorded.kind == "bool":
+        return RecordedPool([recorded.value, not recorded.value], 0)
+    return around_number(recorded.value, code)
+
+
 def around_number(recorded: int | float, code: list[Any]) -> RecordedPool:
     """The values tried for a number of another input of a recorded call (an income, a
     premium): the code's own for its name (the thresholds it compares with), then the

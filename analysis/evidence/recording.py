@@ -51,6 +51,10 @@ GRACE = 5.0
 # person sitting inside an input no rule sees into, and gets less (tornado's suite, none).
 PATIENCE = 5.0
 SPECULATIVE_PATIENCE = 2.0
+# A program (a demo, a server's `__main__`) is watched from its start, with more patience (it
+# may read its data or fit a model before its first call): finworth's MCP server read a
+# closed stdin in a loop for its entry's whole share, 90 s of a 92 s scan.
+PROGRAM_PATIENCE = 15.0
 TEST_RUNS = frozenset({"pytest", "openfisca", "examples"})  # an example block is a test
 MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
 SECONDS_PER_TEST = 10.0
@@ -286,7 +290,8 @@ class Watch:
     """The host's clock over one session's entries and tests: when the current entry's or
     test's time is up (as the child's clock has it, harness/clock.py Timer) and the child
     has not moved on within a grace, the session is killed; so is a test run that has
-    stopped teaching anything (PATIENCE), and the entries after it run in a new session."""
+    stopped teaching anything (PATIENCE), or a program (PROGRAM_PATIENCE), and the entries
+    after it run in a new session."""
 
     def __init__(
         self, deadline: float, entries: list[EntryPoint], least_patience: float = PATIENCE
@@ -298,10 +303,11 @@ class Watch:
         self.test_end: float | None = None
         self.index = 0
         self.tests = 0  # started in the current entry
-        # The current test run's second test, and its last call holding a person (or second
-        # test): the patience counts from there.
+        # The current test run's second test (a program's start), and its last call holding
+        # a person (or second test): the patience counts from there.
         self.began: float | None = None
         self.last: float | None = None
+        self.least = least_patience  # the current entry's
 
     def entry(self, index: int) -> None:
         now = time.monotonic()
@@ -310,7 +316,11 @@ class Watch:
         self.test_end = None
         self.index = index
         self.began = self.last = None
+        self.least = self.least_patience
         self.tests = 0
+        if index < len(self.entries) and self.entries[index].kind not in TEST_RUNS:
+            self.began = self.last = now
+            self.least = max(PROGRAM_PATIENCE, self.least_patience)
 
     def test(self) -> None:
         now = time.monotonic()
@@ -330,7 +340,7 @@ class Watch:
         """How long the current test run may go on without a call holding a person."""
         if self.began is None or self.last is None:
             return math.inf
-        return max(self.least_patience, (self.last - self.began))
+        return max(self.least, (self.last - self.began))
 
     def bored(self) -> bool:
         return self.last is not None and time.monotonic() >= self.last + self.patience()

@@ -2,13 +2,13 @@
 the project's own tests or demos made, everything else as they made it.
 
 Each recorded call becomes an InputModel (bases.py) whose base context is the call as
-recorded (`{}`), then the same call with one number of another input moved (an income
-doubled, a premium at the code's threshold); the existing Search runs every value of each
-leaf in the base and its focus values in the others, so its rules hold unchanged: a
-difference is re-run before it counts, echoes of the value are masked, a call that raises is
-a witness only as a refusal of a realistic value. An attribute proved by one
-recorded call is not tried in the next. What the synthesised search then tries is what no
-recorded call proved.
+recorded (`{}`), then the same call with one value of another input moved (a flag flipped,
+an enum's other member, an income doubled, a premium at the code's threshold); the existing
+Search runs every value of each leaf in the base and its focus values in the others, so its
+rules hold unchanged: a difference is re-run before it counts, echoes of the value are
+masked, a call that raises is a witness only as a refusal of a realistic value. An attribute
+proved by one recorded call is not tried in the next. What the synthesised search then tries
+is what no recorded call proved.
 """
 
 from __future__ import annotations
@@ -78,9 +78,9 @@ def replay(
     refusals_only: set[str],
 ) -> Replayed:
     """Search each recorded call of `info` in turn as recorded, then each again with another
-    input's number moved: every call as the project made it comes before any variation."""
+    input's value moved: every call as the project made it comes before any variation."""
     out = Replayed()
-    for contexts in (as_recorded, around):
+    for contexts in (as_recorded, moved):
         for call, recorded in bases:
             found = {leaf.category for leaf in recorded.protected if leaf.category}
             out.attributes |= found
@@ -123,9 +123,9 @@ def as_recorded(model: InputModel) -> Iterator[dict[InputPath, Any]]:
     yield {}
 
 
-def around(model: InputModel) -> Iterator[dict[InputPath, Any]]:
-    """The call with one number of another input moved (bases.other_numbers): a bias past
-    a threshold the test's values did not reach."""
+def moved(model: InputModel) -> Iterator[dict[InputPath, Any]]:
+    """The call with one value of another input moved (bases.other_settings): a bias past
+    a threshold the test's values did not reach, or behind a flag they left off."""
     for leaf in model.others:
         for value in leaf.pool[1:]:
             yield {leaf.path: value}

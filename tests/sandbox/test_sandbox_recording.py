@@ -228,6 +228,33 @@ def test_the_recording_stops_at_its_time_and_a_hanging_entry_leaves_time_to_the_
         evidence.close()
 
 
+def test_a_program_that_stops_calling_ends_at_its_patience_and_the_next_entry_runs(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # A server's `__main__` reads its closed stdin in a loop after its one call: it ends once
+    # it has made no call holding a person for PROGRAM_PATIENCE, not at its share of a minute.
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "server.py": "import sys\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
+                     "while True:\n    line = sys.stdin.readline()\n",
+        "after.py": "from pkg.pricing import quote\nquote({'sex': 'male'})\n",
+    })  # fmt: skip
+    entries = [
+        EntryPoint("script", "server.py __main__", path="server.py"),
+        EntryPoint("script", "after.py __main__", path="after.py"),
+    ]
+    evidence = record(executor, project, entries, seconds=90)
+    try:
+        statuses = [(e.label, e.status) for e in evidence.stats.entries]
+        assert statuses == [
+            ("server.py __main__", "ended: no call holding a person for 15s"),
+            ("after.py __main__", "ok"),
+        ]
+        assert evidence.stats.kept == 2
+    finally:
+        evidence.close()
+
+
 @pytest.mark.parametrize("unused_speculative, patience", [(False, 5), (True, 2)])
 def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next_entry_runs(
     executor: BwrapExecutor, tmp_path: Path, unused_speculative: bool, patience: int
