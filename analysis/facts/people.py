@@ -218,8 +218,20 @@ def quantity_about(leaf: Leaf, policy: Policy, facts: ModuleFacts) -> bool:
 
 
 def names(found: list[tuple[str, ...]], phrases: list[tuple[str, ...]]) -> bool:
-    """Whether any phrase is a run of tokens inside one of the names."""
-    return any(p and contains_run(tokens, p) for tokens in found for p in phrases)
+    """Whether any phrase is a run of tokens inside one of the names, in the singular or the
+    plural alike (`Num2Word_ES` is of `num2words`, `cookie_jar` of `cookies`)."""
+    singular_found = [tuple(map(singular, tokens)) for tokens in found]
+    return any(
+        p and contains_run(tokens, tuple(map(singular, p)))
+        for tokens in singular_found
+        for p in phrases
+    )
+
+
+def singular(token: str) -> str:
+    """A word without its plural's `s` (`words`, not `class` or `is`)."""
+    plural = len(token) > 3 and token.endswith("s") and not token.endswith("ss")
+    return token[:-1] if plural else token
 
 
 def path_names(leaf: Leaf) -> list[tuple[str, ...]]:

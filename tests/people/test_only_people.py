@@ -57,6 +57,13 @@ class RegionInfo:
         return region.endpoint if region.name == "us-east-1" else None
 
 
+class Num2Word_ES:
+    # Of a `num2words` language (a `not_people` phrase, in the plural there): the grammatical
+    # gender of its words.
+    def to_currency(self, val, currency="EUR", gender="o"):
+        return f"{val} {currency} ciento{gender}"
+
+
 def cache_control(max_age=None):
     return f"max-age={max_age}" if max_age else "no-cache"
 
@@ -139,6 +146,7 @@ def categories_of(source: str, qualname: str, policy: Policy | None = None) -> l
         "Changes.add_change",
         "RegionInfo.connect",
         "cache_control",
+        "Num2Word_ES.to_currency",
         "policy_age_days",
         "set_headers",
         "file_is_stale",
