@@ -193,10 +193,6 @@ def dedupe_spelling(values: list[str]) -> list[str]:
     return out
 
 
-# Factors a recorded number of another input is moved by, around the call as recorded.
-SCALED = (2, 10, 0.5)
-
-
 def around(recorded: Scalar | EnumValue, code: list[Any]) -> RecordedPool:
     """The values tried for another input of a recorded call: a flag flipped, an enum's
     other members, a number moved (around_number). A bias may show only when another
@@ -212,12 +208,13 @@ def around(recorded: Scalar | EnumValue, code: list[Any]) -> RecordedPool:
 def around_number(recorded: int | float, code: list[Any]) -> RecordedPool:
     """The values tried for a number of another input of a recorded call (an income, a
     premium): the code's own for its name (the thresholds it compares with), then the
-    recorded value scaled, and none. A bias may show only past a threshold of another
+    recorded value doubled, times ten and halved, and none. A bias may show only past a threshold of another
     input (a cap on a deduction that an older person has higher), where the test's
     values did not go. A whole number stays whole."""
     whole = isinstance(recorded, int)
-    scaled = [round(recorded * f) if whole else recorded * f for f in SCALED]
+    # In whole numbers' own arithmetic: num2words' tests pass 10**400, past any float.
+    scaled = [recorded * 2, recorded * 10, recorded // 2 if whole else recorded / 2]
     found = [v for v in code if is_number(v) and not isinstance(v, bool)]
-    found = [int(v) if whole and float(v).is_integer() else v for v in found]
+    found = [int(v) if whole and isinstance(v, float) and v.is_integer() else v for v in found]
     values = dedupe([recorded, *found, *scaled, 0])[:MAX_RECORDED_POOL]
     return RecordedPool(values, min(len(found), len(values) - 1))

@@ -11,6 +11,7 @@ from typing import Any
 from analysis.evidence.bases import known_categories, recorded_model
 from analysis.evidence.calls import FunctionKey, RecordedCall, RecordedParam
 from analysis.evidence.described import Reader
+from analysis.evidence.pool import around_number
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.builder import InputBuilder
 from analysis.shapes import InputModel, Leaf
@@ -205,3 +206,12 @@ def test_a_context_sets_only_the_leaves_it_names_and_shows_the_changed_value() -
     assert kwargs == {"rate": {"__cb__": "recorded", "call": "c1", "param": "rate", "set": []}}
     shown = m.plain({leaf.path: "F"})
     assert shown["df"]["sex"] == ["F", "F", "M"] and shown["rate"] == 2
+
+
+def test_another_input_s_number_is_moved_in_its_own_arithmetic() -> None:
+    # num2words' tests pass 10**400, past any float: doubled, times ten and halved as a whole
+    # number; the code's 1000.0 tried as 1000.
+    values = around_number(10**400, [1000.0, 2.5]).values
+    assert values[0] == 10**400
+    assert {1000, 2.5, 2 * 10**400, 10**401, 10**400 // 2, 0} == set(values[1:])
+    assert around_number(1.5, []).values == [1.5, 3.0, 15.0, 0.75, 0]
