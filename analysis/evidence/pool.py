@@ -208,9 +208,9 @@ def around(recorded: Scalar | EnumValue, code: list[Any]) -> RecordedPool:
 def around_number(recorded: int | float, code: list[Any]) -> RecordedPool:
     """The values tried for a number of another input of a recorded call (an income, a
     premium): the code's own for its name (the thresholds it compares with), then the
-    recorded value doubled, times ten and halved, and none. A bias may show only past a threshold of another
-    input (a cap on a deduction that an older person has higher), where the test's
-    values did not go. A whole number stays whole."""
+    recorded value doubled, times ten and halved, and none. A bias may show only past a
+    threshold of another input (a cap on a deduction that an older person has higher),
+    where the test's values did not go. A whole number stays whole."""
     whole = isinstance(recorded, int)
     # In whole numbers' own arithmetic: num2words' tests pass 10**400, past any float.
     scaled = [recorded * 2, recorded * 10, recorded // 2 if whole else recorded / 2]
