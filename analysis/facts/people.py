@@ -218,12 +218,16 @@ def quantity_about(leaf: Leaf, policy: Policy, facts: ModuleFacts) -> bool:
 
 
 def names(found: list[tuple[str, ...]], phrases: list[tuple[str, ...]]) -> bool:
-    """Whether any phrase is a run of tokens inside one of the names, in the singular or the
-    plural alike (`Num2Word_ES` is of `num2words`, `cookie_jar` of `cookies`)."""
+    """Whether any phrase is a run of tokens inside one of the names; a phrase of several
+    words in the singular or the plural alike (`Num2Word_ES` is of `num2words`), a single
+    word as it is written (a receipt's `header` is no HTTP `headers`)."""
     singular_found = [tuple(map(singular, tokens)) for tokens in found]
     return any(
-        p and contains_run(tokens, tuple(map(singular, p)))
-        for tokens in singular_found
+        p and (
+            contains_run(tokens, p)
+            or (len(p) > 1 and contains_run(plain, tuple(map(singular, p))))
+        )
+        for tokens, plain in zip(found, singular_found, strict=True)
         for p in phrases
     )
 
