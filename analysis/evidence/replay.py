@@ -86,16 +86,17 @@ def replay(
             out.attributes |= found
             targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
             room = max_executions - out.result.executions
-            stream = contexts(recorded)
             if not targets or room <= 0 or time.monotonic() > deadline:
                 continue
+            if contexts is moved and not recorded.others:
+                continue  # nothing to move: the call as recorded was searched, pairs and all
             search = Search(
                 recorded,
                 session,
                 targets,
                 room,
                 deadline,
-                stream=stream,
+                stream=contexts(recorded),
                 policy=policy,
                 refusals_only=refusals_only,
             )
