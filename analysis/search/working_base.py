@@ -35,6 +35,10 @@ HOPELESS = ("TimeoutError", "MemoryError", "RecursionError", "malformed outcome"
 BUILDING = re.compile(r"^InputError: building the inputs raised ")
 NUMBERS = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+# Words offered unquoted, as alternatives: "define sex as m or f", "one of M, F or X",
+# "M/F". Short words only: "a str or bytes" offers two harmless tries, a sentence none.
+WORD = r"[A-Za-z][\w-]{0,11}"
+ALTERNATIVES = re.compile(rf"\b{WORD}(?:\s*,\s*{WORD})*,?\s+or\s+{WORD}\b|\b{WORD}(?:/{WORD})+\b")
 
 Move = tuple[tuple[Leaf, Any], ...]
 
@@ -150,6 +154,7 @@ def told_moves(
     each tried for the inputs it speaks of, when their pools lack it; kept in `told`."""
     message = message_of(error)
     quoted = [text[1:-1] for text in QUOTED.findall(message) if 0 < len(text) - 2 <= 40]
+    quoted += unquoted_alternatives(QUOTED.sub(" ", message))
     numbers = [float(n) if "." in n or "e" in n else int(n) for n in NUMBERS.findall(message)]
     moves: list[Move] = []
     for leaf in spoken:
@@ -159,6 +164,16 @@ def told_moves(
         told.setdefault(leaf.path, []).extend(v for v in offered if v not in told[leaf.path])
         moves += [((leaf, value),) for value in offered[:MAX_TOLD]]
     return moves
+
+
+def unquoted_alternatives(message: str) -> list[str]:
+    """The words a message offers as alternatives without quotes (`m or f`, `M/F`)."""
+    return [
+        word
+        for found in ALTERNATIVES.findall(message)
+        for word in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+|/", found)
+        if word
+    ]
 
 
 def single_moves(

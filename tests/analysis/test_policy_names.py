@@ -71,6 +71,17 @@ NAMES = [
     ("residential_status", "region"),
     ("resident_age", "age"),
     ("metronome_bpm", None),
+    # A US state is where US code keeps a person's residence; a thing's state is not one, nor
+    # an amount of state tax.
+    ("state", "region"),
+    ("home_state", "region"),
+    ("stateCode", "region"),
+    ("state_machine", None),
+    ("random_state", None),
+    ("state_dict", None),
+    ("state_params", None),
+    ("state_income_tax", None),
+    ("statement", None),
     ("is_dark", None),
     ("ist_time", None),
     ("is_california_open", None),

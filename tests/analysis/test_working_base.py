@@ -11,7 +11,7 @@ from pathlib import Path
 from analysis_kit import leaf, model_of, verdict
 
 from analysis.execution.process import Outcome
-from analysis.search.working_base import error_kind, forward
+from analysis.search.working_base import error_kind, forward, unquoted_alternatives
 
 # The corpus's validating measurements (a labelled shapes file): every made-up call failed.
 CHECKED = (Path(__file__).parents[1] / "corpus/shapes/checked_measurements.py").read_text()
@@ -80,3 +80,27 @@ def test_the_values_an_error_offers_are_tried_and_join_the_pool() -> None:
     # error lists them, and the sex is then varied between them.
     found = {f.attribute: f.example.values for f in verdict(GROWTH, "growth_velocity").findings}
     assert found["gender"] == ["boy", "girl"]
+
+
+UNQUOTED = """\
+def check_sex(value):
+    if len(value) != 1 or value not in "mf":
+        raise TypeError("define sex as m or f")
+    return "mf".index(value)
+
+
+def heart_risk(age, sex, cholesterol):
+    base = 0.1 * age + 0.02 * cholesterol
+    if check_sex(sex) == 0:
+        base += 3
+    return round(base, 2)
+"""
+
+
+def test_the_words_an_error_offers_unquoted_are_tried() -> None:
+    # No spelling of the sex is in the code ("mf" is one text); the message offers two
+    # words with no quotes, and every made-up sex ("male", "M") failed.
+    found = {f.attribute: f.example.values for f in verdict(UNQUOTED, "heart_risk").findings}
+    assert sorted(found["gender"]) == ["f", "m"]
+    assert unquoted_alternatives("one of M, F or X; not M/F/X") == ["M", "F", "X", "M", "F", "X"]
+    assert unquoted_alternatives("could not convert string to float") == []

@@ -237,6 +237,13 @@ THINGS = {
     "a graph node's degree": (
         "def regular_graph_exists(n, degree):\n    return n * degree % 2 == 0 and degree < n\n"
     ),
+    "a state machine's state": (
+        "TRANSITIONS = {'idle': {'go': 'running'}}\n"
+        "def transition(state, event):\n"
+        "    return TRANSITIONS.get(state, {}).get(event, state)\n"
+        "def feasible(node, graph_params, state_params):\n"
+        "    return node in graph_params and node not in state_params\n"
+    ),
     "a number's country code beside a user's formats and a candidate match": (
         "def format_by_pattern(numobj, number_format, user_defined_formats):\n"
         "    prefix = '+%d ' % numobj.country_code if numobj.country_code != 1 else ''\n"
@@ -273,6 +280,12 @@ WEAK_WITH_A_PERSON = {
         "RATES = {'EU': 1.2}\n"
         "def rate(region):\n    return RATES.get(region, 1.0)\n",
         "rate",
+    ),
+    "a US state beside a person's income": (
+        "NO_INCOME_TAX = {'TX', 'FL', 'WA'}\n"
+        "def state_income_tax(income, state):\n"
+        "    return 0.0 if state in NO_INCOME_TAX else income * 0.05\n",
+        "state_income_tax",
     ),
     "a person's name on its function": (
         "def passenger_fare(country, fare):\n    return fare * (2 if country == 'X' else 1)\n",
