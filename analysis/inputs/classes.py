@@ -27,7 +27,9 @@ from config.policy import Policy
 INSTANCE_NAMES = frozenset({"self", "cls", "mcs", "klass", "this"})
 
 
-MAX_DEPTH = 3
+# Records within records, lists of them counted: a person's rent periods in a salary in a list
+# of salaries (india-tax-guru's metro flag) sit four steps below the parameter.
+MAX_DEPTH = 5
 
 # How a module names the function that makes a thing: `load_tables()` for `tables`.
 MAKER_VERBS = ("load", "get", "make", "build", "create", "default", "read", "new")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis_kit import model_in_package, pools, scan_in_package
+from analysis_kit import model_in_package, pools, scan_in_package, write_package
 
 # The components of a salary in a list of the profile.
 PAYROLL = {
@@ -32,10 +32,16 @@ PAYROLL = {
 
 
         @dataclass
+        class Employment:
+            employer_name: str
+            salaries: list[SalaryIncome] = field(default_factory=list)
+
+
+        @dataclass
         class Profile:
             other_income: int
             age: int = 40
-            salaries: list[SalaryIncome] = field(default_factory=list)
+            employments: list[Employment] = field(default_factory=list)
         """,
     "pay/tax.py": """\
         from .models import Profile
@@ -43,7 +49,11 @@ PAYROLL = {
 
         def taxable_salary(profile: Profile) -> int:
             gross = profile.other_income + sum(
-                c.annual_amount for s in profile.salaries for c in s.components if c.taxable
+                c.annual_amount
+                for e in profile.employments
+                for s in e.salaries
+                for c in s.components
+                if c.taxable
             )
             deduction = 75000 if profile.age >= 60 else 50000
             return max(0, gross - deduction) + 1000
@@ -53,9 +63,51 @@ PAYROLL = {
 
 def test_a_list_of_records_too_deep_to_build_is_empty(tmp_path: Path) -> None:
     model = model_in_package(tmp_path, PAYROLL, "pay/tax.py", "taxable_salary")
-    assert pools(model)["profile.salaries[0].components"] == [[]]
+    assert pools(model)["profile.employments[0].salaries[0].components"] == [[]]
     function = scan_in_package(tmp_path, "pay/tax.py", "taxable_salary")
     assert function.status == "biased", (function.status, function.reason)
+
+
+# Where a person rents, two lists down: india-tax-guru's salaries, each with its periods of
+# rent in a metro city or not (an HRA exemption of 50% of the basic pay or 40%).
+RENT = {
+    "hra/__init__.py": "",
+    "hra/models.py": """\
+        from dataclasses import dataclass, field
+
+
+        @dataclass
+        class RentPeriod:
+            months: int
+            monthly_rent: int
+            is_metro: bool
+
+
+        @dataclass
+        class SalaryIncome:
+            basic_annual: int
+            rent_periods: list[RentPeriod] = field(default_factory=list)
+        """,
+    "hra/compute.py": """\
+        from .models import SalaryIncome
+
+
+        def employee_hra_exempt(salaries: list[SalaryIncome]) -> int:
+            total = 0
+            for salary in salaries:
+                for period in salary.rent_periods:
+                    share = 0.5 if period.is_metro else 0.4
+                    total += int(min(salary.basic_annual * share * period.months / 12,
+                                     period.monthly_rent * period.months))
+            return total
+        """,
+}
+
+
+def test_a_person_in_a_record_in_a_list_in_a_list_is_found(tmp_path: Path) -> None:
+    write_package(tmp_path, RENT)
+    function = scan_in_package(tmp_path, "hra/compute.py", "employee_hra_exempt")
+    assert [f.attribute for f in function.findings] == ["region"], function.reason
 
 
 # A regime's rules as india-tax-guru keeps them: the deductions it allows, as a frozenset.
