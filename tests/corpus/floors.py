@@ -34,10 +34,13 @@ FLOORS = {
     "holdout": Floor(exact=75, precision=1.0, recall=0.92, static_precision=0.8, static_recall=1.0),
     # 110 functions, 74 tp, 0 fp, 1 fn; static 1.000/1.000 (checked_measurements.py added)
     "shapes": Floor(exact=108, precision=1.0, recall=0.986, static_precision=1.0, static_recall=1.0),
-    # 42 functions, 25 tp, 1 fp, 6 fn; static 1.000/1.000 (not tuned on: the split's misses
-    # are not read; relabelled for the categories now on by default)
+    # 42 functions, 25 tp, 1 fp, 6 fn; static 0.500/1.000 (not tuned on: the split's misses
+    # are not read; relabelled for the categories now on by default). The one static finding
+    # against its label is on a function labelled biased for that very attribute (a US
+    # state as the region made its input protected; its calls all raise), counted here
+    # because the label wants it proved.
     "shapes_holdout": Floor(
-        exact=35, precision=0.961, recall=0.806, static_precision=1.0, static_recall=1.0
+        exact=35, precision=0.961, recall=0.806, static_precision=0.5, static_recall=1.0
     ),
 }
 
@@ -52,7 +55,7 @@ KNOWN_MISSES = {
     "holdout/triage.py::Patient.shock_index_alert": "age (self.age) not found: clean",
     "shapes/hiring_pools.py::experienced": "'skipped' (no protected input), expected clean",
     "shapes/hiring_pools.py::promotion_picks": "'skipped', expected age",
-    "shapes_holdout/admissions_cohort.py::top_offers": "'skipped', expected region",
+    "shapes_holdout/admissions_cohort.py::top_offers": "region found statically, not proved",
     "shapes_holdout/admissions_cohort.py::interview_order": "'skipped', expected race",
     "shapes_holdout/admissions_cohort.py::scholarship_panel_ok": "gender not found: clean",
     "shapes_holdout/housing_accessors.py::lease_length": "'skipped', expected age",
