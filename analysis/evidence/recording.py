@@ -152,7 +152,7 @@ class Recording:
             repo=copy,
             paths=self.project.roots,
             stub=self.policy.python.stub,
-            stub_missing=False,  # a test that cannot import is skipped, not run on stubs
+            stub_missing=False,  # only what a test file cannot import without (testplugin.py)
             evidence=evidence.folder if self.lent_pytest else None,  # pytest lent, if any
         )
         limits = recording_limits(remaining)

@@ -34,7 +34,9 @@ def tables_by_age(fn: ast.AST, leaves: list[Leaf], facts: ModuleFacts) -> None:
     ages = {leaf.path[0][1] for leaf in leaves if leaf.category == "age" and len(leaf.path) == 1}
     if not ages:
         return
-    others = [leaf for leaf in leaves if not leaf.protected]
+    # An item of a list or a frame's cell is one entry, never the table: `df[df["x"] == age]`
+    # selects rows by a mask, it looks nothing up by age.
+    others = [leaf for leaf in leaves if not leaf.protected and leaf.path[-1][0] != "index"]
     roots = {leaf.path[0][1]: leaf.path[0][1] for leaf in leaves}
     tabled: list[Leaf] = []
     for indexed, names, keyed in age_subscripts(fn, ages, roots, facts, HELPER_DEPTH):

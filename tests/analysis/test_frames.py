@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from analysis_kit import model_of
+from analysis_kit import model_of, verdict
 from harness_kit import InProcessHarness, in_process_harness
 
 from analysis import Engine
@@ -248,3 +248,24 @@ def test_the_columns_its_rows_are_read_by_are_the_frames() -> None:
     with Engine(build_policy([]), executor=ProcessExecutor()) as engine:
         report = engine.scan_function(source, "qrisk.py", "batch")
     assert {f.attribute for f in report.findings if f.method == "dynamic"} == {"age", "race"}
+
+
+# pygrowthstandards' reference lookup: the table's rows picked by a mask on the age column.
+LMS_AT = """
+import pandas as pd
+
+def lms_at(fdata: pd.DataFrame, age_value: int):
+    if age_value not in fdata["x"].values:
+        return float(fdata["m"].mean()) + 0.01 * age_value  # interpolated between rows
+    row = fdata[fdata["x"] == age_value].iloc[0]
+    return row["m"]
+"""
+
+
+def test_a_frame_masked_by_an_age_is_no_table_looked_up_by_age() -> None:
+    # A mask selects rows, it looks nothing up by age: the cells stay one value each (a
+    # life table in the cell `x` made every comparison with the age raise).
+    model = model_of(LMS_AT, "lms_at")
+    cells = [lf for lf in model.leaves if lf.path[0] == ("param", "fdata")]
+    assert cells and all(not isinstance(v, list) for lf in cells for v in lf.pool)
+    assert [f.attribute for f in verdict(LMS_AT, "lms_at").findings] == ["age"]

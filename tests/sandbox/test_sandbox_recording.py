@@ -188,11 +188,17 @@ def test_a_test_that_kills_its_interpreter_is_skipped_and_the_rest_of_the_run_re
 def test_tests_that_cannot_import_here_are_counted_and_skipped(
     executor: BwrapExecutor, tmp_path: Path
 ) -> None:
+    # A module of the project that is not there is the project's own error: that file is
+    # counted and skipped. A module not installed here (a browser driver the test compares
+    # with) is stubbed, and the test's call of the function is recorded.
     project = write(tmp_path / "repo", {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
-        "tests/test_needs_sdk.py": "import vendor_sdk_absent\n",
-        "tests/test_fine.py": "from pkg.pricing import quote\n"
-                              "def test_fine():\n    quote({'sex': 'male'})\n",
+        "tests/test_broken.py": "from pkg.absent_module import quote\n",
+        "tests/test_against_browser.py": "from browser_driver_absent import webdriver\n"
+                                         "from pkg.pricing import quote\n"
+                                         "def test_quote():\n"
+                                         "    page = webdriver.Firefox().find('quote').text\n"
+                                         "    assert quote({'sex': 'female'}) == float(page)\n",
     })  # fmt: skip
     evidence = record(executor, project, [pytest_run("tests")])
     try:

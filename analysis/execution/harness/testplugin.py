@@ -5,13 +5,17 @@ Part of the child script (see harness/runner.py): joined into one script with th
 `analysis.execution.process.HARNESS_SOURCE`; standard library only (pytest is the project's).
 """
 
+import importlib.util
+import re
 from typing import Any
 
 if __name__ != "__main__":
     # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
     # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
     from analysis.execution.harness.clock import EntryOutcome, Timer
+    from analysis.execution.harness.stubs import MAX_STUBBED, STUBS
 
+MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 # Tests of one file in a row that kept no new call, after which the rest of it is left out.
 PATIENCE = 25
 # Test files in a row that kept no new call, after which the rest of the suite is left out:
@@ -86,11 +90,43 @@ def recording_plugin(
             if report.when == "call":
                 outcome.tests += 1
 
+        @pytest.hookimpl(tryfirst=True)  # type: ignore[untyped-decorator]
+        def pytest_make_collect_report(self, collector: Any) -> None:
+            if isinstance(collector, pytest.Module):
+                import_with_stubs(collector)
+            # pytest's own collection goes on: the module is imported, or fails as it did.
+
         def pytest_collectreport(self, report: Any) -> None:
             if report.failed:
                 outcome.failed_imports += 1
 
     return RecordingPlugin()
+
+
+def import_with_stubs(module: Any) -> None:
+    """Import a test file that fails to import for want of a module not installed here (a
+    browser driver, a test extra, a dependency the bare run lacks) with that module
+    stubbed, as the functions' own loader does (harness/stubs.py): its tests still call
+    the project's functions, and a call handed a stub proves nothing."""
+    for _ in range(MAX_STUBBED):
+        try:
+            module.obj  # noqa: B018 - imports the file, kept by pytest when it succeeds
+            return
+        except Exception as exc:  # noqa: BLE001 - pytest reports the failure itself
+            found = MISSING_MODULE.search(str(exc))
+            if found is None or not absent(name := found.group(1).split(".")[0]):
+                return
+            if not STUBS.adopt(name, needed=True):  # type: ignore[no-untyped-call]
+                return
+
+
+def absent(name: str) -> bool:
+    """Whether no module of that top-level name exists here (not one of the project's
+    whose submodule is missing: that is the project's own error)."""
+    try:
+        return importlib.util.find_spec(name) is None
+    except (ImportError, ValueError):
+        return False
 
 
 def test_source(item: Any) -> str:
