@@ -376,7 +376,7 @@ def test_a_test_file_that_cannot_import_is_counted_and_the_others_run(
 ) -> None:
     write(tmp_path, {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
-        "tests/test_broken.py": "import vendor_sdk_not_here\n",
+        "tests/test_broken.py": "from pkg.not_here import quote\n",  # the project's own error
         "tests/test_fine.py": """\
             from pkg.pricing import mutate
             def test_fine():
