@@ -393,8 +393,18 @@ def module_people(tree: ast.Module, policy: Policy) -> ModulePeople:
         strong = strong or (word is not None and word_strength == "strong")
         sure = sure or word_strength != "weak"
     fields = [name_tokens(f) for f in policy.people.fields]
-    found = names([name_tokens(name) for name in inputs], fields)
+    found = names([name_tokens(name) for name in inputs], fields) or names(docstrings(tree), fields)
     return ModulePeople(strong, frozenset(categories), found, sure)
+
+
+def docstrings(tree: ast.Module) -> list[tuple[str, ...]]:
+    """The words of the module's docstrings, one run per docstring: they say in words what
+    the inputs hold (finworth's `hra_exemption(basic, ...)`: "basic: Monthly basic
+    salary."). A person's fields only count there: a `user` is in every library's prose."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    nodes = [tree, *(n for n in ast.walk(tree) if isinstance(n, kinds))]
+    found = [ast.get_docstring(node, clean=False) for node in nodes]
+    return [name_tokens(text) for text in found if text]
 
 
 def input_names(tree: ast.Module) -> set[str]:

@@ -80,6 +80,9 @@ NAMES = [
     ("random_state", None),
     ("state_dict", None),
     ("state_params", None),
+    # The kind of employer or contract a worker has is the occupation's.
+    ("employee_type", "occupation"),
+    ("workerCategory", "occupation"),
     ("state_income_tax", None),
     ("statement", None),
     ("is_dark", None),

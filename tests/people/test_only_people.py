@@ -287,6 +287,13 @@ WEAK_WITH_A_PERSON = {
         "    return 0.0 if state in NO_INCOME_TAX else income * 0.05\n",
         "state_income_tax",
     ),
+    "a person's field in the module's prose": (
+        "def hra_exemption(basic, hra_received, rent_paid, metro=True):\n"
+        "    \"\"\"basic: the monthly basic salary.\"\"\"\n"
+        "    share = 0.5 if metro else 0.4\n"
+        "    return min(hra_received, basic * share, rent_paid - basic / 10)\n",
+        "hra_exemption",
+    ),
     "a person's name on its function": (
         "def passenger_fare(country, fare):\n    return fare * (2 if country == 'X' else 1)\n",
         "passenger_fare",
