@@ -188,6 +188,11 @@ class RecordShape(FieldsShape):
         return {"__cb__": "record", "fields": self.encoded_fields(values)}
 
 
+# A field of an object named so is no constructor argument: an attribute set on the
+# instance once built (state another method keeps: instance_reads.state_set_elsewhere).
+SET_AFTER = "@"
+
+
 @dataclass(frozen=True)
 class ObjectShape(FieldsShape):
     """An instance of a class of the module (`cls`, by qualified name), built from its
@@ -199,12 +204,15 @@ class ObjectShape(FieldsShape):
 
     def encode(self, values: dict[InputPath, Any]) -> Any:
         fields = self.encoded_fields(values)
-        if VARARGS not in fields:
-            return {"__cb__": "new", "class": self.cls, "kwargs": fields}
-        extra = fields.pop(VARARGS)
-        names = list(fields)[: self.by_position]
-        args = [fields.pop(name) for name in names] + list(extra)
-        return {"__cb__": "new", "class": self.cls, "args": args, "kwargs": fields}
+        state = {name[1:]: fields.pop(name) for name in list(fields) if name[0] == SET_AFTER}
+        built: dict[str, Any] = {"__cb__": "new", "class": self.cls, "kwargs": fields}
+        if VARARGS in fields:
+            extra = fields.pop(VARARGS)
+            names = list(fields)[: self.by_position]
+            built["args"] = [fields.pop(name) for name in names] + list(extra)
+        if state:
+            built["set"] = state
+        return built
 
 
 @dataclass(frozen=True)

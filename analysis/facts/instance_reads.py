@@ -74,3 +74,59 @@ def instance_name(method: FunctionNode) -> str:
         return ""
     positional = [*method.args.posonlyargs, *method.args.args]
     return positional[0].arg if positional else ""
+
+
+MAX_STATE = 6  # attributes another method sets, taken as inputs of one method at most
+
+
+def state_set_elsewhere(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> list[str]:
+    """Attributes of the instance that `fn` (or a method it reaches through it) reads and
+    only another method of the class sets (`calculate()` keeps `self._current_sex` for the
+    helpers it calls): a constructed instance lacks them, and every call that reads one
+    raises. Not those the constructor, the class body or `fn` itself sets, nor methods and
+    properties."""
+    members = {
+        target.id
+        for stmt in cls.body
+        for target in assigned_names(stmt)
+    } | {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
+    set_in: dict[str, set[str]] = {}
+    for stmt in cls.body:
+        if isinstance(stmt, FUNCTIONS) and (own := instance_name(stmt)):
+            for attr in attributes_set(stmt, own):
+                set_in.setdefault(attr, set()).add(stmt.name)
+    members |= attributes_set(fn, instance)  # what `fn` sets before its helpers read it
+    read: list[str] = []
+    for method, name in reached_methods(fn, instance, cls):
+        for node in ast.walk(method):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == name
+                and node.attr not in members
+                and node.attr not in read
+                and set_in.get(node.attr)
+                and "__init__" not in set_in[node.attr]
+            ):
+                read.append(node.attr)
+    return read[:MAX_STATE]
+
+
+def assigned_names(stmt: ast.stmt) -> list[ast.Name]:
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+    if isinstance(stmt, ast.AnnAssign):
+        targets = [stmt.target]
+    return [t for t in targets if isinstance(t, ast.Name)]
+
+
+def attributes_set(method: FunctionNode, instance: str) -> set[str]:
+    """The attributes `method` sets on its instance (`self.x = ...`, `self.x += ...`)."""
+    return {
+        node.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == instance
+    }

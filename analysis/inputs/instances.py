@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeVar
 
 from analysis.facts.fieldreads import FieldRead, record_accesses
-from analysis.facts.instance_reads import held_reads
+from analysis.facts.instance_reads import held_reads, state_set_elsewhere
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
     MAX_DEPTH,
@@ -27,6 +27,7 @@ from analysis.inputs.classes import (
     vararg_leaf,
 )
 from analysis.shapes import (
+    SET_AFTER,
     VARARGS,
     FieldsShape,
     InputPath,
@@ -135,10 +136,22 @@ class HeldObjects:
         def reads(attribute: str) -> dict[str, FieldRead]:
             return held_reads(self.fn, name, cls, attribute, self.facts)
 
+        built: ObjectShape | RecordShape
         if record_class_kind(cls) in DECLARED_FIELDS:
             shape = self.builder.class_fields(cls, path, self.leaves, 0, "new")
-            return self.reach_fields(shape, cls, reads, path, 0)
-        return self.constructed(cls, path, 0, reads)
+            built = self.reach_fields(shape, cls, reads, path, 0)
+        else:
+            built = self.constructed(cls, path, 0, reads)
+        state = state_set_elsewhere(self.fn, name, cls) if isinstance(built, ObjectShape) else []
+        if not state:
+            return built
+        fields = dict(built.fields)
+        for attr in state:
+            where = (*path, ("attr", attr))
+            fields[SET_AFTER + attr] = self.builder.shape(
+                self.fn, attr, None, MISSING, where, self.leaves, 1
+            )
+        return replace(built, fields=fields)
 
     def constructed(
         self,

@@ -339,3 +339,38 @@ def test_an_object_kept_as_given_or_a_default_is_the_parameter_s() -> None:
     )
     report = verdict(source, "Calc.rebate")
     assert report.biased_attributes == ["age"], report.reason
+
+
+# cvd-risk's PREDICT: `calculate` keeps the patient's sex on the instance for the helpers it
+# calls; a constructed instance has none, so the helper read it and raised for every
+# ethnicity the code names (validation, as "maori" is no value every function must serve),
+# returning only for the others: clean.
+KEPT_BY_ANOTHER_METHOD = """\
+class Predict:
+    model_year = 2019
+
+    def __init__(self, cohort="nz"):
+        self.cohort = cohort
+
+    def _ethnicity_coefficient(self, ethnicity):
+        if ethnicity == "maori":
+            return 0.317 if self._current_sex == "male" else 0.312
+        if ethnicity == "pacific":
+            return 0.417 if self._current_sex == "male" else 0.398
+        return 0.0
+
+    def calculate(self, patient):
+        self._current_sex = patient["sex"]
+        return 1.0 + self._ethnicity_coefficient(patient["ethnicity"])
+"""
+
+
+def test_state_another_method_keeps_on_the_instance_is_an_input() -> None:
+    model = model_of(KEPT_BY_ANOTHER_METHOD, "Predict._ethnicity_coefficient")
+    assert sorted(lf.display for lf in model.protected) == ["ethnicity", "self._current_sex"]
+    report = verdict(KEPT_BY_ANOTHER_METHOD, "Predict._ethnicity_coefficient")
+    assert sorted(f.attribute for f in report.findings) == ["gender", "race"]
+    # What the method asked about sets itself, before its helpers read it, is no input.
+    model = model_of(KEPT_BY_ANOTHER_METHOD, "Predict.calculate")
+    shown = sorted(lf.display for lf in model.protected)
+    assert shown == ["patient['ethnicity']", "patient['sex']"]

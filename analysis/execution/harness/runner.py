@@ -41,12 +41,12 @@ A module that cannot be imported (or one listed in "stub") is replaced by a reco
 call that touches a stub fails with "needs": the modules it needed, so it proves nothing.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs, optional args: instance of a
-class of the module, by qualified name), "enum" (class, member), "tuple" (items), "float"
-(v: "inf"/"nan"), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex,
-Ellipsis, a set), "made" (function: what that function of the module returns when called
-without arguments), "frame" (columns: a DataFrame), "series" (values: a Series), "recorded"
-(an argument of a recorded call with leaves set: recorded.py). `Harness.decode_<tag>` builds
-each.
+class of the module, by qualified name; optional set: attributes set once it is built),
+"enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"), "date" (v: ISO date),
+"literal" (v: a Python literal: bytes, complex, Ellipsis, a set), "made" (function: what
+that function of the module returns when called without arguments), "frame" (columns: a
+DataFrame), "series" (values: a Series), "recorded" (an argument of a recorded call with
+leaves set: recorded.py). `Harness.decode_<tag>` builds each.
 """
 
 import builtins
@@ -495,7 +495,9 @@ class Harness:
         # Built from nothing, every instance of a class is the same: one per session (a
         # calculator that reads its coefficient workbook in its constructor), unless the
         # constructor is what is tested (each call must start from a fresh object).
-        shared = not args and not kwargs and getattr(self.target, "__name__", "") != "__init__"
+        state = value.get("set") or {}
+        tested = getattr(self.target, "__name__", "")
+        shared = not (args or kwargs or state) and tested != "__init__"
         if shared and value["class"] in self.plain_instances:
             return self.plain_instances[value["class"]]
         try:
@@ -504,6 +506,11 @@ class Harness:
             obj = object.__new__(cls)
             for k, v in kwargs.items():
                 object.__setattr__(obj, k, v)
+        for k, v in state.items():  # what another method of the class would have set
+            try:
+                setattr(obj, k, self.decode(v))
+            except Exception:  # noqa: BLE001 - a property without a setter, slots: as it is
+                pass
         if shared:
             self.plain_instances[value["class"]] = obj
         return obj
