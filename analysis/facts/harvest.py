@@ -127,6 +127,8 @@ class Harvester:
             return
         if isinstance(value, ast.IfExp):  # `cut = 27 if male else 16`: either threshold
             self.local_all.setdefault(target.id, []).extend(self.possible(value))
+        if isinstance(value, ast.Call):  # `cut = self._threshold(sex)`: what it can return
+            self.local_all.setdefault(target.id, []).extend(self.returned(value))
         solved = self.linear(value)
         if solved is not None and solved[1:] != (1, 0):
             self.affine[target.id] = solved
@@ -134,6 +136,18 @@ class Harvester:
         names = self.subjects(value)
         if len(names) == 1 and names[0] != target.id.lower():
             self.alias[target.id] = names[0]
+
+    def returned(self, call: ast.Call) -> list[Any]:
+        """The constants a helper of the project returns (`return 34.0 if sex == "male"
+        else 16.0`): a threshold looked up by a person's attribute, compared here."""
+        found = called_function(call, self.facts.functions)
+        if found is None:
+            return []
+        values: list[Any] = []
+        for node in ast.walk(found[0]):
+            if isinstance(node, ast.Return) and node.value is not None:
+                values += [v for v in self.possible(node.value) if is_number(v)]
+        return values
 
     def linear(self, node: ast.expr) -> tuple[str, int, float] | None:
         """(name, sign, offset) when node == sign * name + offset, for one plain name."""

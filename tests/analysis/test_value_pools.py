@@ -434,3 +434,26 @@ def test_a_year_of_the_date_of_birth_is_a_year_not_a_date() -> None:
     # `dob` alone is a date; `dob_year` compared with 1960 is a year.
     pool = leaf(model_of("def f(dob_year):\n    return dob_year < 1960\n"), "dob_year").pool
     assert 1960 in pool and all(isinstance(value, int) for value in pool)
+
+
+# cvd-risk's EDACS: the troponin cut-off a helper returns for the sex, compared with both
+# measurements; only a measurement between the two cut-offs tells the sexes apart.
+THRESHOLD_FROM_A_HELPER = """\
+class Edacs:
+    def _troponin_threshold(self, sex: str) -> float:
+        return 34.0 if sex.lower() == "male" else 16.0
+
+    def stratify(self, score: int, sex: str, ischemia: bool, first_hstni: float,
+                 second_hstni: float) -> str:
+        threshold = self._troponin_threshold(sex)
+        if score < 16 and not ischemia and first_hstni < threshold and second_hstni < threshold:
+            return "low_risk"
+        return "not_low_risk"
+"""
+
+
+def test_the_values_a_helper_returns_are_thresholds_of_what_they_are_compared_with() -> None:
+    pool = leaf(model_of(THRESHOLD_FROM_A_HELPER, "Edacs.stratify"), "first_hstni").pool
+    assert 16.0 in pool and 34.0 in pool
+    report = verdict(THRESHOLD_FROM_A_HELPER, "Edacs.stratify")
+    assert [f.attribute for f in report.findings] == ["gender"]
