@@ -155,8 +155,9 @@ def test_a_repository_whose_tests_cannot_import_here_still_scans(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     root = repository(tmp_path / "repo")
+    # A module of the project that is not there (one not installed here would be stubbed).
     (root / "tests" / "test_vendor.py").write_text(
-        "import vendor_sdk_not_installed\nfrom scoring.model import credit_scores\n"
+        "from scoring.vendor_adapter import sdk\nfrom scoring.model import credit_scores\n"
     )
     code, out = scan(capsys, root, "--format", "json")
     report = json.loads(out)
