@@ -83,18 +83,22 @@ def state_set_elsewhere(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> l
     """Attributes of the instance that `fn` (or a method it reaches through it) reads and
     only another method of the class sets (`calculate()` keeps `self._current_sex` for the
     helpers it calls): a constructed instance lacks them, and every call that reads one
-    raises. Not those the constructor, the class body or `fn` itself sets, nor methods and
-    properties."""
+    raises. Not those the constructor (or a method it calls), the class body or `fn` itself
+    sets, nor methods and properties."""
     members = {
         target.id
         for stmt in cls.body
         for target in assigned_names(stmt)
     } | {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
-    set_in: dict[str, set[str]] = {}
+    init = next((s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "__init__"), None)
+    if init is not None and (own := instance_name(init)):
+        # What the constructor sets, itself or through the methods it calls (`__init__`
+        # calling `self._load_risk_data()`), every instance has.
+        members |= {a for m, n in reached_methods(init, own, cls) for a in attributes_set(m, n)}
+    set_in: set[str] = set()
     for stmt in cls.body:
         if isinstance(stmt, FUNCTIONS) and (own := instance_name(stmt)):
-            for attr in attributes_set(stmt, own):
-                set_in.setdefault(attr, set()).add(stmt.name)
+            set_in |= attributes_set(stmt, own)
     members |= attributes_set(fn, instance)  # what `fn` sets before its helpers read it
     read: list[str] = []
     for method, name in reached_methods(fn, instance, cls):
@@ -106,8 +110,7 @@ def state_set_elsewhere(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> l
                 and node.value.id == name
                 and node.attr not in members
                 and node.attr not in read
-                and set_in.get(node.attr)
-                and "__init__" not in set_in[node.attr]
+                and node.attr in set_in
             ):
                 read.append(node.attr)
     return read[:MAX_STATE]

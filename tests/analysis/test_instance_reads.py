@@ -351,12 +351,17 @@ class Predict:
 
     def __init__(self, cohort="nz"):
         self.cohort = cohort
+        self._load_scale()
+
+    def _load_scale(self):
+        self._scale = {"nz": 1.0, "au": 0.9}
 
     def _ethnicity_coefficient(self, ethnicity):
+        scale = self._scale[self.cohort]
         if ethnicity == "maori":
-            return 0.317 if self._current_sex == "male" else 0.312
+            return scale * (0.317 if self._current_sex == "male" else 0.312)
         if ethnicity == "pacific":
-            return 0.417 if self._current_sex == "male" else 0.398
+            return scale * (0.417 if self._current_sex == "male" else 0.398)
         return 0.0
 
     def calculate(self, patient):
@@ -368,6 +373,8 @@ class Predict:
 def test_state_another_method_keeps_on_the_instance_is_an_input() -> None:
     model = model_of(KEPT_BY_ANOTHER_METHOD, "Predict._ethnicity_coefficient")
     assert sorted(lf.display for lf in model.protected) == ["ethnicity", "self._current_sex"]
+    # What the constructor sets through a method it calls (`self._scale`) every instance has.
+    assert not any(("attr", "_scale") in lf.path for lf in model.leaves)
     report = verdict(KEPT_BY_ANOTHER_METHOD, "Predict._ethnicity_coefficient")
     assert sorted(f.attribute for f in report.findings) == ["gender", "race"]
     # What the method asked about sets itself, before its helpers read it, is no input.
