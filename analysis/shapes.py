@@ -214,6 +214,11 @@ class ObjectShape(FieldsShape):
             built["set"] = state
         return built
 
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        # State set once the instance is built shows under the attribute's own name.
+        fields = self.fields.items()
+        return {name.removeprefix(SET_AFTER): sub.plain(values) for name, sub in fields}
+
 
 @dataclass(frozen=True)
 class TupleShape(FieldsShape):

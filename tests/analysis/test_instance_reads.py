@@ -377,6 +377,9 @@ def test_state_another_method_keeps_on_the_instance_is_an_input() -> None:
     assert not any(("attr", "_scale") in lf.path for lf in model.leaves)
     report = verdict(KEPT_BY_ANOTHER_METHOD, "Predict._ethnicity_coefficient")
     assert sorted(f.attribute for f in report.findings) == ["gender", "race"]
+    # The counterexample shows the state under the attribute's own name.
+    shown = [f.example.inputs["self"] for f in report.findings if f.example is not None]
+    assert shown and all("_current_sex" in str(i) and "@" not in str(i) for i in shown)
     # What the method asked about sets itself, before its helpers read it, is no input.
     model = model_of(KEPT_BY_ANOTHER_METHOD, "Predict.calculate")
     shown = sorted(lf.display for lf in model.protected)
