@@ -287,6 +287,11 @@ class Judgement:
         except (SessionDied, CallsProveNothing) as exc:  # judge what the code says
             stopped(self.info, self.model, self.report, exc, session.calls)
             return False
+        if learnt and self.borrowed is not None:
+            # The borrowed model shares the parameters it did not borrow, whose records now
+            # hold the keys learnt: it sets their leaves too, or its calls cannot be made.
+            held = {leaf.path for param in self.borrowed.params for leaf in param.shape.leaves()}
+            self.borrowed.leaves += [leaf for leaf in learnt if leaf.path in held]
         if learnt:
             self.model = only_people(self.model, self.info, self.policy, self.module.facts)
             self.targets += [leaf for leaf in learnt if leaf.protected]

@@ -771,3 +771,47 @@ def test_a_bias_behind_a_flag_the_test_left_off_shows_with_the_flag_flipped(
     }, "tax")  # fmt: skip
     finding = only_finding(report, "total_tax", "region", "tests/test_church.py::test_total")
     assert "church=True" in finding["example"]["inputs"]["filer"]
+
+
+def test_a_key_learnt_from_a_failing_call_is_set_in_the_instance_the_tests_built_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `options` is read by a key the source holds in a list: learnt from the call that fails
+    # for it. No made-up `rates` holds an age band; the tests' instance does, and the search
+    # over it must set the learnt key too (it raised KeyError inside codebias).
+    report = scanned(capsys, tmp_path / "repo", {
+        "cover/__init__.py": "",
+        "cover/policy.py": """\
+            FIELDS = ["base"]
+
+
+            class Policy:
+                def __init__(self, age, rates):
+                    self.age = age
+                    self.rates = rates
+
+                def premium(self):
+                    return 100.0
+
+                def loading(self, options):
+                    factor = 1.0
+                    for band, value in self.rates.items():
+                        if self.age >= int(band.split("_")[1]):
+                            factor = value
+                    amount = options[FIELDS[0]] * factor
+                    return round(amount, 2) if options["rounded"] else amount
+        """,
+        "tests/test_policy.py": """\
+            import json
+
+            from cover.policy import Policy
+
+
+            def test_premium(tmp_path):
+                path = tmp_path / "rates.json"
+                path.write_text('{"age_65_plus": 1.4}')
+                assert Policy(40, json.loads(path.read_text())).premium() == 100.0
+        """,
+    }, "cover")  # fmt: skip
+    finding = only_finding(report, "Policy.loading", "age")
+    assert "'base'" in str(finding["example"]["inputs"]["options"])
