@@ -99,7 +99,7 @@ def only_finding(
     (finding,) = fn["findings"]
     assert finding["attribute"] == attribute
     if source is not None:
-        assert finding["example"]["source"] == source
+        assert finding["example"].get("source") == source, finding["example"]
     finding_: dict[str, Any] = finding
     return finding_
 
@@ -815,3 +815,45 @@ def test_a_key_learnt_from_a_failing_call_is_set_in_the_instance_the_tests_built
     }, "cover")  # fmt: skip
     finding = only_finding(report, "Policy.loading", "age")
     assert "'base'" in str(finding["example"]["inputs"]["options"])
+
+
+def test_a_package_that_asks_for_its_own_version_at_import_runs_uninstalled(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Run from its source, not installed (the App's sandbox, a run without its dependencies),
+    # the package's `version("fares-kit")` raised at import: every function "cannot run",
+    # and no test file that imports it could be recorded.
+    report = scanned(capsys, tmp_path / "repo", {
+        "fares/__init__.py": """\
+            from importlib.metadata import version
+
+            __version__ = version("fares-kit")
+        """,
+        "fares/rules.py": """\
+            import re
+
+
+            class Rider:
+                def __init__(self, card, age):
+                    if not re.fullmatch(r"C-[0-9]{6}", card):
+                        raise ValueError("not a card number")
+                    self.card, self.age = card, age
+
+
+            def fare(rider):
+                return 1.0 if rider.age >= 65 else 2.5
+
+
+            def senior(age):
+                return age >= 65
+        """,
+        "tests/test_rules.py": """\
+            from fares.rules import Rider, fare
+
+
+            def test_fare():
+                assert fare(Rider("C-000123", 30)) == 2.5
+        """,
+    }, "fares")  # fmt: skip
+    only_finding(report, "senior", "age")
+    only_finding(report, "fare", "age", "tests/test_rules.py::test_fare")

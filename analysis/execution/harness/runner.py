@@ -89,7 +89,7 @@ if __name__ != "__main__":
     )
     from analysis.execution.harness.recorded import RECORDED  # evidence: recorded calls replayed
     from analysis.execution.harness.recorder import record  # evidence: the recording run
-    from analysis.execution.harness.stubs import STUBS, needs_outcome
+    from analysis.execution.harness.stubs import STUBS, adopt_missing, needs_outcome
 
 MAX_STDOUT = 2000
 MAX_GENERATOR_ITEMS = 200
@@ -242,7 +242,7 @@ class Harness:
                     target = command_callback(target, msg["qualname"])
                 break
             except ModuleNotFoundError as exc:
-                if not STUBS.adopt(exc.name):
+                if not adopt_missing(exc):
                     return {"loaded": False, "error": describe(exc)}
                 # Forget what the failed attempt imported of the project, then try again with
                 # the stub. Other modules loaded whole and stay: numpy's C core cannot load

@@ -66,6 +66,52 @@ class Stubs:
 STUBS = Stubs()
 
 
+class Uninstalled:
+    """Distributions the code asks `importlib.metadata.version` for that are not installed
+    here. A project run from its source, not installed (the App's sandbox, a run without its
+    dependencies), asks for its own version at import (`__version__ = version("pkg")`),
+    which only an installed copy answers: those names read "0.0.0" from then on; every other
+    name is answered as installed."""
+
+    def __init__(self):
+        self.names = set()
+
+    def adopt(self, name):
+        """Answer for distribution `name` from now on; False when it is answered already."""
+        if not name or name in self.names:
+            return False
+        if not self.names:
+            self.answer()
+        self.names.add(name)
+        return True
+
+    def answer(self):
+        import importlib.metadata as metadata
+
+        installed, names = metadata.version, self.names
+
+        def version(distribution_name):
+            try:
+                return installed(distribution_name)
+            except metadata.PackageNotFoundError:
+                if distribution_name in names:
+                    return "0.0.0"
+                raise
+
+        metadata.version = version
+
+
+UNINSTALLED = Uninstalled()
+
+
+def adopt_missing(exc, needed=False):
+    """Answer for what a failed import missed: a distribution's metadata (`Uninstalled`),
+    else the module, stubbed. False when neither would help."""
+    if type(exc).__name__ == "PackageNotFoundError":  # a ModuleNotFoundError, named apart
+        return UNINSTALLED.adopt(exc.name)
+    return STUBS.adopt(exc.name, needed)
+
+
 def needs_outcome():
     modules = sorted(STUBS.touched)
     return {"ok": False, "error": f"needs {', '.join(modules)} (stubbed here)", "needs": modules}

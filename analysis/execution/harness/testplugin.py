@@ -13,9 +13,11 @@ if __name__ != "__main__":
     # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
     # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
     from analysis.execution.harness.clock import EntryOutcome, Timer
-    from analysis.execution.harness.stubs import MAX_STUBBED, STUBS
+    from analysis.execution.harness.stubs import MAX_STUBBED, STUBS, UNINSTALLED
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+# What importlib.metadata raises for a distribution not installed (harness/stubs.py).
+NO_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
 # Tests of one file in a row that kept no new call, after which the rest of it is left out.
 PATIENCE = 25
 # Test files in a row that kept no new call, after which the rest of the suite is left out:
@@ -107,12 +109,18 @@ def import_with_stubs(module: Any) -> None:
     """Import a test file that fails to import for want of a module not installed here (a
     browser driver, a test extra, a dependency the bare run lacks) with that module
     stubbed, as the functions' own loader does (harness/stubs.py): its tests still call
-    the project's functions, and a call handed a stub proves nothing."""
+    the project's functions, and a call handed a stub proves nothing. A project not
+    installed, which asks for its own version at import, is answered (`Uninstalled`)."""
     for _ in range(MAX_STUBBED):
         try:
             module.obj  # noqa: B018 - imports the file, kept by pytest when it succeeds
             return
         except Exception as exc:  # noqa: BLE001 - pytest reports the failure itself
+            uninstalled = NO_METADATA.search(str(exc))
+            if uninstalled is not None:
+                if not UNINSTALLED.adopt(uninstalled.group(1)):  # type: ignore[no-untyped-call]
+                    return
+                continue
             found = MISSING_MODULE.search(str(exc))
             if found is None or not absent(name := found.group(1).split(".")[0]):
                 return
