@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import cache, cached_property
 from importlib import resources
@@ -329,8 +330,17 @@ THRESHOLD_SIDES = frozenset(
 
 
 def name_tokens(name: str) -> tuple[str, ...]:
-    """Identifier or phrase -> lower-case tokens: 'applicantAge_2' -> (applicant, age, 2)."""
-    return tuple(t.lower() for t in _CAMEL.findall(name))
+    """Identifier or phrase -> lower-case tokens: 'applicantAge_2' -> (applicant, age, 2).
+    Accented letters fold to their base letters (`âge` -> age, `género` -> genero, `věk` ->
+    vek): code in French, Spanish, Portuguese or Czech names its people in its own words."""
+    return tuple(t.lower() for t in _CAMEL.findall(without_accents(name)))
+
+
+def without_accents(text: str) -> str:
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:

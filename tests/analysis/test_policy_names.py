@@ -108,6 +108,25 @@ NAMES = [
     ("věk", "age"),
     ("vek_osoby", "age"),
     ("vektor", None),
+    # Accents fold (`âge`, `género`): French, Spanish and Portuguese identifiers carry them;
+    # before, `âge` split into "ge" and `věk` matched `v_k`.
+    ("âge", "age"),
+    ("âge_client", "age"),
+    ("género", "gender"),
+    ("v_k", None),
+    # Portuguese, Italian and Dutch names of the same people.
+    ("idade_segurado", "age"),
+    ("data_nascimento", "age"),
+    ("leeftijd", "age"),
+    ("sesso", "gender"),
+    ("geslacht", "gender"),
+    ("raça", "race"),
+    ("etnia", "race"),
+    ("estado_civil", "marital_status"),
+    ("escolaridade", "education"),
+    ("profissão", "occupation"),
+    ("estado", None),  # a state, of anything
+    ("eta", None),  # an ETA or a learning rate, not Italian's age
 ]
 
 
@@ -164,3 +183,17 @@ def test_an_age_threshold_flag_is_tested_as_the_age() -> None:
     )
     report = verdict(source, "monthly_pit")
     assert report.biased_attributes == ["age"]
+
+
+def test_a_function_in_portuguese_with_accents_is_tested_for_its_people() -> None:
+    from analysis_kit import verdict
+
+    source = (
+        "def prêmio(idade, sexo, capital):\n"
+        "    taxa = 0.02 if idade >= 60 else 0.01\n"
+        "    if sexo == 'masculino':\n"
+        "        taxa *= 1.1\n"
+        "    return capital * taxa\n"
+    )
+    report = verdict(source, "prêmio")
+    assert set(report.biased_attributes) == {"age", "gender"}
