@@ -156,44 +156,46 @@ def test_an_invalid_layer_names_its_source_and_field() -> None:
         )
 
 
-def test_a_place_flag_is_tested_as_the_persons_region() -> None:
-    """lohnsteuer-bmf's shape: Saxony's care-insurance rate, beside the birth year."""
-    from analysis_kit import verdict
-
-    source = (
+VERDICTS = [
+    # lohnsteuer-bmf's shape: Saxony's care-insurance rate, beside the birth year.
+    pytest.param(
         "def pv_rate(kinder, geburtsjahr, ist_sachsen):\n"
         "    basis = 2.3 if ist_sachsen else 1.8\n"
         "    if kinder == 0 and 2026 - geburtsjahr > 23:\n"
         "        return basis + 0.6\n"
-        "    return basis\n"
-    )
-    report = verdict(source, "pv_rate")
-    assert set(report.biased_attributes) == {"age", "region"}
-
-
-def test_an_age_threshold_flag_is_tested_as_the_age() -> None:
-    """haracz's shape: the youth relief as a keyword-only flag, no age anywhere."""
-    from analysis_kit import verdict
-
-    source = (
+        "    return basis\n",
+        "pv_rate",
+        {"age", "region"},
+        id="a place flag is the person's region",
+    ),
+    # haracz's shape: the youth relief as a keyword-only flag, no age anywhere.
+    pytest.param(
         "def monthly_pit(gross: float, *, under_26: bool = False) -> float:\n"
         "    if under_26 and gross * 12 < 85528:\n"
         "        return 0.0\n"
-        "    return round(gross * 0.12, 2)\n"
-    )
-    report = verdict(source, "monthly_pit")
-    assert report.biased_attributes == ["age"]
-
-
-def test_a_function_in_portuguese_with_accents_is_tested_for_its_people() -> None:
-    from analysis_kit import verdict
-
-    source = (
+        "    return round(gross * 0.12, 2)\n",
+        "monthly_pit",
+        {"age"},
+        id="an age threshold flag is the age",
+    ),
+    # Portuguese names, one with an accent.
+    pytest.param(
         "def prêmio(idade, sexo, capital):\n"
         "    taxa = 0.02 if idade >= 60 else 0.01\n"
         "    if sexo == 'masculino':\n"
         "        taxa *= 1.1\n"
-        "    return capital * taxa\n"
-    )
-    report = verdict(source, "prêmio")
-    assert set(report.biased_attributes) == {"age", "gender"}
+        "    return capital * taxa\n",
+        "prêmio",
+        {"age", "gender"},
+        id="portuguese names with accents",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "qualname", "attributes"), VERDICTS)
+def test_a_function_is_tested_for_the_people_its_names_say(
+    source: str, qualname: str, attributes: set[str]
+) -> None:
+    from analysis_kit import verdict
+
+    assert set(verdict(source, qualname).biased_attributes) == attributes
