@@ -60,12 +60,19 @@ class Run:
     crash: str | None  # why this run counts as a crash, in words
     score: Score | None
 
+    @property
+    def recording_seconds(self) -> float:
+        """Seconds the scan spent recording the project's own runs (issue 27's cost)."""
+        evidence = (self.report or {}).get("evidence") or []
+        return float(sum(entry.get("seconds", 0.0) for entry in evidence))
+
     def as_dict(self) -> dict[str, Any]:
         s = self.score
         return {
             "package": self.package.name, "version": self.package.version,
             "kind": self.package.kind, "split": self.package.split, "mode": self.mode,
             "exit_code": self.exit_code, "seconds": round(self.seconds, 2), "crash": self.crash,
+            "recording_seconds": round(self.recording_seconds, 2),
             "functions": s.functions if s else None, "tested": s.tested if s else None,
             "statuses": dict(s.statuses) if s else None,
             "unverified": dict(s.unverified) if s else None,

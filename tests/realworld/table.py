@@ -61,21 +61,22 @@ def _header(*cells: str) -> list[str]:
 
 
 def package_rows(runs: list[Run]) -> list[str]:
+    # `recording s`: of `seconds`, the recording of the project's own runs (analysis/evidence/)
     rows = _header("package", "kind", "functions", "tested", "unverified (by reason)", "biased",
-                   "seconds", "functions/s", "crash")
+                   "seconds", "recording s", "functions/s", "crash")
     for run in runs:
         s = run.score
         kind = run.package.kind + (f" ({run.package.split})" if run.package.split else "")
         if s is None:
-            rows.append(f"| {run.package.key} | {kind} | - | - | - | - | {run.seconds:.1f} | - | "
-                        f"{run.crash} |")
+            rows.append(f"| {run.package.key} | {kind} | - | - | - | - | {run.seconds:.1f} | - "
+                        f"| - | {run.crash} |")
             continue
         rate = s.functions / run.seconds if run.seconds else 0.0
         unverified = s.statuses["unverified"] + s.statuses["error"]
         rows.append(
             f"| {run.package.key} | {kind} | {s.functions} | {s.tested} | "
             f"{unverified}: {_reasons(s.unverified)} | {s.biased_functions} | "
-            f"{run.seconds:.1f} | {rate:.0f} | {run.crash or 'no'} |"
+            f"{run.seconds:.1f} | {run.recording_seconds:.1f} | {rate:.0f} | {run.crash or 'no'} |"
         )
     return rows
 
