@@ -237,12 +237,12 @@ def test_the_recording_stops_at_its_time_and_a_hanging_entry_leaves_time_to_the_
 def test_a_program_that_stops_calling_ends_at_its_patience_and_the_next_entry_runs(
     executor: BwrapExecutor, tmp_path: Path
 ) -> None:
-    # A server's `__main__` reads its closed stdin in a loop after its one call: it ends once
-    # it has made no call holding a person for PROGRAM_PATIENCE, not at its share of a minute.
+    # A server's `__main__` sleeps after its one call: it ends once it has made no call
+    # holding a person for PROGRAM_PATIENCE, not at its share of a minute.
     project = write(tmp_path / "repo", {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
-        "server.py": "import sys\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
-                     "while True:\n    line = sys.stdin.readline()\n",
+        "server.py": "import time\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
+                     "while True:\n    time.sleep(0.1)\n",
         "after.py": "from pkg.pricing import quote\nquote({'sex': 'male'})\n",
     })  # fmt: skip
     entries = [
@@ -333,5 +333,37 @@ def test_a_test_run_whose_calls_hold_people_runs_past_the_patience(
     try:
         assert [e.status for e in evidence.stats.entries] == ["pytest exit code 0"]
         assert evidence.stats.kept == 24
+    finally:
+        evidence.close()
+
+
+def test_a_program_that_reads_its_closed_stdin_in_a_loop_ends_at_once(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # finworth's MCP server: `while True: line = sys.stdin.readline()` on a closed stdin spun
+    # for its whole patience (15 s of a 17 s scan). Past a thousand reads at its end, a read
+    # raises EOFError, as input() does: the program ends, its call kept, the next one runs.
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "server.py": "import sys\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
+                     "while True:\n    line = sys.stdin.readline()\n",
+        "after.py": "import sys\nfrom pkg.pricing import quote\n"
+                    "assert sys.stdin.read() == '' and sys.stdin.readline() == ''\n"
+                    "quote({'sex': 'male'})\n",
+    })  # fmt: skip
+    entries = [
+        EntryPoint("script", "server.py __main__", path="server.py"),
+        EntryPoint("script", "after.py __main__", path="after.py"),
+    ]
+    started = time.monotonic()
+    evidence = record(executor, project, entries, seconds=90)
+    try:
+        statuses = [(e.label, e.status) for e in evidence.stats.entries]
+        assert statuses == [
+            ("server.py __main__", "raised EOFError: stdin is closed: read at its end in a loop"),
+            ("after.py __main__", "ok"),
+        ]
+        assert evidence.stats.kept == 2
+        assert time.monotonic() - started < 15  # the patience alone was 15 s
     finally:
         evidence.close()

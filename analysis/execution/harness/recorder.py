@@ -391,6 +391,9 @@ class CallRecorder:
         kind = entry.get("kind")
         label = str(entry.get("label", ""))
         saved_argv = list(sys.argv)
+        rewind = getattr(sys.stdin, "rewind", None)  # each program gets its own empty reads
+        if rewind is not None:
+            rewind()
         try:
             if kind == "pytest":
                 self.run_pytest([str(a) for a in entry.get("args", [])], clock, outcome)

@@ -51,6 +51,7 @@ leaves set: recorded.py). `Harness.decode_<tag>` builds each.
 
 import builtins
 import importlib.util
+import io
 import os
 import random
 import signal
@@ -92,6 +93,10 @@ if __name__ != "__main__":
     from analysis.execution.harness.stubs import STUBS, adopt_missing, needs_outcome
 
 MAX_STDOUT = 2000
+# Reads of the closed stdin at its end, after which one raises EOFError: a program that
+# reads it in a loop (a server's message loop, `while True: sys.stdin.readline()`) waits
+# for input that never comes, and would spin until its time is up.
+MAX_EMPTY_READS = 1000
 MAX_GENERATOR_ITEMS = 200
 
 
@@ -526,6 +531,29 @@ async def collect(agen):
     return items
 
 
+class ClosedStdin(io.TextIOWrapper):
+    """The child's stdin, /dev/null: empty, as before, but past MAX_EMPTY_READS reads at its
+    end a read raises EOFError, as `input()` does at once."""
+
+    empty_reads = 0
+
+    def read(self, size=-1):
+        return self.counted(super().read(size))
+
+    def readline(self, size=-1):
+        return self.counted(super().readline(size))
+
+    def rewind(self):
+        self.empty_reads = 0
+
+    def counted(self, got):
+        if not got:
+            self.empty_reads += 1
+            if self.empty_reads > MAX_EMPTY_READS:
+                raise EOFError("stdin is closed: read at its end in a loop")
+        return got
+
+
 def describe(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}"
 
@@ -537,7 +565,7 @@ def main():
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
-    sys.stdin = open(os.devnull)
+    sys.stdin = ClosedStdin(open(os.devnull, "rb"))
     site_builtins()
     ENVIRONMENT.watch()
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
