@@ -234,33 +234,6 @@ def test_the_recording_stops_at_its_time_and_a_hanging_entry_leaves_time_to_the_
         evidence.close()
 
 
-def test_a_program_that_stops_calling_ends_at_its_patience_and_the_next_entry_runs(
-    executor: BwrapExecutor, tmp_path: Path
-) -> None:
-    # A server's `__main__` sleeps after its one call: it ends once it has made no call
-    # holding a person for PROGRAM_PATIENCE, not at its share of a minute.
-    project = write(tmp_path / "repo", {
-        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
-        "server.py": "import time\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
-                     "while True:\n    time.sleep(0.1)\n",
-        "after.py": "from pkg.pricing import quote\nquote({'sex': 'male'})\n",
-    })  # fmt: skip
-    entries = [
-        EntryPoint("script", "server.py __main__", path="server.py"),
-        EntryPoint("script", "after.py __main__", path="after.py"),
-    ]
-    evidence = record(executor, project, entries, seconds=90)
-    try:
-        statuses = [(e.label, e.status) for e in evidence.stats.entries]
-        assert statuses == [
-            ("server.py __main__", "ended: no call holding a person for 15s"),
-            ("after.py __main__", "ok"),
-        ]
-        assert evidence.stats.kept == 2
-    finally:
-        evidence.close()
-
-
 @pytest.mark.parametrize("unused_speculative, patience", [(False, 5), (True, 2)])
 def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next_entry_runs(
     executor: BwrapExecutor, tmp_path: Path, unused_speculative: bool, patience: int
@@ -337,16 +310,28 @@ def test_a_test_run_whose_calls_hold_people_runs_past_the_patience(
         evidence.close()
 
 
-def test_a_program_that_reads_its_closed_stdin_in_a_loop_ends_at_once(
-    executor: BwrapExecutor, tmp_path: Path
+@pytest.mark.parametrize(
+    "loop, status, seconds",
+    [
+        # A server's `__main__` sleeps after its one call: it ends once it has made no call
+        # holding a person for PROGRAM_PATIENCE, not at its share of a minute.
+        ("    time.sleep(0.1)", "ended: no call holding a person for 15s", 60),
+        # finworth's MCP server: `sys.stdin.readline()` on a closed stdin in a loop spun for
+        # its whole patience (15 s of a 17 s scan). Past a thousand reads at its end, a read
+        # raises EOFError, as input() does: the program ends at once.
+        ("    line = sys.stdin.readline()",
+         "raised EOFError: stdin is closed: read at its end in a loop", 15),
+    ],
+    ids=["sleeping", "reading a closed stdin"],
+)
+def test_a_program_that_stops_calling_ends_and_the_next_entry_runs(
+    executor: BwrapExecutor, tmp_path: Path, loop: str, status: str, seconds: int
 ) -> None:
-    # finworth's MCP server: `while True: line = sys.stdin.readline()` on a closed stdin spun
-    # for its whole patience (15 s of a 17 s scan). Past a thousand reads at its end, a read
-    # raises EOFError, as input() does: the program ends, its call kept, the next one runs.
     project = write(tmp_path / "repo", {
         "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
-        "server.py": "import sys\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
-                     "while True:\n    line = sys.stdin.readline()\n",
+        "server.py": "import sys, time\nfrom pkg.pricing import quote\nquote({'sex': 'female'})\n"
+                     f"while True:\n{loop}\n",
+        # the next program reads an empty stdin afresh
         "after.py": "import sys\nfrom pkg.pricing import quote\n"
                     "assert sys.stdin.read() == '' and sys.stdin.readline() == ''\n"
                     "quote({'sex': 'male'})\n",
@@ -359,11 +344,8 @@ def test_a_program_that_reads_its_closed_stdin_in_a_loop_ends_at_once(
     evidence = record(executor, project, entries, seconds=90)
     try:
         statuses = [(e.label, e.status) for e in evidence.stats.entries]
-        assert statuses == [
-            ("server.py __main__", "raised EOFError: stdin is closed: read at its end in a loop"),
-            ("after.py __main__", "ok"),
-        ]
+        assert statuses == [("server.py __main__", status), ("after.py __main__", "ok")]
         assert evidence.stats.kept == 2
-        assert time.monotonic() - started < 15  # the patience alone was 15 s
+        assert time.monotonic() - started < seconds
     finally:
         evidence.close()
