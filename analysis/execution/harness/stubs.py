@@ -104,12 +104,12 @@ class Uninstalled:
 UNINSTALLED = Uninstalled()
 
 
-def adopt_missing(exc, needed=False):
-    """Answer for what a failed import missed: a distribution's metadata (`Uninstalled`),
-    else the module, stubbed. False when neither would help."""
+def adopt_missing(exc):
+    """Answer for what a failed import of the target missed: a distribution's metadata
+    (`Uninstalled`), else the module, stubbed. False when neither would help."""
     if type(exc).__name__ == "PackageNotFoundError":  # a ModuleNotFoundError, named apart
         return UNINSTALLED.adopt(exc.name)
-    return STUBS.adopt(exc.name, needed)
+    return STUBS.adopt(exc.name)
 
 
 def needs_outcome():
