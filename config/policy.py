@@ -285,11 +285,14 @@ class Policy(Strict):
 
     def category_of_threshold(self, tokens: tuple[str, ...]) -> str | None:
         """A flag named for one side of a threshold of a numeric category: `under_26`,
-        `is_over_65`, `older_than_70` -> age. The whole name is the side and the number (a flag
-        prefix allowed), and the number lies among the category's own values: `over_500` and
-        `orders_over_50` are no one's age."""
+        `is_over_65`, `older_than_70`, `under_75_in_year` -> age. The whole name is the side
+        and the number (a flag prefix allowed, and words of when it holds after it), and the
+        number lies among the category's own values: `over_500` and `orders_over_50` are no
+        one's age."""
         if tokens and tokens[0] in FLAG_PREFIXES:
             tokens = tokens[1:]
+        while tokens[-1:] and tokens[-1] in WHEN_WORDS:  # `under_75_in_year`: when it holds
+            tokens = tokens[:-1]
         if tokens[-1:] and tokens[-1].isdigit() and tokens[:-1] in THRESHOLD_SIDES:
             number = int(tokens[-1])
             for category in self.enabled_categories:
@@ -321,6 +324,14 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 # How a yes/no flag is named: `is_female`, `hasDisability`.
 FLAG_PREFIXES = frozenset({"is", "has", "was", "are", "ist"})  # "ist": German "is"
+
+
+# Words after a threshold's number that say when the flag holds: `under_75_in_year`,
+# `over_60_at_start`, `under_18_on_date`.
+WHEN_WORDS = frozenset(
+    {"in", "at", "on", "by", "during", "this", "the", "of", "year", "years", "fy", "start",
+     "end", "date", "today", "now"}
+)  # fmt: skip
 
 
 # How a flag names one side of a threshold: `under_26`, `older_than_70`.

@@ -66,17 +66,16 @@ class Exports:
 
 
 def field_class_names(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> list[str]:
-    """Names of `classes` that the annotated fields of `cls` use, and theirs in turn."""
+    """Names of `classes` that the annotated fields of `cls` use, and the bases it derives
+    from (whose fields and kind it inherits), and theirs in turn."""
     found: list[str] = []
     todo = [cls]
     while todo:
         current = todo.pop()
-        for stmt in current.body:
-            if not isinstance(stmt, ast.AnnAssign):
-                continue
-            for node in ast.walk(stmt.annotation):
-                name = node.id if isinstance(node, ast.Name) else None
-                if name in classes and name not in found and classes[name] is not cls:
-                    found.append(name)
-                    todo.append(classes[name])
+        used = [stmt.annotation for stmt in current.body if isinstance(stmt, ast.AnnAssign)]
+        for node in [n for expr in [*used, *current.bases] for n in ast.walk(expr)]:
+            name = node.id if isinstance(node, ast.Name) else None
+            if name in classes and name not in found and classes[name] is not cls:
+                found.append(name)
+                todo.append(classes[name])
     return found

@@ -155,9 +155,34 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
         if isinstance(node, ast.Subscript):
             columns += picked_columns(node, names)
     columns += required_columns(fn, names, facts)
+    columns += looped_columns(fn, names, facts)
     for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
         columns += [f for f in record_accesses(fn, row, facts) if f not in FRAME_API]
     return list(dict.fromkeys(columns))
+
+
+def looped_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> list[str]:
+    """Columns named in a list a loop walks, read by the loop's name: `for col in ["age",
+    "sbp"]: if col in df: out[col] = df[col].astype(float)` (or a module's list of them)."""
+    found: list[str] = []
+    for node in ast.walk(fn):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        if not isinstance(node.target, ast.Name):
+            continue
+        listed = node.iter if isinstance(node.iter, (ast.List, ast.Tuple)) else None
+        texts = [text_of(e) for e in listed.elts] if listed is not None else facts.const(node.iter)
+        if not isinstance(texts, (list, tuple)) or not all(isinstance(t, str) for t in texts):
+            continue
+        body = node.body if isinstance(node, ast.For) else [node]
+        key = node.target.id
+        if any(
+            input_subscript(sub, names) and isinstance(sub.slice, ast.Name) and sub.slice.id == key
+            for stmt in body
+            for sub in ast.walk(stmt)
+        ):
+            found += [t for t in texts if t]
+    return found
 
 
 def picked_columns(node: ast.Subscript, names: set[str]) -> list[str]:

@@ -70,6 +70,9 @@ class ModuleFacts:
         if imported is not None:
             for name, value in imported.context.items():
                 self.constants.setdefault(name, value)
+        for name, cls in self.classes.items():  # `class Sex(LabelledEnum)`: an enum too
+            if name not in self.enums and self.record_kind(cls) == "enum":
+                self.enums[name] = enum_members(cls)
         self.read_class_constants(tree)
         self.hints: dict[str, Hint] = {}
         if not harvest:
@@ -78,6 +81,10 @@ class ModuleFacts:
             every_function += imported_functions_named(tree, imported, every_function)
         self.field_limits()
         self.harvest(every_function)
+
+    def record_kind(self, cls: ast.ClassDef) -> str | None:
+        """The record kind of `cls` (source/functions.py), by its bases of the project too."""
+        return record_class_kind(cls, self.classes)
 
     def add_classes(self, classes: dict[str, ast.ClassDef]) -> None:
         """Classes of other modules, known here by the names given (enums with members)."""
@@ -194,7 +201,7 @@ class ModuleFacts:
         `age: Annotated[int, ValueRange(18, 110)]`, `age: int = Field(..., ge=18, le=120)`.
         Their validators refuse every other value, so a record is built within them."""
         for cls in self.classes.values():
-            if record_class_kind(cls) not in ("dataclass", "pydantic", "typeddict", "namedtuple"):
+            if self.record_kind(cls) not in ("dataclass", "pydantic", "typeddict", "namedtuple"):
                 continue
             for stmt in cls.body:
                 if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):

@@ -71,7 +71,7 @@ from analysis.source.functions import (
     FunctionNode,
     function_defaults,
     is_classvar,
-    record_class_kind,
+    lineage,
     renamed_by_decorator,
     signature_defaults,
 )
@@ -297,11 +297,13 @@ class InputBuilder:
         kind: Literal["record", "new"],
         step: str | None = None,  # how the fields are read; by the kind's way if None
     ) -> ObjectShape | RecordShape:
-        """A record (a TypedDict's) or an instance ("new") of the fields a class declares."""
+        """A record (a TypedDict's) or an instance ("new") of the fields a class declares,
+        those of the record classes of the project it derives from first."""
         step = step or ("key" if kind == "record" else "attr")
         fields: dict[str, Shape] = {}
         first = len(leaves)
-        for stmt in cls.body:
+        records = [c for c in lineage(cls, self.facts.classes) if self.facts.record_kind(c)]
+        for stmt in [stmt for record in reversed(records) for stmt in record.body]:
             if (
                 isinstance(stmt, ast.AnnAssign)
                 and isinstance(stmt.target, ast.Name)
@@ -391,7 +393,7 @@ class InputBuilder:
         Model(Enum)`, `age_band` for `AgeBand` (a member's `.name` picks a table's column)."""
         wanted = name.replace("_", "").casefold()
         for cls_name, cls in self.facts.classes.items():
-            if cls_name.casefold() == wanted and record_class_kind(cls) == "enum":
+            if cls_name.casefold() == wanted and self.facts.record_kind(cls) == "enum":
                 return ast.Name(cls_name, ast.Load())
         return None
 
@@ -402,7 +404,7 @@ class InputBuilder:
         cls = annotated_class(spot.annotation, self.facts)
         if cls is None or depth >= MAX_DEPTH:
             return None
-        kind = record_class_kind(cls)
+        kind = self.facts.record_kind(cls)
         if kind not in ("dataclass", "namedtuple", "pydantic", "typeddict"):
             return None
         node_kind: Literal["record", "new"] = "record" if kind == "typeddict" else "new"
@@ -562,7 +564,7 @@ def plain_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef
     """The class of the project an annotation names, when it is no record or enum (those
     have recognisers of their own: their fields are declared)."""
     cls = annotated_class(annotation, facts)
-    return cls if cls is not None and record_class_kind(cls) is None else None
+    return cls if cls is not None and facts.record_kind(cls) is None else None
 
 
 def duck_class(fn: FunctionNode, name: str, facts: ModuleFacts) -> ast.ClassDef | None:
@@ -581,7 +583,7 @@ def duck_class(fn: FunctionNode, name: str, facts: ModuleFacts) -> ast.ClassDef 
     found = {
         id(cls): cls
         for cls in facts.classes.values()
-        if record_class_kind(cls) is None and called <= method_names(cls)
+        if facts.record_kind(cls) is None and called <= method_names(cls)
     }
     return next(iter(found.values())) if len(found) == 1 else None
 

@@ -18,7 +18,6 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
-from analysis.source.functions import record_class_kind
 from config.policy import Policy
 
 # What a method's first parameter is called when it is the instance. Any other name is a
@@ -224,7 +223,7 @@ def annotated_enum(annotation: ast.expr | None, facts: ModuleFacts) -> ast.Class
     """The enum of the project an annotation names (defined in the module or imported, by
     name or through its module)."""
     cls = annotated_class(annotation, facts)
-    return cls if cls is not None and record_class_kind(cls) == "enum" else None
+    return cls if cls is not None and facts.record_kind(cls) == "enum" else None
 
 
 def names_one_type(annotation: ast.expr | None) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeVar
 
 from analysis.facts.fieldreads import FieldRead, record_accesses
-from analysis.facts.instance_reads import held_reads, state_set_elsewhere
+from analysis.facts.instance_reads import held_reads, reached_methods, state_set_elsewhere
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
     MAX_DEPTH,
@@ -38,7 +38,7 @@ from analysis.shapes import (
     RecordShape,
     Shape,
 )
-from analysis.source.functions import FunctionNode, constructor, record_class_kind
+from analysis.source.functions import FunctionNode, constructor
 from analysis.values import MISSING
 from config.policy import Policy
 
@@ -137,11 +137,12 @@ class HeldObjects:
             return held_reads(self.fn, name, cls, attribute, self.facts)
 
         built: ObjectShape | RecordShape
-        if record_class_kind(cls) in DECLARED_FIELDS:
+        if self.facts.record_kind(cls) in DECLARED_FIELDS:
             shape = self.builder.class_fields(cls, path, self.leaves, 0, "new")
             built = self.reach_fields(shape, cls, reads, path, 0)
         else:
             built = self.constructed(cls, path, 0, reads)
+        self.mark_read_by_members(built, cls, name)
         state = state_set_elsewhere(self.fn, name, cls) if isinstance(built, ObjectShape) else []
         if not state:
             return built
@@ -261,7 +262,7 @@ class HeldObjects:
         plain value its own code made of it (`shape`): an instance of the class its
         annotation names, made by its constructor, or a record of the fields read."""
         cls = annotated_class(annotation, self.facts)
-        kind = record_class_kind(cls) if cls is not None else None
+        kind = self.facts.record_kind(cls) if cls is not None else None
         if not inner or depth >= MAX_DEPTH or kind == "enum":
             return shape  # `self.sex.value` of a `Sex` member reads the member itself
 
@@ -286,6 +287,24 @@ class HeldObjects:
                 )
         self.mark_read_in(held, path, inner)
         return held
+
+    def mark_read_by_members(self, built: Shape, cls: ast.ClassDef, name: str) -> None:
+        """A field of the instance read by a property or method of its class that `fn`
+        reaches through it (`risk_category` reading `self.total`, the sum of `self.age` and
+        four scores), not by `fn` itself, names that member: `fn` reads it too."""
+        read_by: dict[str, str] = {}
+        for method, own in reached_methods(self.fn, name, cls)[1:]:
+            for node in ast.walk(method):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == own
+                ):
+                    read_by.setdefault(node.attr, method.name)
+        for leaf in built.leaves():
+            step = leaf.path[1] if len(leaf.path) > 1 else None
+            if step is not None and step[0] == "attr" and step[1] in read_by:
+                leaf.read_in = leaf.read_in or read_by[step[1]]
 
     def mark_read_in(self, held: Shape, path: InputPath, inner: dict[str, FieldRead]) -> None:
         """A leaf read by a method or property `fn` reaches (`self.total_deductions`), not by

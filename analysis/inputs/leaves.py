@@ -132,11 +132,13 @@ class LeafMaker:
         values = {str(v).casefold() for v in self.policy.protected[category].values}
         return default.strip().casefold() not in values
 
-    def names_a_value(self, name: str, category: str, kinds: set[str]) -> bool:
+    def names_a_value(self, name: str, category: str, kinds: set[str], field: bool) -> bool:
         """`female`, `black`: a parameter named for one value of its category, only tested for
-        truth or used as a number (`0.9 - 0.2 * female`), is the flag of that value."""
+        truth or used as a number (`0.9 - 0.2 * female`), is the flag of that value; so is a
+        record's field or a table's column of that name whose use the code does not show
+        (`df["female"].astype(float)`)."""
         values = {str(v).lower() for v in self.policy.protected[category].values}
-        return bool(kinds) and kinds <= FLAG_KINDS and name.lower() in values
+        return (bool(kinds) or field) and kinds <= FLAG_KINDS and name.lower() in values
 
     def documented_category(self, description: str, name: str) -> str | None:
         """The category a parameter's description names: "the age as integer number" is an
@@ -304,7 +306,7 @@ class LeafMaker:
         for one value, or a record's 1/0 code of a category of words."""
         return (
             is_flag(name, own)
-            or self.names_a_value(name, category, own)
+            or self.names_a_value(name, category, own, field=len(path) > 1)
             or (
                 coded_field(path, own, self.facts.hints.get(name.lower()))
                 and not any(is_number(v) for v in self.policy.protected[category].values)

@@ -2,7 +2,8 @@
 timedelta(days=prematurity)` moves with the birth date, day for day. Two outputs that differ
 only in dates, each moved by exactly as many days as the protected date was, are the same
 answer about two people (the attribute in another form, as an echo is), not a decision that
-treats them differently (a day kept beside it, the day measured, stays the same). A value
+treats them differently (a day kept beside it, the day measured, stays the same); so are two
+numbers moved as far as the protected numbers (an age carried forward by the years passed). A value
 kept as its enum's member (`Sex(sex)` shows `Sex.MALE` for "male") is an echo too. And echoes
 beside a coincidence: a calculator that keeps age 45 next
 to a sum of skinfolds of 45 shows two 45s, where age 41 shows one; the masked outputs differ,
@@ -11,6 +12,7 @@ yet the first output with 41 written as 45 is the second."""
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from typing import Any
 
@@ -60,6 +62,19 @@ def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
     return any(moved) and all(m or x == y for m, x, y in zip(moved, dates_a, dates_b, strict=True))
 
 
+def moved_number(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Whether two outputs are numbers moved exactly as far as the protected numbers were:
+    `issue_age + (month - 1) // 12`, the insured's attained age, is the age carried forward
+    (the attribute in another form, as a date moved with a birth date is), not a decision."""
+    if not (is_number(value_a) and is_number(value_b)) or value_a == value_b:
+        return False
+    try:
+        a, b = float(output_a), float(output_b)
+    except ValueError:
+        return False
+    return a != value_a and math.isclose(a - b, value_a - value_b, abs_tol=1e-9)
+
+
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
     """Whether output A, with every spelling of value A written as value B's, is output B."""
     pairs = spelling_pairs(value_a, value_b)
@@ -75,11 +90,19 @@ def spelling_pairs(a: Any, b: Any) -> list[tuple[str, str]]:
     """How A and B read in outputs, side by side, longest first ("41.0" before "41")."""
     if is_number(a) and is_number(b):
         if isinstance(a, float) or isinstance(b, float):
-            return []  # 41.5 reads as "41.5" and "41.50": no one spelling to swap
+            # 41.5 reads as "41.5" and "41.50" in text a function writes; in a value the
+            # harness writes (a table's cell, a list's item), as canonical() writes it.
+            return [(canonical_float(a), canonical_float(b))]
         return [*((f"{a:.{d}f}", f"{b:.{d}f}") for d in (3, 2, 1)), (str(a), str(b))]
     if isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
         return [(a, b)]
     return []
+
+
+def canonical_float(number: float) -> str:
+    """A number as the harness writes it in an output (harness/output.py canonical)."""
+    rounded = round(number, 9)
+    return repr(int(rounded)) if float(rounded).is_integer() else repr(rounded)
 
 
 def member_echo(value_a: Any, value_b: Any, text: str) -> str:

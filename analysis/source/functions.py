@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -82,8 +83,34 @@ def attribute_path(qualname: str) -> str:
     return ".".join(parts)
 
 
-def record_class_kind(cls: ast.ClassDef) -> str | None:
-    """'dataclass', 'namedtuple', 'pydantic', 'typeddict' or 'enum' when `cls` declares fields."""
+def record_class_kind(
+    cls: ast.ClassDef, classes: Mapping[str, ast.ClassDef] | None = None
+) -> str | None:
+    """'dataclass', 'namedtuple', 'pydantic', 'typeddict' or 'enum' when `cls` declares
+    fields, by its own decorators and bases or, given the module's `classes`, by those of
+    the project's classes it derives from (`class Request(StrictModel)` where `class
+    StrictModel(BaseModel)` sets the project's model config)."""
+    for current in lineage(cls, classes or {}):
+        kind = own_record_kind(current)
+        if kind is not None:
+            return kind
+    return None
+
+
+def lineage(cls: ast.ClassDef, classes: Mapping[str, ast.ClassDef]) -> list[ast.ClassDef]:
+    """`cls` and the classes of `classes` it derives from, nearest first, each once."""
+    found = [cls]
+    for current in found:  # grows as the bases are found
+        for base in current.bases:
+            name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+            parent = classes.get(ast.unparse(base)) or classes.get(name)
+            if parent is not None and all(parent is not known for known in found):
+                found.append(parent)
+    return found
+
+
+def own_record_kind(cls: ast.ClassDef) -> str | None:
+    """The record kind `cls`'s own decorators and bases declare (see record_class_kind)."""
     for dec in cls.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
         name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")

@@ -97,6 +97,23 @@ ECHOES = {
         "def f(applicant):\n"
         "    return {'fee': 10, 'is_female': applicant['is_female'], 'urgent': True}\n"
     ),
+    # opie-engine's `_request_id`: a digest of the whole request changes with every input.
+    "a digest of the inputs": (
+        "import hashlib, json\n"
+        "def f(applicant):\n"
+        "    text = json.dumps({'age': applicant['age'], 'sex': applicant['sex']})\n"
+        "    return hashlib.sha256(text.encode()).hexdigest()[:12]\n"
+    ),
+    "a result carrying a digest of its request": (
+        "import dataclasses, hashlib\n"
+        "@dataclasses.dataclass\n"
+        "class Quote:\n"
+        "    request_id: str\n"
+        "    premium: int\n"
+        "def f(age, cover):\n"
+        "    digest = hashlib.md5(f'{age}/{cover}'.encode()).hexdigest().upper()\n"
+        "    return Quote(digest, cover * 2)\n"
+    ),
 }
 
 
@@ -136,6 +153,12 @@ DECISIONS = {
         "def f(applicant):\n"
         "    female = applicant['is_female']\n"
         "    return {'is_female': female, 'fee': 10 if female else 12}\n"
+    ),
+    "a decision beside a digest of the inputs": (
+        "import hashlib\n"
+        "def f(age, cover):\n"
+        "    digest = hashlib.sha1(f'{age}/{cover}'.encode()).hexdigest()\n"
+        "    return {'id': digest, 'premium': cover * (2 if age >= 60 else 1)}\n"
     ),
     "the flag's value under another name": (
         "def f(is_resident: bool):\n"
@@ -201,6 +224,14 @@ def test_two_echoes_of_different_values_compare_the_same() -> None:
         (30.0, [30], "<protected>"),  # the same number, as a float
         (True, [True], "True"),  # booleans are never masked: they are decisions
         ("True", [True], "'True'"),
+        ("id 8f4adf062c7b", [30], "'id <digest>'"),  # a digest: hex digits and letters
+        ("id 8F4ADF062C7B", [30], "'id <digest>'"),
+        ("20240131", [30], "'20240131'"),  # digits alone are a number or a date
+        ("901460738703", [30], "'<digest>'"),  # ...but not twelve of them in a text
+        ("id 901460738703", [30], "'id 901460738703'"),
+        ("deadbeef", [30], "'deadbeef'"),  # letters alone are a word
+        ("ab12cd3", [30], "'ab12cd3'"),  # under eight characters
+        ("8f4adf062c7b", [], "'8f4adf062c7b'"),  # the raw output is never masked
     ],
 )
 def test_what_counts_as_an_echo(value: object, masks: list[object], text: str) -> None:

@@ -269,3 +269,26 @@ def test_a_frame_masked_by_an_age_is_no_table_looked_up_by_age() -> None:
     cells = [lf for lf in model.leaves if lf.path[0] == ("param", "fdata")]
     assert cells and all(not isinstance(v, list) for lf in cells for v in lf.pool)
     assert [f.attribute for f in verdict(LMS_AT, "lms_at").findings] == ["age"]
+
+
+# lablite-cvd's `model_frame`: columns copied in a loop over their names, and a 0/1 `female`
+# column whose use shows no flag (`astype(float)`): a flag all the same, never a sex's word.
+RISK_FRAME = (
+    "import pandas as pd\n"
+    "def risk(df: pd.DataFrame) -> float:\n"
+    "    out = pd.DataFrame(index=df.index)\n"
+    "    out['female'] = df['female'].astype(float)\n"
+    "    for col in ['age', 'sbp']:\n"
+    "        if col in df:\n"
+    "            out[col] = df[col].astype(float)\n"
+    "    return float((out.values @ [-0.3, 0.05, 0.01])[0])\n"
+)
+
+
+def test_columns_a_loop_names_and_a_column_named_for_a_value_are_read() -> None:
+    model = model_of(RISK_FRAME, "risk")
+    pools = {leaf.display: leaf.pool for leaf in model.leaves}
+    assert {"df['age'][0]", "df['sbp'][0]", "df['female'][0]"} <= set(pools)
+    assert sorted(pools["df['female'][0]"]) == [False, True]
+    report = verdict(RISK_FRAME, "risk")
+    assert sorted(f.attribute for f in report.findings) == ["age", "gender"], report.reason

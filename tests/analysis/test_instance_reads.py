@@ -188,6 +188,45 @@ def test_a_dataclass_inside_a_dataclass_held_by_the_instance_is_varied() -> None
     assert [f.parameter for f in report.findings] == ["self.applicant.profile.gender"]
 
 
+# vitalscore's HEARTResult: a frozen dataclass of five scores whose `risk_category` reads
+# only `self.total`, a property summing them, the age band among them.
+SCORES = """\
+import enum
+from dataclasses import dataclass
+
+
+class AgeBand(enum.IntEnum):
+    UNDER_45 = 0
+    FROM_45 = 1
+    FROM_65 = 2
+
+
+@dataclass(frozen=True)
+class Result:
+    history: int
+    age: AgeBand
+    troponin: int
+
+    @property
+    def total(self) -> int:
+        return self.history + int(self.age) + self.troponin
+
+    @property
+    def risk_category(self) -> str:
+        return "Low" if self.total <= 3 else "Moderate"
+
+    def advice(self) -> str:
+        return "discharge" if self.risk_category == "Low" else "observe"
+"""
+
+
+@pytest.mark.parametrize("qualname", ["Result.risk_category", "Result.advice"])
+def test_a_field_the_instance_s_own_properties_read_is_read_by_the_method(qualname: str) -> None:
+    report = verdict(SCORES, qualname)
+    assert report.status == "biased", (report.reason, report.findings)
+    assert [f.parameter for f in report.findings] == ["self.age"]
+
+
 # A package: the calculator and its settings in two modules, the settings imported.
 PACKAGE = {
     "taxes/__init__.py": "",

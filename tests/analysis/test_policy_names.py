@@ -103,6 +103,10 @@ NAMES = [
     ("over_500", None),
     ("orders_over_50", None),
     ("under_30_days", None),
+    # Words of when it holds may follow the number (Australian super's `under_75_in_year`).
+    ("under_75_in_year", "age"),
+    ("is_over_60_at_start", "age"),
+    ("over_50_items", None),
     # Czech code's age (OpenFisca's `osoba("vek", period)`), with or without its diacritic.
     ("vek", "age"),
     ("věk", "age"),

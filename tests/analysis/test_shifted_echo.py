@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.shifted import shifted_echo, swapped_echo
+from analysis.search.shifted import moved_number, shifted_echo, swapped_echo
 from analysis.values import DateValue
 
 SOURCE = (
@@ -49,7 +49,13 @@ def test_an_echo_beside_an_equal_number_is_an_echo_either_way() -> None:
     assert not swapped_echo(45, 49, "('young', 45)", "('old', 49)")
     assert swapped_echo(4, 49, "{'age': 4, 'n': 14}", "{'age': 49, 'n': 14}")  # not the 4 of 14
     assert swapped_echo("male", "female", "{'sex': 'male'}", "{'sex': 'female'}")
-    assert not swapped_echo(45.5, 49.5, "45.5", "49.5")  # floats: no one spelling
+    # A float as the harness writes it: a table's cells, one of which held the value tried
+    # (the values of a recorded column are its other rows').
+    a, b = 40.64457778561263, 41.59796743351159
+    cells = "{'age': {0: %s, 1: 50.5, 2: 41.597967434}}"
+    assert swapped_echo(a, b, cells % "40.644577786", cells % "41.597967434")
+    assert not swapped_echo(a, b, "('young', 40.644577786)", "('old', 41.597967434)")
+    assert swapped_echo(45.0, 49.0, "[45, 50.5]", "[49, 50.5]")
 
 
 def test_a_date_kept_beside_a_fixed_day_is_an_echo() -> None:
@@ -66,3 +72,25 @@ def test_a_value_kept_as_its_enum_member_is_an_echo() -> None:
     assert swapped_echo("male", "female", "Child({'sex': Sex.MALE})", "Child({'sex': Sex.FEMALE})")
     assert not swapped_echo("male", "female", "(Sex.MALE, 1.0)", "(Sex.FEMALE, 1.1)")
     assert not swapped_echo("male", "female", "MALE_RATE", "FEMALE_RATE")  # no member: a name
+
+
+# opie-engine's `attained_age_for_month`: the insured's age carried forward by the policy
+# years passed. A score that moves with the age at another rate, or jumps, is a decision.
+AGES = (
+    "def attained_age(issue_age: int, month: int) -> int:\n"
+    "    return issue_age + (month - 1) // 12\n"
+    "def loading(issue_age: int, month: int) -> float:\n"
+    "    return 1.5 * issue_age + month\n"
+    "def band(issue_age: int, month: int) -> int:\n"
+    "    return issue_age + month if issue_age < 60 else 100\n"
+)
+
+
+def test_a_number_moved_as_far_as_the_age_is_an_echo() -> None:
+    assert moved_number(40, 45, "43", "48")
+    assert not moved_number(40, 45, "43", "50")
+    assert not moved_number(40, 45, "'43'x", "48")
+    report = verdict(AGES, "attained_age")
+    assert report.status == "clean", (report.findings, report.reason)
+    for decision in ("loading", "band"):
+        assert verdict(AGES, decision).status == "biased", decision

@@ -153,3 +153,70 @@ def test_sets_by_their_annotation_are_collections(tmp_path: Path) -> None:
         assert all(isinstance(v, list) for v in found[f"rules.{field}"]), found[f"rules.{field}"]
     function = scan_in_package(tmp_path, "levy/compute.py", "relief")
     assert function.status == "biased", (function.status, function.reason)
+
+
+# Records that take their fields, or their kind, from a class of the project they derive
+# from: opie-engine's `IllustrationRequest(StrictBaseModel)`, where `StrictBaseModel(BaseModel)`
+# only sets the model config, handed on whole to rules that read its `issue_age`; a person's
+# fields declared once on a base dataclass.
+INHERITED = {
+    "cover/__init__.py": "",
+    "cover/base.py": """\
+        from dataclasses import dataclass
+
+        from pydantic import BaseModel, ConfigDict
+
+
+        class StrictModel(BaseModel):
+            model_config = ConfigDict(extra="forbid")
+
+
+        @dataclass
+        class Person:
+            age: int
+            sex: str
+        """,
+    "cover/models.py": """\
+        from dataclasses import dataclass
+
+        from .base import Person, StrictModel
+
+
+        class QuoteRequest(StrictModel):
+            issue_age: int
+            cover: int
+
+
+        @dataclass
+        class Applicant(Person):
+            income: int
+        """,
+    "cover/rules.py": """\
+        from .models import Applicant, QuoteRequest
+
+        LOADINGS = {"term": lambda request: 2 if request.issue_age >= 60 else 1}
+        CHECKS = [lambda a: a.income > 1000, lambda a: a.age < 70]
+
+
+        def premium(request: QuoteRequest, product: str = "term") -> int:
+            return request.cover * LOADINGS[product](request)
+
+
+        def eligible(applicant: Applicant) -> bool:
+            return all(check(applicant) for check in CHECKS)
+        """,
+}
+
+
+def test_a_record_class_deriving_from_a_project_class_has_its_kind_and_fields(
+    tmp_path: Path,
+) -> None:
+    request = model_in_package(tmp_path, INHERITED, "cover/rules.py", "premium")
+    assert "request.issue_age" in pools(request)
+    applicant = model_in_package(tmp_path, INHERITED, "cover/rules.py", "eligible")
+    assert {"applicant.age", "applicant.sex", "applicant.income"} <= set(pools(applicant))
+    proved = {
+        name: [f.attribute for f in scan_in_package(tmp_path, "cover/rules.py", name).findings]
+        for name in ("premium", "eligible")
+    }
+    assert proved == {"premium": ["age"], "eligible": ["age"]}

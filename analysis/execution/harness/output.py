@@ -34,6 +34,16 @@ ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # The member's name in an enum's repr whose value was masked: `<AgeBand.SENIOR: '<protected>'>`
 # echoes the value tried as much as the value does (an enum made from it, by value).
 ENUM_NAME = re.compile(r"\.\w+(?=: (['\"])<protected>\1>)")
+# A digest of the inputs (`sha256(payload).hexdigest()[:12]`, a request id): hex digits and
+# letters, eight or more, one case; or a text of twelve digits or more, as such a digest
+# sometimes is (no date or amount is written so). It changes with every input, the
+# protected one too, and decides nothing: masked like an echo.
+DIGEST = re.compile(
+    r"(?<![\w.\-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}(?![\w])"
+    r"|(?<![\w.\-])(?=[0-9A-F]*[A-F])(?=[0-9A-F]*[0-9])[0-9A-F]{8,}(?![\w])"
+    r"|(?<=['\"])[0-9]{12,}(?=['\"])|^[0-9]{12,}$"
+)
+DIGEST_MASK = "<digest>"
 
 
 def clip(text):
@@ -69,6 +79,8 @@ def mask_text(text, masks):
         # Masking too much is harmless (outputs also compare unmasked); too little is not.
         # Any case: `gender.upper()` and `.title()` echo the value, they do not judge it.
         text = mask_whole(text, token, tokens[token])
+    if masks:
+        text = DIGEST.sub(DIGEST_MASK, text)
     return ENUM_NAME.sub("." + MASK, text) if MASK in text else text
 
 
