@@ -153,7 +153,7 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
     ]
     for node in ast.walk(fn):
         if isinstance(node, ast.Subscript):
-            columns += picked_columns(node, names)
+            columns += picked_columns(node, names, facts)
     columns += required_columns(fn, names, facts)
     columns += looped_columns(fn, names, facts)
     for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
@@ -185,18 +185,26 @@ def looped_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> lis
     return found
 
 
-def picked_columns(node: ast.Subscript, names: set[str]) -> list[str]:
+def picked_columns(node: ast.Subscript, names: set[str], facts: ModuleFacts) -> list[str]:
     """The columns a subscript of the table picks: `df.loc[mask, "SERIALNO"]`,
-    `df[["SEX", "PINCP"]]`, `df[df["AGEP"] >= 65]["SERIALNO"]` (a column of the rows kept)."""
+    `df[["SEX", "PINCP"]]`, `df[df["AGEP"] >= 65]["SERIALNO"]` (a column of the rows kept),
+    and those a list of the module names (`df[FEATURES]`, `df.loc[:, list(FEATURES)]`)."""
     owner = node.value
     picked: ast.expr | None
     if isinstance(owner, ast.Attribute) and owner.attr == "loc" and is_input(owner.value, names):
         picked = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) else None
-    elif is_input(owner, names) and isinstance(node.slice, ast.List):
+    elif is_input(owner, names) and isinstance(node.slice, (ast.List, ast.Name, ast.Call)):
         picked = node.slice
     elif input_subscript(owner, names):
         picked = node.slice
     else:
+        return []
+    if isinstance(picked, ast.Call) and len(picked.args) == 1 and not picked.keywords:
+        picked = picked.args[0]  # `list(FEATURES)`, `tuple(FEATURES)`
+    if isinstance(picked, (ast.Name, ast.Attribute)):
+        listed = facts.const(picked)
+        if isinstance(listed, (list, tuple)) and all(isinstance(t, str) for t in listed):
+            return list(listed)
         return []
     texts = [text_of(elt) for elt in (picked.elts if isinstance(picked, ast.List) else [picked])]
     return [text for text in texts if text is not None]

@@ -47,7 +47,7 @@ from analysis.search.refusal import (
     unborn,
 )
 from analysis.search.results import SearchResult, Trial, Witness
-from analysis.search.shifted import moved_number, shifted_echo, swapped_echo
+from analysis.search.shifted import moved_numbers, shifted_echo, swapped_echo
 from analysis.search.stability import stable_difference, varying_paths
 from analysis.shapes import ALIKE, InputModel, InputPath, Leaf, encode_value
 from analysis.values import value_kind
@@ -581,12 +581,13 @@ def pairs_of_a_kind(ok: list[Trial], unstable: frozenset[str]) -> Iterator[tuple
         va, vb = x.outcome.value, y.outcome.value
         return not (
             shifted_echo(x.value, y.value, va, vb)
-            or moved_number(x.value, y.value, va, vb)
             or swapped_echo(x.value, y.value, va, vb)
             or swapped_echo(y.value, x.value, vb, va)
         )
 
     numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]
+    if moved_numbers([t.value for t in ok], [t.outcome.value for t in ok]):
+        return  # the number carried forward, whichever it is
     if len(numeric) == len(ok):
         ordered = sorted(ok, key=lambda t: t.value)
         adjacent = [(x, y) for x, y in zip(ordered, ordered[1:], strict=False) if differ(x, y)]

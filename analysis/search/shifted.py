@@ -12,7 +12,6 @@ yet the first output with 41 written as 45 is the second."""
 from __future__ import annotations
 
 import datetime
-import math
 import re
 from typing import Any
 
@@ -62,17 +61,18 @@ def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
     return any(moved) and all(m or x == y for m, x, y in zip(moved, dates_a, dates_b, strict=True))
 
 
-def moved_number(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
-    """Whether two outputs are numbers moved exactly as far as the protected numbers were:
-    `issue_age + (month - 1) // 12`, the insured's attained age, is the age carried forward
-    (the attribute in another form, as a date moved with a birth date is), not a decision."""
-    if not (is_number(value_a) and is_number(value_b)) or value_a == value_b:
+def moved_numbers(values: list[Any], outputs: list[str]) -> bool:
+    """Whether every output is its protected number moved by one same distance, over three
+    values or more: `issue_age + (month - 1) // 12`, the insured's attained age, is the age
+    carried forward (the attribute in another form, as a date moved with a birth date is),
+    not a decision. Two values cannot tell: a point added at 65 moves 64's 0 to 65's 1."""
+    if len(set(values)) < 3 or not all(is_number(v) for v in values):
         return False
     try:
-        a, b = float(output_a), float(output_b)
+        moved = {round(float(out) - value, 9) for value, out in zip(values, outputs, strict=True)}
     except ValueError:
         return False
-    return a != value_a and math.isclose(a - b, value_a - value_b, abs_tol=1e-9)
+    return len(moved) == 1 and moved != {0.0}
 
 
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:

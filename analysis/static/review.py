@@ -181,8 +181,8 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
             grand = index.parent(parent)
             if isinstance(grand, ast.Call) and grand.func is parent:
                 return False  # a method of the object may read anything
-            if parent.attr == first:
-                return False
+            if parent.attr == first or parent.attr in TABLE_INDEXERS:
+                return False  # `df.loc[:, FEATURES]` picks columns by what it is given
         elif isinstance(parent, ast.Subscript) and parent.value is node:
             key = constant_key(parent)
             if key is MISSING or key == first:
@@ -190,6 +190,10 @@ def field_never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> 
         else:
             return False
     return True
+
+
+# A table's indexers: what they pick is given to them, any column.
+TABLE_INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
 
 
 # How deep the static review follows a protected value into helpers of the project.

@@ -292,3 +292,25 @@ def test_columns_a_loop_names_and_a_column_named_for_a_value_are_read() -> None:
     assert sorted(pools["df['female'][0]"]) == [False, True]
     report = verdict(RISK_FRAME, "risk")
     assert sorted(f.attribute for f in report.findings) == ["age", "gender"], report.reason
+
+
+# The columns a list of the module names picks: a model's features (`df[FEATURES]`,
+# `df.loc[:, list(FEATURES)]`), whatever the function reads of them afterwards.
+FEATURE_LIST = (
+    "import pandas as pd\n"
+    "FEATURES = ['age', 'sex', 'sbp']\n"
+    "WEIGHTS = {'age': 0.04, 'sbp': 0.01}\n"
+    "def risk(df: pd.DataFrame) -> float:\n"
+    "    X = df.loc[:, list(FEATURES)]\n"
+    "    row = X.iloc[0]\n"
+    "    male = 0.5 if row.iloc[1] == 'male' else 0.0\n"
+    "    return float(row.iloc[0] * WEIGHTS['age'] + row.iloc[2] * WEIGHTS['sbp'] + male)\n"
+)
+
+
+def test_the_columns_a_list_of_the_module_picks_are_read() -> None:
+    (param,) = model_of(FEATURE_LIST, "risk").params
+    assert isinstance(param.shape, FrameShape)
+    assert list(param.shape.item.fields) == ["age", "sex", "sbp"]
+    report = verdict(FEATURE_LIST, "risk")
+    assert sorted(f.attribute for f in report.findings) == ["age", "gender"], report.reason

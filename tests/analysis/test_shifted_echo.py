@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.shifted import moved_number, shifted_echo, swapped_echo
+from analysis.search.shifted import moved_numbers, shifted_echo, swapped_echo
 from analysis.values import DateValue
 
 SOURCE = (
@@ -83,14 +83,17 @@ AGES = (
     "    return 1.5 * issue_age + month\n"
     "def band(issue_age: int, month: int) -> int:\n"
     "    return issue_age + month if issue_age < 60 else 100\n"
+    "def points(issue_age: int, month: int) -> int:\n"
+    "    return month + (1 if issue_age >= 65 else 0)\n"
 )
 
 
 def test_a_number_moved_as_far_as_the_age_is_an_echo() -> None:
-    assert moved_number(40, 45, "43", "48")
-    assert not moved_number(40, 45, "43", "50")
-    assert not moved_number(40, 45, "'43'x", "48")
+    assert moved_numbers([40, 45, 70], ["43", "48", "73.0"])
+    assert not moved_numbers([40, 45, 70], ["43", "48", "75"])
+    assert not moved_numbers([64, 65], ["0", "1"])  # two values: a point added at 65
+    assert not moved_numbers([40, 45, 70], ["'43'", "48", "73"])
     report = verdict(AGES, "attained_age")
     assert report.status == "clean", (report.findings, report.reason)
-    for decision in ("loading", "band"):
+    for decision in ("loading", "band", "points"):
         assert verdict(AGES, decision).status == "biased", decision

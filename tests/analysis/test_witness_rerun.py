@@ -69,7 +69,12 @@ def test_the_search_confirms_no_witness_on_noise(source: str) -> None:
 
 
 def test_a_leaf_with_unstable_output_is_given_up_as_noisy_and_said_so() -> None:
-    source = "import os\ndef f(age, income):\n    return os.urandom(8).hex() if age >= 0 else ''\n"
+    # (not hex: a digest is masked as no decision at all, harness/output.py DIGEST)
+    source = (
+        "import random\n"
+        "def f(age, income):\n"
+        "    return str(random.SystemRandom().random()) if age >= 0 else ''\n"
+    )
     result = search(source)
     assert result.noisy == {"age"}
     report = verdict(source)
