@@ -30,6 +30,7 @@ from analysis.facts.param_docs import (
 from analysis.facts.people import only_people, strings_name_people
 from analysis.facts.tuple_reads import tuple_positions
 from analysis.inputs.age_tables import tables_by_age
+from analysis.inputs.answers import ANSWERS, prompts
 from analysis.inputs.classes import (
     INSTANCE_NAMES,
     MAX_DEPTH,
@@ -64,6 +65,7 @@ from analysis.shapes import (
     RecordShape,
     SeriesShape,
     Shape,
+    TupleShape,
     display,
 )
 from analysis.source.functions import (
@@ -163,7 +165,22 @@ class InputBuilder:
             params.append(Param(args.vararg.arg, False, extras, spread=True))
         if args.kwarg is not None:
             params += self.keyword_record(fn, args.kwarg, leaves)
+        params += self.typed_answers(fn, leaves)
         return self.finish(info, params, leaves)
+
+    def typed_answers(self, fn: FunctionNode, leaves: list[Leaf]) -> list[Param]:
+        """The answers the function reads at its own `input()` prompts (answers.py)."""
+        asked = prompts(fn)
+        if not asked:
+            return []
+        items: dict[str, Shape] = {}
+        category_of = self.policy.canonical_category
+        for i, (name, prompt, annotation) in enumerate(asked):
+            step: InputPath = (("param", ANSWERS), ("index", i))
+            # `reply = input("Where do you live (urban/rural)? ")`: the prompt says what
+            asked_for = prompt if not category_of(name) and category_of(prompt) else None
+            items[str(i)] = self.leaf(name, step, leaves, [], annotation, MISSING, asked_for)
+        return [Param(ANSWERS, True, TupleShape(items))]
 
     def keyword_record(self, fn: FunctionNode, kwarg: ast.arg, leaves: list[Leaf]) -> list[Param]:
         """`def score(**applicant)`: the keys it reads are keyword arguments of the call."""

@@ -93,6 +93,9 @@ if __name__ != "__main__":
     from analysis.execution.harness.stubs import STUBS, adopt_missing, needs_outcome
 
 MAX_STDOUT = 2000
+# The keyword the answers to a function's own `input()` prompts come under: typed at them,
+# one line each, then the end of input (analysis/inputs/answers.py).
+ANSWERS = "<stdin>"
 # Reads of the closed stdin at its end, after which one raises EOFError: a program that
 # reads it in a loop (a server's message loop, `while True: sys.stdin.readline()`) waits
 # for input that never comes, and would spin until its time is up.
@@ -338,7 +341,7 @@ class Harness:
             except Exception:  # noqa: BLE001 - a broken numpy must not end the run
                 pass
         sink = StringIO()
-        saved_stdout = sys.stdout
+        saved_stdout, saved_stdin = sys.stdout, sys.stdin
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
@@ -351,6 +354,9 @@ class Harness:
                 args = [self.decode(v) for v in call.get("args", [])]
                 kwargs = {k: self.decode(v) for k, v in call.get("kwargs", {}).items()}
                 masks = [self.decode(v) for v in call.get("mask", [])]
+                answers = kwargs.pop(ANSWERS, None)
+                if answers is not None:
+                    sys.stdin = StringIO("".join(f"{answer}\n" for answer in answers))
                 building = False
                 result = self.target(*args, **kwargs)
                 if result is None and args and getattr(self.target, "__name__", "") == "__init__":
@@ -384,6 +390,7 @@ class Harness:
             return {"ok": False, "error": error, "missing": missing}
         finally:
             sys.stdout = saved_stdout
+            sys.stdin = saved_stdin
         if STUBS.touched:
             return needs_outcome()
         printed = sink.getvalue()[:MAX_STDOUT]
