@@ -66,8 +66,8 @@ def moved_numbers(values: list[Any], outputs: list[str]) -> bool:
     values or more: `issue_age + (month - 1) // 12`, the insured's attained age, is the age
     carried forward (the attribute in another form, as a date moved with a birth date is),
     not a decision. Two values cannot tell: a point added at 65 moves 64's 0 to 65's 1."""
-    if len(set(values)) < 3 or not all(is_number(v) for v in values):
-        return False
+    if not all(is_number(v) for v in values) or len(set(values)) < 3:
+        return False  # (values of other kinds may be lists: unhashable)
     try:
         moved = {round(float(out) - value, 9) for value, out in zip(values, outputs, strict=True)}
     except ValueError:

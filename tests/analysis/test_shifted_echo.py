@@ -93,6 +93,7 @@ def test_a_number_moved_as_far_as_the_age_is_an_echo() -> None:
     assert not moved_numbers([40, 45, 70], ["43", "48", "75"])
     assert not moved_numbers([64, 65], ["0", "1"])  # two values: a point added at 65
     assert not moved_numbers([40, 45, 70], ["'43'", "48", "73"])
+    assert not moved_numbers([[40], [45], [70]], ["43", "48", "73"])  # lists: no numbers
     report = verdict(AGES, "attained_age")
     assert report.status == "clean", (report.findings, report.reason)
     for decision in ("loading", "band", "points"):
