@@ -20,7 +20,8 @@ def prompts(fn: FunctionNode) -> list[tuple[str, str, ast.expr | None]]:
     """(name, prompt, annotation) of each `input()` call of `fn`'s own body, in source
     order: the annotation `int` or `float` when that reads the answer."""
     found: list[tuple[int, int, str, str, ast.expr | None]] = []
-    for node, kept_in in own_nodes(fn):
+    nodes, kept_in = own_nodes(fn)
+    for node in nodes:
         if not is_input_call(node):
             continue
         reader = kept_in.get(id(node))
@@ -31,9 +32,9 @@ def prompts(fn: FunctionNode) -> list[tuple[str, str, ast.expr | None]]:
     return [asked[2:] for asked in sorted(found, key=lambda f: f[:2])]
 
 
-def own_nodes(fn: FunctionNode) -> list[tuple[ast.AST, dict[int, tuple[str, str]]]]:
-    """The nodes of `fn`'s body outside nested functions and classes, each with the names
-    the `input()` calls are assigned to: id(call) -> (variable, number reader or "")."""
+def own_nodes(fn: FunctionNode) -> tuple[list[ast.AST], dict[int, tuple[str, str]]]:
+    """The nodes of `fn`'s body outside nested functions and classes, and the names the
+    `input()` calls among them are assigned to: id(call) -> (variable, number reader or "")."""
     kept_in: dict[int, tuple[str, str]] = {}
     nodes: list[ast.AST] = []
     todo: list[ast.AST] = list(fn.body)
@@ -49,7 +50,7 @@ def own_nodes(fn: FunctionNode) -> list[tuple[ast.AST, dict[int, tuple[str, str]
                 if call is not None:
                     kept_in[id(call)] = (targets[0].id, reader)
         todo.extend(ast.iter_child_nodes(node))
-    return [(node, kept_in) for node in nodes]
+    return nodes, kept_in
 
 
 def unwrapped(value: ast.expr) -> tuple[ast.Call | None, str]:
