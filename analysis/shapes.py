@@ -188,6 +188,15 @@ class RecordShape(FieldsShape):
         return {"__cb__": "record", "fields": self.encoded_fields(values)}
 
 
+@dataclass(frozen=True)
+class JsonTextShape(FieldsShape):
+    """Text of a JSON object the function decodes (`json.loads(payload)`): the keys it
+    reads, written out as JSON."""
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "json", "fields": self.encoded_fields(values)}
+
+
 # A field of an object named so is no constructor argument: an attribute set on the
 # instance once built (state another method keeps: instance_reads.state_set_elsewhere).
 SET_AFTER = "@"
@@ -324,6 +333,7 @@ Shape = (
     LeafShape
     | MadeShape
     | RecordShape
+    | JsonTextShape
     | ObjectShape
     | TupleShape
     | RecordedShape
@@ -524,7 +534,7 @@ def every_item(path: InputPath, model: InputModel) -> InputPath:
                 if i < len(steps):
                     steps[i] = ("index", "*")
                     walk(shape.item, i + 1)
-            case RecordShape() | ObjectShape() | TupleShape() | RecordedShape():
+            case RecordShape() | JsonTextShape() | ObjectShape() | TupleShape() | RecordedShape():
                 inner = next((sub for sub in shape.fields.values() if holds(sub)), None)
                 if inner is not None:
                     walk(inner, i + 1)

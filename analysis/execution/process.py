@@ -108,6 +108,10 @@ class Call:
         }
 
 
+# What a function returns whose output is what it prints (Outcome.same).
+PRINTING_RESULTS = frozenset({"None", "0"})
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one call did, as far as the (untrusted) child says: a result or an error.
@@ -155,12 +159,13 @@ class Outcome:
     def same(self, other: Outcome) -> bool:
         """The same output, raw or with protected echoes masked.
 
-        What a function prints is its output only when it returns nothing: otherwise printing
+        What a function prints is its output only when it returns nothing, or a program's
+        exit status of success (`main()` prints its answer and returns 0): otherwise printing
         is logging, and a log line is not a decision.
         """
         if not (self.value == other.value or self.masked == other.masked):
             return False
-        if self.value != "None" or other.value != "None":
+        if self.value not in PRINTING_RESULTS or other.value not in PRINTING_RESULTS:
             return True
         return self.stdout == other.stdout or self.stdout_masked == other.stdout_masked
 
@@ -182,7 +187,7 @@ class Outcome:
     def shown(self) -> str:
         """The output as a report shows it: the value, and what was printed when it is None."""
         text = self.value
-        if text == "None" and self.stdout:
+        if text in PRINTING_RESULTS and self.stdout:
             text += f"  (printed: {self.stdout.strip()[:200]!r})"
         return text
 

@@ -137,6 +137,28 @@ def or_called(base: Matcher) -> Matcher:
     return Matcher(matches, base.words)
 
 
+# Modules whose `loads` decodes JSON text.
+JSON_MODULES = frozenset({"json", "orjson", "ujson", "simplejson", "rapidjson"})
+
+
+def json_decoded(base: Matcher) -> Matcher:
+    """What decoding as JSON gives of what `base` matches: `json.loads(payload)`."""
+
+    def matches(node: ast.AST) -> bool:
+        if not isinstance(node, ast.Call) or len(node.args) != 1:
+            return False
+        called = node.func
+        return (
+            isinstance(called, ast.Attribute)
+            and called.attr == "loads"
+            and isinstance(called.value, ast.Name)
+            and called.value.id in JSON_MODULES
+            and base(node.args[0])
+        )
+
+    return Matcher(matches, base.words)
+
+
 def with_aliases(fn: ast.AST, base: Matcher) -> Matcher:
     """`base`, or any local name assigned from what `base` matches (`p = applicant`)."""
     names = aliases(base.nodes(fn), base)
@@ -177,10 +199,16 @@ def record_accesses(
     looped = looped_keys(fn, facts)
     # `parameters[p] * w`: reads by a looped key that are computed with (a score's weights);
     # a key read to look something up may be optional (`if p not in params: continue`).
-    operands = {
-        id(side) for node in nodes if isinstance(node, ast.BinOp)
-        for side in (node.left, node.right)
-    } if looped else set()
+    operands = (
+        {
+            id(side)
+            for node in nodes
+            if isinstance(node, ast.BinOp)
+            for side in (node.left, node.right)
+        }
+        if looped
+        else set()
+    )
     for node in nodes:
         read = field_read(node, matcher, method_calls)
         if read is not None and read.name not in fields:

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from analysis.caches import Cache
-from analysis.facts.fieldreads import FieldRead, Matcher, keyed_by_text, record_accesses
+from analysis.facts.fieldreads import (
+    FieldRead,
+    Matcher,
+    json_decoded,
+    keyed_by_text,
+    name_matcher,
+    record_accesses,
+)
 from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
 from analysis.facts.item_reads import element_accesses
 from analysis.facts.module import ModuleFacts, enum_members
@@ -41,6 +48,7 @@ from analysis.inputs.classes import (
     undeclared_reads,
     vararg_leaf,
 )
+from analysis.inputs.command_line import COMMAND_LINE, CommandLine, command_line
 from analysis.inputs.doc_examples import (
     MAX_EXAMPLES,
     bind_calls,
@@ -56,6 +64,7 @@ from analysis.shapes import (
     FrameShape,
     InputModel,
     InputPath,
+    JsonTextShape,
     Leaf,
     LeafShape,
     ListShape,
@@ -151,11 +160,19 @@ class InputBuilder:
         # by position, as callers do. Past a parameter left to its default, by keyword.
         kwonly = {a.arg for a in args.kwonlyargs}
         by_keyword = not renamed_by_decorator(info, self.facts.functions)
+        words = command_line(fn, self.facts.functions, self.facts.tree, self.facts.const)
         for arg in [*positional, *args.kwonlyargs]:
             if arg.arg in passed_in and arg.arg not in posonly:
                 by_keyword = True
                 continue  # `factor=rating.gender_factor`: the call keeps the function passed in
             keyword = (by_keyword and arg.arg not in posonly) or arg.arg in kwonly
+            if words is not None and arg.arg in words.handed_on:
+                # `parser.parse_args(argv)`: None, so argparse reads the words of sys.argv
+                path: InputPath = (("param", arg.arg),)
+                given = Leaf(path, display(path), arg.arg, [None])
+                leaves.append(given)
+                params.append(Param(arg.arg, keyword, LeafShape(given)))
+                continue
             params.append(self.parameter(info, arg, keyword, defaults, naming, leaves))
         if args.vararg is not None and not passed_in.keys() & {a.arg for a in positional}:
             # `def f(age, sex, *folds)`: the named ones go by position, then the extras.
@@ -166,7 +183,32 @@ class InputBuilder:
         if args.kwarg is not None:
             params += self.keyword_record(fn, args.kwarg, leaves)
         params += self.typed_answers(fn, leaves)
+        params += self.command_line(words, leaves)
         return self.finish(info, params, leaves)
+
+    def command_line(self, words: CommandLine | None, leaves: list[Leaf]) -> list[Param]:
+        """The options and words the function reads from its command line (command_line.py)."""
+        if words is None:
+            return []
+        fields: dict[str, Shape] = {}
+        category_of = self.policy.canonical_category
+        for option in words.options:
+            step: InputPath = (("param", COMMAND_LINE), ("key", option.key))
+            # `--who` with `help="the patient's sex"`: the help says what it holds
+            told = None
+            if not category_of(option.name) and category_of(option.help):
+                told = option.help
+            fields[option.key] = self.leaf(
+                option.name,
+                step,
+                leaves,
+                option.choices,
+                option.annotation,
+                option.default,
+                told,
+                closed=bool(option.choices),
+            )
+        return [Param(COMMAND_LINE, True, RecordShape(fields))]
 
     def typed_answers(self, fn: FunctionNode, leaves: list[Leaf]) -> list[Param]:
         """The answers the function reads at its own `input()` prompts (answers.py)."""
@@ -466,6 +508,21 @@ class InputBuilder:
             return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
         return None
 
+    def json_text(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """Text the function decodes as JSON (`data = json.loads(payload)`, a request's
+        `json.loads(event["body"])`): an object of the keys it reads from what it decodes."""
+        if not isinstance(fn, FUNCTIONS):
+            return None
+        decoded = json_decoded(spot.base or name_matcher(spot.name))
+        if not any(decoded(node) for node in decoded.nodes(fn)):
+            return None
+        reads = record_accesses(fn, spot.name, self.facts, decoded)
+        accessed = object_reads(spot.name, reads, self.policy)
+        if not accessed:
+            return None
+        record = self.record(fn, accessed, spot.path, leaves, spot.depth, local=True)
+        return JsonTextShape(record.fields)
+
     def records_collection(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A list, or a mapping by id, of records whose keys or attributes the function reads
         (`for c in candidates: c["age"]`)."""
@@ -632,6 +689,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("list of a project class", anywhere, InputBuilder.list_of_class),
     Recogniser("instance of a project class", anywhere, InputBuilder.of_class),
     Recogniser("DataFrame", within_depth, InputBuilder.frame),
+    Recogniser("text of JSON", within_depth, InputBuilder.json_text),
     Recogniser("record of the fields read", within_depth, InputBuilder.fields_record),
     Recogniser("list or mapping of records", within_depth, InputBuilder.records_collection),
     Recogniser("small tuple", within_depth, InputBuilder.small_tuple),

@@ -141,6 +141,8 @@ def never_read(fn: ast.FunctionDef | ast.AsyncFunctionDef, leaf: Leaf) -> bool:
     """True when a parameter leaf is provably unused: no read, no opaque introspection."""
     if leaf.read_in:
         return False  # read by a helper or a method of the instance (`self.total_deductions`)
+    if leaf.path[0][1].startswith("<"):
+        return False  # what the program reads from its stdin or its command line
     if len(leaf.path) != 1:
         return field_never_read(fn, leaf)
     name = leaf.path[0][1]
@@ -206,7 +208,10 @@ DECIDES: Cache[tuple[int, str, int], bool] = Cache("helper decides with a parame
 
 
 def passed_to_helpers(
-    fn: FunctionNode, leaf: Leaf, functions: dict[str, FunctionNode], caches: Caches,
+    fn: FunctionNode,
+    leaf: Leaf,
+    functions: dict[str, FunctionNode],
+    caches: Caches,
     depth: int = 0,
 ) -> tuple[str, ...]:
     """Names of the project's helpers `fn` hands the leaf to (as it is or as what it became)
@@ -242,8 +247,12 @@ def helper_calls(
 
 
 def decides_with(
-    callee: FunctionNode, param: str, leaf: Leaf, functions: dict[str, FunctionNode],
-    caches: Caches, depth: int,
+    callee: FunctionNode,
+    param: str,
+    leaf: Leaf,
+    functions: dict[str, FunctionNode],
+    caches: Caches,
+    depth: int,
 ) -> bool:
     key = (id(callee), param, depth)
     kept = caches[DECIDES]

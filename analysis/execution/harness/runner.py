@@ -96,6 +96,11 @@ MAX_STDOUT = 2000
 # The keyword the answers to a function's own `input()` prompts come under: typed at them,
 # one line each, then the end of input (analysis/inputs/answers.py).
 ANSWERS = "<stdin>"
+# The keyword the words of a function's command line come under, a record of option ->
+# value written into sys.argv (command_words; analysis/inputs/command_line.py), and the
+# key of the sub-command chosen in it.
+COMMAND_LINE = "<argv>"
+COMMAND = "<command>"
 # Reads of the closed stdin at its end, after which one raises EOFError: a program that
 # reads it in a loop (a server's message loop, `while True: sys.stdin.readline()`) waits
 # for input that never comes, and would spin until its time is up.
@@ -341,7 +346,7 @@ class Harness:
             except Exception:  # noqa: BLE001 - a broken numpy must not end the run
                 pass
         sink = StringIO()
-        saved_stdout, saved_stdin = sys.stdout, sys.stdin
+        saved_stdout, saved_stdin, saved_argv = sys.stdout, sys.stdin, sys.argv
         sys.stdout = sink
         masks = []
         STUBS.touched.clear()
@@ -357,6 +362,9 @@ class Harness:
                 answers = kwargs.pop(ANSWERS, None)
                 if answers is not None:
                     sys.stdin = StringIO("".join(f"{answer}\n" for answer in answers))
+                words = kwargs.pop(COMMAND_LINE, None)
+                if isinstance(words, dict):
+                    sys.argv = [saved_argv[0] if saved_argv else "prog", *command_words(words)]
                 building = False
                 result = self.target(*args, **kwargs)
                 if result is None and args and getattr(self.target, "__name__", "") == "__init__":
@@ -391,6 +399,7 @@ class Harness:
         finally:
             sys.stdout = saved_stdout
             sys.stdin = saved_stdin
+            sys.argv = saved_argv
         if STUBS.touched:
             return needs_outcome()
         printed = sink.getvalue()[:MAX_STDOUT]
@@ -451,6 +460,12 @@ class Harness:
 
     def decode_recorded(self, value):  # evidence: an argument of a recorded call, a leaf set
         return RECORDED.value(value, self.decode)
+
+    def decode_json(self, value):
+        import json  # imported lazily: most calls never need it
+
+        fields = {k: self.decode(v) for k, v in value["fields"].items()}
+        return json.dumps(fields, default=str)
 
     def decode_record(self, value):
         return Record({k: self.decode(v) for k, v in value["fields"].items()})
@@ -559,6 +574,28 @@ class ClosedStdin(io.TextIOWrapper):
             if self.empty_reads > MAX_EMPTY_READS:
                 raise EOFError("stdin is closed: read at its end in a loop")
         return got
+
+
+def command_words(given):
+    """The words of `sys.argv` after the program's name, from a record of option -> value:
+    "--age": 70 gives `--age 70`, a flag `True` gives the flag alone and `False` or None
+    nothing; a key without dashes is a positional word; "heart --age" an option of the
+    sub-command "heart", written after its name when that is the one chosen (COMMAND)."""
+    command = given.get(COMMAND)
+    head, tail = [], []
+    for key, value in given.items():
+        scope, _, word = str(key).rpartition(" ")
+        if key == COMMAND or (scope and scope != command) or value is None:
+            continue
+        into = tail if scope else head
+        if word.startswith("-"):
+            if value is False:
+                continue
+            into.append(word)
+            if value is True:
+                continue
+        into.append(str(value))
+    return [*head, *([str(command)] if command is not None else []), *tail]
 
 
 def describe(exc):
