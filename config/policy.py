@@ -320,6 +320,9 @@ class Policy(Strict):
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# An age glued to its unit or its grouping in one word, as data columns name it (the CDC's
+# `agemos`, `agedays`; `agegroup`, `ageyrs`): two tokens, as `age_days` is.
+GLUED_AGE = re.compile(r"(age)(days?|mos|months?|yrs|years?|wks|weeks?|group|grp|band|cat)")
 
 
 # How a yes/no flag is named: `is_female`, `hasDisability`.
@@ -344,7 +347,12 @@ def name_tokens(name: str) -> tuple[str, ...]:
     """Identifier or phrase -> lower-case tokens: 'applicantAge_2' -> (applicant, age, 2).
     Accented letters fold to their base letters (`âge` -> age, `género` -> genero, `věk` ->
     vek): code in French, Spanish, Portuguese or Czech names its people in its own words."""
-    return tuple(t.lower() for t in _CAMEL.findall(without_accents(name)))
+    tokens: list[str] = []
+    for token in _CAMEL.findall(without_accents(name)):
+        lower = token.lower()
+        glued = GLUED_AGE.fullmatch(lower)
+        tokens.extend(glued.groups() if glued else (lower,))
+    return tuple(tokens)
 
 
 def without_accents(text: str) -> str:

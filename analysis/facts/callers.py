@@ -105,6 +105,29 @@ def category_from_callers(
     return found
 
 
+def category_named_by_callers(
+    fn: FunctionNode, param: str, facts: ModuleFacts, category_of: Callable[[str], str | None]
+) -> str | None:
+    """The category of the name every call of the module hands `fn` as `param` under:
+    `Dx(edad, i, tabla)` in a loop `for edad in edades`, `band(row["age"])`. A value is
+    what the code calls it, whether or not it came from the caller's own inputs."""
+    sites = call_sites(facts).get((id(fn), param), [])
+    named = {category_of(word) if (word := value_name(arg)) else None for _, arg in sites}
+    return named.pop() if len(named) == 1 else None
+
+
+def value_name(node: ast.expr) -> str | None:
+    """The name a value goes by: a variable's, an attribute's, a key's."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        key = node.slice.value
+        return key if isinstance(key, str) else None
+    return None
+
+
 def records(model: InputModel) -> set[str]:
     """The parameters that hold records (their leaves are fields)."""
     return {leaf.path[0][1] for leaf in model.leaves if len(leaf.path) > 1}

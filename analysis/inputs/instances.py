@@ -293,14 +293,19 @@ class HeldObjects:
         reaches through it (`risk_category` reading `self.total`, the sum of `self.age` and
         four scores), not by `fn` itself, names that member: `fn` reads it too."""
         read_by: dict[str, str] = {}
-        for method, own in reached_methods(self.fn, name, cls)[1:]:
+        derived = derived_attributes(cls)
+        for i, (method, own) in enumerate(reached_methods(self.fn, name, cls)):
             for node in ast.walk(method):
                 if (
                     isinstance(node, ast.Attribute)
                     and isinstance(node.value, ast.Name)
                     and node.value.id == own
                 ):
-                    read_by.setdefault(node.attr, method.name)
+                    if i:
+                        read_by.setdefault(node.attr, method.name)
+                    # `self.is_female`, which the constructor made of `sex`, reads the sex
+                    for source in derived.get(node.attr, ()):
+                        read_by.setdefault(source, "__init__")
         for leaf in built.leaves():
             step = leaf.path[1] if len(leaf.path) > 1 else None
             if step is not None and step[0] == "attr" and step[1] in read_by:
@@ -314,3 +319,24 @@ class HeldObjects:
             read = inner.get(step[1]) if step is not None else None
             if read is not None and read.where is not self.fn and isinstance(read.where, FUNCTIONS):
                 leaf.read_in = leaf.read_in or read.where.name
+
+
+def derived_attributes(cls: ast.ClassDef) -> dict[str, set[str]]:
+    """The attributes the constructor sets from its parameters worked into something else
+    (`self.is_female = sex == "female"`), by the parameters each is made of."""
+    init = next(
+        (s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "__init__"), None
+    )
+    if init is None:
+        return {}
+    params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
+    made: dict[str, set[str]] = {}
+    for stmt in ast.walk(init):
+        if not isinstance(stmt, ast.Assign) or isinstance(stmt.value, ast.Name):
+            continue  # `self.sex = sex` keeps the parameter itself
+        sources = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)} & params
+        for target in stmt.targets:
+            if isinstance(target, ast.Attribute) and sources:
+                made.setdefault(target.attr, set()).update(sources)
+    return made
+

@@ -11,7 +11,7 @@ from typing import Any
 
 from analysis.caches import Cache
 from analysis.facts.annotations import annotation_kind, literal_choices
-from analysis.facts.callers import category_from_callers
+from analysis.facts.callers import category_from_callers, category_named_by_callers, value_name
 from analysis.facts.hint import Hint
 from analysis.facts.module import ModuleFacts
 from analysis.facts.param_docs import DOCUMENTED_FLAGS
@@ -85,6 +85,12 @@ NAME_HINTS: Cache[tuple[str, str | None], Hint] = Cache("name hints")
 CATEGORY_HINTS: Cache[str, Hint] = Cache("category hints")
 # The words each name is compared with in one function (by the function's id).
 COMPARED_WORDS: Cache[int, dict[str, list[str]]] = Cache("compared words")
+COMPARED_NAMES: Cache[int, dict[str, list[str]]] = Cache("compared names")
+PERSON_WORDS: Cache[None, set[str]] = Cache("words that name a person")
+CODE_LETTERS: Cache[int, dict[str, set[str]]] = Cache("code letters")
+# The letters a sex is coded by.
+SEX_LETTERS = frozenset({"m", "f"})
+SEQUENCES = (ast.Tuple, ast.List, ast.Set)
 # What a leaf's pool depends on: name, category, kinds, choices, age form, default (its type
 # and text), own kinds. -> (pool, how many of its values come from the code)
 PoolKey = tuple[str, str | None, frozenset[str], str, str | None, type[Any], str, frozenset[str]]
@@ -262,6 +268,10 @@ class LeafMaker:
             and self.function is not None
         ):
             category = category_from_callers(self.function, name, self.facts, self.callers)
+            if category is None:
+                category = category_named_by_callers(
+                    self.function, name, self.facts, self.named_category
+                )
         if category is None and category_name is None and not self.policy.excluded_name(name):
             category = self.category_of_values(name)
         if category is not None and self.names_a_column(default, category):
@@ -283,7 +293,27 @@ class LeafMaker:
             word = self.policy.word_in(value)
             if category is not None and word is not None and self.policy.strength(word) == "strong":
                 return category
-        return None
+        # `s == "F"` beside `s == "M"`, `{"M": 1.0, "F": 0.85}[code]`: a sex by its letters
+        letters = self.facts.caches.value(
+            CODE_LETTERS, id(fn), lambda: code_letters(fn, self.facts.const)
+        )
+        if SEX_LETTERS <= letters.get(name, set()):
+            return "gender"
+        # `for edad in edades: if edad >= x`: what it is compared with names what it is
+        named = self.facts.caches.value(COMPARED_NAMES, id(fn), lambda: compared_names(fn))
+        categories = {self.named_category(other) for other in named.get(name, [])}
+        return categories.pop() if len(categories) == 1 else None
+
+    def named_category(self, name: str) -> str | None:
+        """The category a value's name is nothing but: `edad`, `age`, `patient_sex`; not
+        `tbl_sex` (a table of one sex), `max_age` (a bound), nor a word as often a thing's
+        (a graph's `degree`, a test's `expecting`)."""
+        word = self.policy.word_in(name)
+        if word is None or self.policy.excluded_name(name) or self.policy.strength(word) == "weak":
+            return None
+        markers = self.facts.caches.once(PERSON_WORDS, lambda: person_words(self.policy))
+        rest = [t for t in name_tokens(name) if t not in word and not t.isdigit()]
+        return self.policy.canonical_category(name) if set(rest) <= markers else None
 
     def own_kinds(self, name: str, annotation: ast.expr | None) -> set[str]:
         """How this input itself is used. How it carries an age is its own business:
@@ -409,21 +439,64 @@ def compared_words(fn: ast.AST) -> dict[str, list[str]]:
         sides = [node.left, *node.comparators]
         for a, b in zip(sides, sides[1:], strict=False):
             for subject, other in ((a, b), (b, a)):
-                name = compared_name(subject)
+                name = value_name(subject)
                 if name is not None:
                     found.setdefault(name, []).extend(words_of(other))
     return found
 
 
-def compared_name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        key = node.slice.value
-        return key if isinstance(key, str) else None
-    return None
+def code_letters(fn: ast.AST, const: Callable[[ast.expr], Any]) -> dict[str, set[str]]:
+    """The one-letter texts (lower-cased) each name is compared with, or that key the table
+    it looks up (`{"M": 1.0, "F": 0.85}[code]`, `FACTORS.get(code)`)."""
+    found: dict[str, set[str]] = {}
+
+    def add(subject: ast.expr, keys: Any) -> None:
+        name = value_name(subject)
+        if name is not None:
+            letters = {k.lower() for k in keys if isinstance(k, str) and len(k) == 1}
+            found.setdefault(name, set()).update(letters)
+
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            for a, b in zip(sides, sides[1:], strict=False):
+                for subject, other in ((a, b), (b, a)):
+                    items = other.elts if isinstance(other, SEQUENCES) else [other]
+                    add(subject, [i.value for i in items if isinstance(i, ast.Constant)])
+        elif isinstance(node, ast.Subscript) and isinstance(table := const(node.value), dict):
+            add(node.slice, table)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and isinstance(table := const(node.func.value), dict)
+        ):
+            add(node.args[0], table)
+    return found
+
+
+def person_words(policy: Policy) -> set[str]:
+    """The words that name a person (`patient`, `applicant`), as tokens."""
+    return {token for marker in policy.people.markers for token in name_tokens(marker)}
+
+
+def compared_names(fn: ast.AST) -> dict[str, list[str]]:
+    """The names of the values each variable is compared with in `fn` by order or equality
+    (`edad >= x`, `x < person.age`)."""
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, a, b in zip(node.ops, sides, sides[1:], strict=False):
+            if isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
+                continue
+            for subject, other in ((a, b), (b, a)):
+                other_name = value_name(other)
+                if isinstance(subject, ast.Name) and other_name is not None:
+                    found.setdefault(subject.id, []).append(other_name)
+    return found
 
 
 def words_of(node: ast.expr) -> list[str]:

@@ -165,3 +165,34 @@ class TIMI:
         return total, self._risk_category(total)
 """
     assert leaf(model_of(source, "TIMI._risk_category"), "score").category is None
+
+
+# Actuarial notation (funciones-actuariales' commutation functions): the age is `x`; what it
+# is compared with, and what the module's calls hand it, are named for what they are.
+NOTATION = """
+def Dx(x, i, tabla):
+    return (1 + i) ** -x * tabla[x]
+
+
+def Nx(x, i, tabla):
+    total = 0.0
+    for edad in sorted(tabla):
+        if edad >= x:
+            total += Dx(edad, i, tabla)
+    return total
+
+
+def count_above(n, items):
+    return sum(1 for item in items if item > n)
+"""
+
+
+def test_a_parameter_compared_with_a_named_value_is_what_that_value_is() -> None:
+    assert leaf(model_of(NOTATION, "Nx"), "x").category == "age"
+    assert leaf(model_of(NOTATION, "count_above"), "n").category is None
+
+
+def test_a_parameter_every_call_hands_a_named_value_is_what_that_value_is() -> None:
+    assert leaf(model_of(NOTATION, "Dx"), "x").category == "age"
+    assert leaf(model_of(NOTATION, "Dx"), "i").category is None  # `i` names nothing
+

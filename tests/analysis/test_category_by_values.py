@@ -53,3 +53,38 @@ def test_the_class_of_taxpayers_and_the_kind_are_proved_biased() -> None:
         report = verdict(SOURCE, name)
         assert report.status == "biased", (name, report.reason)
         assert {f.attribute for f in report.findings} == {category}
+
+
+# A sex coded by its two letters, under a name that says nothing (CKD-EPI's `s`), compared
+# with both or looking one up in a table keyed by both; one letter alone (a grade "F") or
+# another pair (sizes) says nothing.
+LETTERS = textwrap.dedent("""\
+    FACTORS = {"M": 1.0, "F": 0.742}
+
+
+    def egfr(scr, age, s):
+        kappa = 0.7 if s == "F" else 0.9
+        if s not in ("M", "F"):
+            raise ValueError(s)
+        return 141 * (scr / kappa) ** -0.329 * 0.993 ** age
+
+
+    def mdrd(scr, age, code):
+        return 175 * scr ** -1.154 * age ** -0.203 * FACTORS.get(code, 1.0)
+
+
+    def passed(score, grade):
+        return score > 50 and grade != "F"
+
+
+    def shirt(price, size):
+        return price + (2 if size in ("M", "L") else 0)
+""")
+
+
+def test_an_input_compared_with_both_letters_of_a_sex_is_one() -> None:
+    assert leaf(model_of(LETTERS, "egfr"), "s").category == "gender"
+    assert leaf(model_of(LETTERS, "mdrd"), "code").category == "gender"
+    assert leaf(model_of(LETTERS, "passed"), "grade").category is None
+    assert leaf(model_of(LETTERS, "shirt"), "size").category is None
+    assert {f.attribute for f in verdict(LETTERS, "egfr").findings} == {"age", "gender"}

@@ -423,3 +423,28 @@ def test_state_another_method_keeps_on_the_instance_is_an_input() -> None:
     model = model_of(KEPT_BY_ANOTHER_METHOD, "Predict.calculate")
     shown = sorted(lf.display for lf in model.protected)
     assert shown == ["patient['ethnicity']", "patient['sex']"]
+
+
+# The pooled cohort equations as one class (emji-ascvd-calculator): the constructor turns the
+# sex and race into flags, and the baseline survival reads only the flags.
+FLAGS_MADE_BY_THE_CONSTRUCTOR = """\
+class Equation:
+    def __init__(self, age, sex, race, smoker):
+        self.age = age
+        self.smoker = smoker
+        self.is_female = sex == "female"
+        self.is_african = race == "african_american"
+
+    def baseline(self):
+        if self.is_african and self.is_female:
+            return 0.95334
+        if self.is_female:
+            return 0.96652
+        return 0.91436 if not self.is_african else 0.89536
+"""
+
+
+def test_an_attribute_the_constructor_makes_of_a_parameter_reads_that_parameter() -> None:
+    report = verdict(FLAGS_MADE_BY_THE_CONSTRUCTOR, "Equation.baseline")
+    assert sorted(f.attribute for f in report.findings) == ["gender", "race"], report.reason
+

@@ -131,6 +131,17 @@ NAMES = [
     ("profissão", "occupation"),
     ("estado", None),  # a state, of anything
     ("eta", None),  # an ETA or a learning rate, not Italian's age
+    # An age glued to its unit or grouping in one word, as data columns name it (the CDC's
+    # `agemos`, growthcleanr's `agedays`); words that only begin with "age" stay theirs.
+    ("agedays", "age"),
+    ("agemos", "age"),
+    ("AgeGroup", "age"),
+    ("agent", None),
+    ("agenda", None),
+    ("ageing_report", None),
+    # National postcodes by their own names.
+    ("eircode_risk", "region"),
+    ("pincode", "region"),
 ]
 
 
@@ -142,6 +153,7 @@ def test_names_map_to_categories_on_word_tokens(name: str, category: str | None)
 def test_tokens_split_camel_case_and_underscores() -> None:
     assert name_tokens("applicantAgeYears") == ("applicant", "age", "years")
     assert name_tokens("HTTPServer_id") == ("http", "server", "id")
+    assert name_tokens("subject_agemos") == ("subject", "age", "mos")
 
 
 def test_a_layer_can_enable_a_category_and_add_a_synonym() -> None:
