@@ -191,13 +191,8 @@ class InputBuilder:
         if words is None:
             return []
         fields: dict[str, Shape] = {}
-        category_of = self.policy.canonical_category
         for option in words.options:
             step: InputPath = (("param", COMMAND_LINE), ("key", option.key))
-            # `--who` with `help="the patient's sex"`: the help says what it holds
-            told = None
-            if not category_of(option.name) and category_of(option.help):
-                told = option.help
             fields[option.key] = self.leaf(
                 option.name,
                 step,
@@ -205,7 +200,7 @@ class InputBuilder:
                 option.choices,
                 option.annotation,
                 option.default,
-                told,
+                self.told(option.name, option.help),  # `--who`, help="the patient's sex"
                 closed=bool(option.choices),
             )
         return [Param(COMMAND_LINE, True, RecordShape(fields))]
@@ -216,13 +211,18 @@ class InputBuilder:
         if not asked:
             return []
         items: dict[str, Shape] = {}
-        category_of = self.policy.canonical_category
         for i, (name, prompt, annotation) in enumerate(asked):
             step: InputPath = (("param", ANSWERS), ("index", i))
             # `reply = input("Where do you live (urban/rural)? ")`: the prompt says what
-            asked_for = prompt if not category_of(name) and category_of(prompt) else None
+            asked_for = self.told(name, prompt)
             items[str(i)] = self.leaf(name, step, leaves, [], annotation, MISSING, asked_for)
         return [Param(ANSWERS, True, TupleShape(items))]
+
+    def told(self, name: str, text: str) -> str | None:
+        """The text a program asks for an input by (a prompt, an option's help), when it
+        names a category that the input's own name does not."""
+        category_of = self.policy.canonical_category
+        return text if not category_of(name) and category_of(text) else None
 
     def keyword_record(self, fn: FunctionNode, kwarg: ast.arg, leaves: list[Leaf]) -> list[Param]:
         """`def score(**applicant)`: the keys it reads are keyword arguments of the call."""
