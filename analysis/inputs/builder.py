@@ -160,7 +160,7 @@ class InputBuilder:
         # by position, as callers do. Past a parameter left to its default, by keyword.
         kwonly = {a.arg for a in args.kwonlyargs}
         by_keyword = not renamed_by_decorator(info, self.facts.functions)
-        words = command_line(fn, self.facts.functions, self.facts.tree, self.facts.const)
+        words = command_line(fn, self.facts)
         for arg in [*positional, *args.kwonlyargs]:
             if arg.arg in passed_in and arg.arg not in posonly:
                 by_keyword = True

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from analysis.caches import Cache
 from analysis.execution.harness.runner import COMMAND, COMMAND_LINE
+from analysis.facts.module import ModuleFacts
 from analysis.facts.param_docs import first_clause
 from analysis.inputs.answers import NUMBER_READERS, own_nodes
 from analysis.source.functions import FunctionNode
@@ -26,6 +28,7 @@ PARSING = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 SAME_PARSER = frozenset({"add_argument_group", "add_mutually_exclusive_group"})
 TYPES = frozenset({"int", "float", "str", "bool"})
 MAX_HELPERS = 2  # how deep the calls are followed to where the parser is built
+READS_COMMAND_LINE: Cache[None, bool] = Cache("the module reads a command line")
 
 
 @dataclass
@@ -49,36 +52,50 @@ class CommandLine:
     handed_on: set[str]
 
 
-def command_line(
-    fn: FunctionNode,
-    functions: dict[str, FunctionNode],
-    module: ast.Module,
-    const: Callable[[ast.expr], Any],
-) -> CommandLine | None:
+def command_line(fn: FunctionNode, facts: ModuleFacts) -> CommandLine | None:
     """The command line `fn` parses with argparse, else the `sys.argv` words it reads."""
-    scope = parsing_scope(fn, functions)
+    if not facts.caches.once(READS_COMMAND_LINE, lambda: reads_command_line(facts.tree)):
+        return None  # most modules: nothing to walk for
+    nodes_of: dict[int, list[ast.AST]] = {}
+
+    def nodes(part: FunctionNode) -> list[ast.AST]:
+        if id(part) not in nodes_of:
+            nodes_of[id(part)] = own_nodes(part)[0]
+        return nodes_of[id(part)]
+
+    scope = parsing_scope(fn, facts.functions, nodes)
     if scope is None:
         words = argv_words(fn)
         return CommandLine(words, set()) if words else None
-    nodes = [node for part in scope for node in own_nodes(part)[0]]
-    if not any(is_parser_call(node) for node in nodes):
-        nodes += [node for stmt in module.body for node in ast.walk(stmt)]  # a module's parser
-    options = declared_options(nodes, const)
-    parsers = {part.name for part in scope[1:] if any(map(is_parsing, own_nodes(part)[0]))}
+    declaring = [node for part in scope for node in nodes(part)]
+    if not any(is_parser_call(node) for node in declaring):
+        declaring += [node for stmt in facts.tree.body for node in ast.walk(stmt)]  # the module's
+    options = declared_options(declaring, facts.const)
+    parsers = {part.name for part in scope[1:] if any(map(is_parsing, nodes(part)))}
     handed_on = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
-    handed_on &= {name.id for node in own_nodes(fn)[0] for name in handed_names(node, parsers)}
+    handed_on &= {name.id for node in nodes(fn) for name in handed_names(node, parsers)}
     return CommandLine(options, handed_on) if options else None
 
 
+def reads_command_line(module: ast.Module) -> bool:
+    """Whether the module parses a command line or reads `sys.argv` anywhere."""
+    return any(
+        isinstance(node, ast.Attribute) and (node.attr in PARSING or node.attr == "argv")
+        for node in ast.walk(module)
+    )
+
+
 def parsing_scope(
-    fn: FunctionNode, functions: dict[str, FunctionNode]
+    fn: FunctionNode,
+    functions: dict[str, FunctionNode],
+    nodes: Callable[[FunctionNode], list[ast.AST]],
 ) -> list[FunctionNode] | None:
     """`fn` and the module's functions it calls, to MAX_HELPERS deep, when one of them
     parses a command line (`parser.parse_args(...)`); else None."""
     scope, todo, parses = [fn], [(fn, 0)], False
     while todo:
         part, depth = todo.pop()
-        for node in own_nodes(part)[0]:
+        for node in nodes(part):
             parses = parses or is_parsing(node)
             called = node.func if isinstance(node, ast.Call) else None
             helper = functions.get(called.id) if isinstance(called, ast.Name) else None
