@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -428,20 +428,26 @@ def item_hint(listed: Hint, items: list[Hint]) -> Hint:
     return merged
 
 
+def comparisons(fn: ast.AST) -> Iterator[tuple[ast.cmpop, ast.expr, ast.expr]]:
+    """Each comparison of `fn` as (operator, subject, what it is compared with), both ways
+    round: `a < b` gives (<, a, b) and (<, b, a)."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            for op, a, b in zip(node.ops, sides, sides[1:], strict=False):
+                yield op, a, b
+                yield op, b, a
+
+
 def compared_words(fn: ast.AST) -> dict[str, list[str]]:
     """The words (text of three letters or more) each name, attribute or key is compared
     with in `fn`: `kind == "female"`, `x.status in ("senior", "super_senior")`,
     `row["category"] != "senior citizen"`."""
     found: dict[str, list[str]] = {}
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Compare):
-            continue
-        sides = [node.left, *node.comparators]
-        for a, b in zip(sides, sides[1:], strict=False):
-            for subject, other in ((a, b), (b, a)):
-                name = value_name(subject)
-                if name is not None:
-                    found.setdefault(name, []).extend(words_of(other))
+    for _, subject, other in comparisons(fn):
+        name = value_name(subject)
+        if name is not None:
+            found.setdefault(name, []).extend(words_of(other))
     return found
 
 
@@ -456,14 +462,11 @@ def code_letters(fn: ast.AST, const: Callable[[ast.expr], Any]) -> dict[str, set
             letters = {k.lower() for k in keys if isinstance(k, str) and len(k) == 1}
             found.setdefault(name, set()).update(letters)
 
+    for _, subject, other in comparisons(fn):
+        items = other.elts if isinstance(other, SEQUENCES) else [other]
+        add(subject, [i.value for i in items if isinstance(i, ast.Constant)])
     for node in ast.walk(fn):
-        if isinstance(node, ast.Compare):
-            sides = [node.left, *node.comparators]
-            for a, b in zip(sides, sides[1:], strict=False):
-                for subject, other in ((a, b), (b, a)):
-                    items = other.elts if isinstance(other, SEQUENCES) else [other]
-                    add(subject, [i.value for i in items if isinstance(i, ast.Constant)])
-        elif isinstance(node, ast.Subscript) and isinstance(table := const(node.value), dict):
+        if isinstance(node, ast.Subscript) and isinstance(table := const(node.value), dict):
             add(node.slice, table)
         elif (
             isinstance(node, ast.Call)
@@ -485,17 +488,12 @@ def compared_names(fn: ast.AST) -> dict[str, list[str]]:
     """The names of the values each variable is compared with in `fn` by order or equality
     (`edad >= x`, `x < person.age`)."""
     found: dict[str, list[str]] = {}
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Compare):
+    for op, subject, other in comparisons(fn):
+        other_name = value_name(other)
+        if isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) or other_name is None:
             continue
-        sides = [node.left, *node.comparators]
-        for op, a, b in zip(node.ops, sides, sides[1:], strict=False):
-            if isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
-                continue
-            for subject, other in ((a, b), (b, a)):
-                other_name = value_name(other)
-                if isinstance(subject, ast.Name) and other_name is not None:
-                    found.setdefault(subject.id, []).append(other_name)
+        if isinstance(subject, ast.Name):
+            found.setdefault(subject.id, []).append(other_name)
     return found
 
 
