@@ -30,6 +30,7 @@ from analysis.evidence.store import Candidate, EvidenceStore
 from analysis.execution.interpreter import Interpreter, current_interpreter
 from analysis.execution.process import Call, Executor, Limits, Outcome, Target
 from analysis.facts.imports import ImportedNames
+from analysis.facts.in_place import changed_in_place
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.builder import InputBuilder
 from analysis.judging import Judgement
@@ -445,8 +446,9 @@ class Engine:
         source = module.parsed.source if source is None else source
         stub = self.policy.python.stub
         project, location = module.project, module.location
+        changes = changed_in_place(info.node)
         if project is None or location is None or not module.runnable:
-            return Target(source, module.path, qualname, stub=stub)
+            return Target(source, module.path, qualname, stub=stub, changes=changes)
         return Target(
             source,
             location.file,
@@ -459,6 +461,7 @@ class Engine:
             stub=stub,
             evidence=self.evidence.folder(project) if recorded else None,
             recorded=recorded,
+            changes=changes,
         )
 
     def shared(self, project: Project) -> str:

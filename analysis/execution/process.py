@@ -130,6 +130,9 @@ class Outcome:
     error: str = ""
     needs: tuple[str, ...] = ()  # stubbed modules the call used: it proves nothing
     parts: tuple[tuple[str, str, str], ...] = ()
+    # It returned nothing: what it printed is output too (its value may be the object or
+    # record it changed in place).
+    printing: bool = False
 
     @classmethod
     def from_wire(cls, data: Any) -> Outcome:
@@ -148,6 +151,7 @@ class Outcome:
                 text("stdout"),
                 text("stdout_masked"),
                 parts=wire_parts(data.get("parts")),
+                printing=data.get("printing") is True,
             )
         needs = data.get("needs")
         return cls(
@@ -165,7 +169,7 @@ class Outcome:
         """
         if not (self.value == other.value or self.masked == other.masked):
             return False
-        if self.value not in PRINTING_RESULTS or other.value not in PRINTING_RESULTS:
+        if not (self.prints and other.prints):
             return True
         return self.stdout == other.stdout or self.stdout_masked == other.stdout_masked
 
@@ -181,13 +185,18 @@ class Outcome:
         )
 
     @property
+    def prints(self) -> bool:
+        """Whether what it printed is part of its output (see `same`)."""
+        return self.printing or self.value in PRINTING_RESULTS
+
+    @property
     def part_map(self) -> dict[str, tuple[str, str]]:
         return {path: (text, masked) for path, text, masked in self.parts}
 
     def shown(self) -> str:
         """The output as a report shows it: the value, and what was printed when it is None."""
         text = self.value
-        if text in PRINTING_RESULTS and self.stdout:
+        if self.prints and self.stdout:
             text += f"  (printed: {self.stdout.strip()[:200]!r})"
         return text
 
@@ -241,6 +250,9 @@ class Target:
     # the calls of this function in it (loaded with the module, outside any call's alarm)
     evidence: str | None = None
     recorded: tuple[str, ...] = ()
+    # The parameters it changes in place when it returns nothing (analysis/facts/in_place.py):
+    # what it leaves on them is its output.
+    changes: tuple[str, ...] = ()
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -580,4 +592,5 @@ def load_message(
         "load_timeout": limits.load_timeout,
         "evidence": evidence_view,  # evidence: recorded calls (harness/recorded.py)
         "recorded": list(target.recorded),
+        "changes": list(target.changes),
     }

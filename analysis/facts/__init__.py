@@ -10,6 +10,7 @@
     fieldreads    which keys and attributes a function reads from a record
     instance_reads  what a method reads of the objects its instance holds (self.settings.age)
     callers       what a helper's parameter holds, by what its callers hand it
+    in_place      the inputs a function that returns nothing changes: its output
     conversions   functions that compute the protected attribute itself
     people        whether a protected word is about a person
 """

@@ -86,6 +86,7 @@ CATEGORY_HINTS: Cache[str, Hint] = Cache("category hints")
 # The words each name is compared with in one function (by the function's id).
 COMPARED_WORDS: Cache[int, dict[str, list[str]]] = Cache("compared words")
 COMPARED_NAMES: Cache[int, dict[str, list[str]]] = Cache("compared names")
+COMBINED_INTO: Cache[int, dict[str, list[tuple[str, set[str]]]]] = Cache("combined into")
 PERSON_WORDS: Cache[None, set[str]] = Cache("words that name a person")
 CODE_LETTERS: Cache[int, dict[str, set[str]]] = Cache("code letters")
 # The letters a sex is coded by.
@@ -302,6 +303,14 @@ class LeafMaker:
         # `for edad in edades: if edad >= x`: what it is compared with names what it is
         named = self.facts.caches.value(COMPARED_NAMES, id(fn), lambda: compared_names(fn))
         categories = {self.named_category(other) for other in named.get(name, [])}
+        # `age = years + months / 12.0`: what it is worked into names what it is, unless
+        # another part is that already (`age = today - dob`: `today` is a reference)
+        combined = self.facts.caches.value(COMBINED_INTO, id(fn), lambda: combined_into(fn))
+        categories |= {
+            self.named_category(target)
+            for target, parts in combined.get(name, [])
+            if not any(self.policy.canonical_category(part) for part in parts)
+        }
         return categories.pop() if len(categories) == 1 else None
 
     def named_category(self, name: str) -> str | None:
@@ -495,6 +504,46 @@ def compared_names(fn: ast.AST) -> dict[str, list[str]]:
         if isinstance(subject, ast.Name):
             found.setdefault(subject.id, []).append(other_name)
     return found
+
+
+# What an arithmetic worked into a named value may be made of, and the calls that keep a
+# number a number.
+ARITHMETIC = (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.operator, ast.unaryop,
+              ast.expr_context, ast.Call)  # fmt: skip
+NUMBER_CALLS = frozenset({"int", "float", "round", "abs", "Decimal", "D"})
+
+
+def combined_into(fn: ast.AST) -> dict[str, list[tuple[str, set[str]]]]:
+    """For each variable, the names it is worked into by arithmetic alone, with the other
+    variables worked in beside it: `age = years + months / 12.0` gives `years` and `months`
+    the name `age`."""
+    found: dict[str, list[tuple[str, set[str]]]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if not isinstance(target, ast.Name) or not is_arithmetic(value):
+            continue
+        parts = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - NUMBER_CALLS
+        for part in parts - {target.id}:
+            found.setdefault(part, []).append((target.id, parts - {part, target.id}))
+    return found
+
+
+def is_arithmetic(node: ast.expr) -> bool:
+    for inner in ast.walk(node):
+        if not isinstance(inner, ARITHMETIC):
+            return False
+        if isinstance(inner, ast.Call) and not (
+            isinstance(inner.func, ast.Name)
+            and inner.func.id in NUMBER_CALLS
+            and not inner.keywords
+        ):
+            return False
+    return True
 
 
 def words_of(node: ast.expr) -> list[str]:

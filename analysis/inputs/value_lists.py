@@ -44,9 +44,12 @@ def list_of_values(
     builder: LeafBuilder,
 ) -> ListShape | None:
     """Parameter `name` as a list of two values (the one tried, then a peer's), when it holds
-    many people's values (`holds_values`) and no annotation says otherwise."""
+    many people's values (`holds_values`) and no annotation says otherwise, or the use
+    belies the annotation (`age_in_days: str` zipped beside the weights)."""
     kind = annotation_kind(annotation) if annotation is not None else "list"
-    if kind != "list" or not holds_values(fn, name, builder.policy.canonical_category):
+    if kind != "list" and not belied(fn, name, kind):
+        return None
+    if not holds_values(fn, name, builder.policy.canonical_category):
         return None
     items = item_names(fn, name)
     item = builder.leaf(name, (*path, ListShape.first_item), leaves, [], None, MISSING,
@@ -127,6 +130,15 @@ def item_names(fn: ast.AST, name: str) -> tuple[str, ...]:
     """The names the function's loops bind items of `name` to (`_bound`)."""
     found = [bound for loop in _loops(fn) for bound in _bound(loop.iter, loop.target, name)]
     return tuple(dict.fromkeys(found))
+
+
+def belied(fn: ast.AST, name: str, kind: str | None) -> bool:
+    """Whether the function walks `name` item by item though its annotation names a single
+    value: a number walked at all, or a text zipped beside other columns (a string's
+    characters are walked on purpose; zipped with a column of weights, it is a column too)."""
+    if kind in ("int", "float", "bool", "dateobj"):
+        return iterated(fn, name)
+    return kind == "str" and any(name in group and len(group) > 1 for group in _zipped(fn))
 
 
 def holds_values(fn: ast.AST, name: str, protected: Callable[[str], object]) -> bool:

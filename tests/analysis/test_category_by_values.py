@@ -88,3 +88,33 @@ def test_an_input_compared_with_both_letters_of_a_sex_is_one() -> None:
     assert leaf(model_of(LETTERS, "passed"), "grade").category is None
     assert leaf(model_of(LETTERS, "shirt"), "size").category is None
     assert {f.attribute for f in verdict(LETTERS, "egfr").findings} == {"age", "gender"}
+
+
+# An input worked into a named value by arithmetic alone is what that value is named: the age
+# in two parts (`years`, `months`). Beside a part that is the attribute already, it is a
+# reference (`today - birth_year`: `today` is no age); worked into a value of no category, it
+# stays what it was.
+WORKED_INTO = textwrap.dedent("""\
+    def percentile(years, months, systolic):
+        age = years + months / 12.0
+        return systolic - 0.5 * age
+
+
+    def band(today, birth_year):
+        age = today - birth_year
+        return "senior" if age >= 65 else "adult"
+
+
+    def bmi(weight, height):
+        ratio = weight / height ** 2
+        return "high" if ratio > 25 else "normal"
+""")
+
+
+def test_an_input_worked_into_a_named_value_carries_its_name() -> None:
+    model = model_of(WORKED_INTO, "percentile")
+    assert leaf(model, "years").category == leaf(model, "months").category == "age"
+    assert leaf(model, "systolic").category is None
+    assert leaf(model_of(WORKED_INTO, "band"), "today").category is None
+    assert leaf(model_of(WORKED_INTO, "bmi"), "weight").category is None
+    assert {f.attribute for f in verdict(WORKED_INTO, "percentile").findings} == {"age"}

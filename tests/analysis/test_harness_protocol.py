@@ -121,7 +121,40 @@ def test_an_outcome_carries_repr_masked_text_and_what_was_printed(h: InProcessHa
         "stdout": "checking Ann\n",
         "stdout_masked": "checking Ann\n",
         "parts": [],
+        "printing": False,
     }
+
+
+def test_what_a_method_returning_nothing_sets_on_its_object_is_its_output(
+    h: InProcessHarness,
+) -> None:
+    source = (
+        "class Chart:\n"
+        "    def __init__(self, sex):\n"
+        "        self.sex = sex\n"
+        "    def pick(self):\n"
+        "        print('picking')\n"
+        "        self.table = 'boys' if self.sex == 'M' else 'girls'\n"
+    )
+    chart = {"__cb__": "new", "class": "Chart", "kwargs": {"sex": "M"}}
+    h.load(source, "Chart.pick", changes=["self"])
+    boys = h.call(chart)
+    assert "'table': 'boys'" in boys["repr"] and boys["printing"] is True
+    assert boys["stdout"] == "picking\n"  # still output: compared beside the object
+    h.load(source, "Chart.pick")  # a function that changes nothing in place: None
+    assert h.call(chart)["repr"] == "None"
+
+
+def test_a_record_a_function_fills_in_is_its_output(h: InProcessHarness) -> None:
+    h.load(
+        "def add_discount(customer, rate):\n"
+        "    if customer['age'] > 65:\n"
+        "        customer['discount'] = rate\n",
+        "add_discount",
+        changes=["customer"],
+    )
+    senior, young = h.call({"age": 70}, 0.1), h.call({"age": 30}, rate=0.1)
+    assert senior["repr"] == "{'age': 70, 'discount': 0.1}" and young["repr"] == "{'age': 30}"
 
 
 def test_keyword_arguments_and_batches_keep_their_order(h: InProcessHarness) -> None:
@@ -343,6 +376,7 @@ def test_the_child_entry_point_speaks_signed_json_lines_and_answers_an_unknown_o
             "stdout": "x\n",
             "stdout_masked": "x\n",
             "parts": [],
+            "printing": False,
         },
         {
             "ok": True,
@@ -351,6 +385,7 @@ def test_the_child_entry_point_speaks_signed_json_lines_and_answers_an_unknown_o
             "stdout": "x\n",
             "stdout_masked": "x\n",
             "parts": [],
+            "printing": False,
         },
         {"error": "unknown op"},
     ]

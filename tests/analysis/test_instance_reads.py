@@ -7,6 +7,7 @@ fields read; the leaf inside is the protected input the search varies."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from analysis_kit import model_of, verdict, write_package
 
 from analysis import Engine
 from analysis.execution.process import ProcessExecutor
+from analysis.facts.in_place import changed_in_place
 from analysis.shapes import ObjectShape
 from config.policy import build_policy, default_policy
 
@@ -448,3 +450,45 @@ def test_an_attribute_the_constructor_makes_of_a_parameter_reads_that_parameter(
     report = verdict(FLAGS_MADE_BY_THE_CONSTRUCTOR, "Equation.baseline")
     assert sorted(f.attribute for f in report.findings) == ["gender", "race"], report.reason
 
+
+# A method that returns nothing does its work on its object: the table it picks, set on
+# `self`, is its output (cgmzscore's LmsBoxCox). One that only reads and prints stays judged
+# by what it prints; one that sets the same whatever the sex is clean.
+CHART = """
+class Chart:
+    def __init__(self, chart: str, sex: str, age_in_days: int):
+        self.chart = chart
+        self.sex = sex
+        self.age_in_days = age_in_days
+
+    def pick_table(self):
+        if self.sex == "M":
+            table_sex = "boys"
+        else:
+            table_sex = "girls"
+        self.table = f"{self.chart}_{table_sex}"
+
+    def mark_seen(self):
+        self.seen = True
+"""
+
+
+def test_what_a_method_sets_on_its_object_is_its_output() -> None:
+    report = verdict(CHART, "Chart.pick_table")
+    assert report.status == "biased" and {f.attribute for f in report.findings} == {"gender"}
+    assert verdict(CHART, "Chart.mark_seen").status == "clean"
+
+
+def test_the_parameters_a_procedure_changes_are_found_in_its_source() -> None:
+    tree = ast.parse(
+        "def fill(customer, rate, log):\n"
+        "    customer['discount'] = rate\n"
+        "    log.append(rate)\n"
+        "def answer(customer):\n"
+        "    customer['seen'] = True\n"
+        "    return 1\n"
+        "def reads(customer):\n"
+        "    print(customer['age'])\n"
+    )
+    found = {f.name: changed_in_place(f) for f in tree.body if isinstance(f, ast.FunctionDef)}
+    assert found == {"fill": ("customer", "log"), "answer": (), "reads": ()}

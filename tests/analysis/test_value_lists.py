@@ -98,7 +98,6 @@ def test_a_list_iterated_or_indexed_is_biased() -> None:
         assert {f.attribute for f in report.findings} == {"age"}
 
 
-
 def test_plural_names_are_their_category() -> None:
     """`sexes`, `ethnicities`: the plural names a column of the category as `ages` does."""
     model = model_of(PLURALS, "premiums")
@@ -107,3 +106,31 @@ def test_plural_names_are_their_category() -> None:
     report = verdict(PLURALS, "premiums")
     assert report.status == "biased", report.reason
     assert {f.attribute for f in report.findings} == {"gender", "race"}
+
+
+# An annotation the use belies: `str` columns zipped together (cgmzscore's, whose callers hand
+# lists), a number walked item by item. A text walked alone keeps its annotation: its letters
+# are what the loop wants.
+BELIED = """
+def z_scores(age_in_days: str, sex: str, height: str) -> list:
+    out = []
+    for a, s, h in zip(age_in_days, sex, height):
+        out.append(float(h) / (50 if s == "M" else 49) + (1 if int(a) > 700 else 0))
+    return out
+
+
+def oldest(ages: int) -> int:
+    return max(a for a in ages)
+
+
+def initials(gender: str) -> str:
+    return "".join(c for c in gender if c.isupper())
+"""
+
+
+def test_a_use_that_belies_the_annotation_wins() -> None:
+    model = model_of(BELIED, "z_scores")
+    assert all(isinstance(p.shape, ListShape) for p in model.params)
+    assert isinstance(model_of(BELIED, "oldest").params[0].shape, ListShape)
+    assert isinstance(model_of(BELIED, "initials").params[0].shape, LeafShape)
+    assert {f.attribute for f in verdict(BELIED, "z_scores").findings} == {"age", "gender"}

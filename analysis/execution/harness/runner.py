@@ -22,7 +22,8 @@ Protocol (parent -> child, one JSON object per line, after the key line):
   {"op": "load", "source": str, "filename": str, "qualname": str, "call_timeout": float,
    "load_timeout": float, "module": str | null, "package": bool, "paths": [str],
    "last_paths": [str] (searched after the standard library), "cwd": str | null,
-   "stub": [str], "stub_missing": bool}
+   "stub": [str], "stub_missing": bool, "changes": [str] (parameters a function that returns
+   nothing changes in place: their state after the call is its output)}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
                             "parts": bool}]}
 Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per call, in order
@@ -217,6 +218,8 @@ class Harness:
         self.plain_instances = {}  # by class: objects whose constructor takes no argument
         self.made = {}  # by function name: what a module's maker returned
         self.found_classes = {}  # by name: classes found in the package's other modules
+        self.changes = ()  # the parameters whose state is the output when it returns None
+        self.signature = None
 
     def send(self, obj):
         body = self.encode(obj).encode("ascii")
@@ -270,6 +273,14 @@ class Harness:
                     return {"loaded": False, "error": error}
                 return {"loaded": False, "error": describe(exc)}
         self.module, self.target = module, target
+        self.changes = tuple(c for c in msg.get("changes", []) if isinstance(c, str))
+        if self.changes:
+            import inspect  # imported lazily: only procedures need it
+
+            try:
+                self.signature = inspect.signature(target)
+            except (TypeError, ValueError):
+                self.changes = ()
         try:  # evidence: recorded calls load now, their imports outside any call's alarm
             with self.alarm(float(msg.get("load_timeout", 10.0))):
                 RECORDED.preload(msg.get("recorded", []))
@@ -367,8 +378,11 @@ class Harness:
                     sys.argv = [saved_argv[0] if saved_argv else "prog", *command_words(words)]
                 building = False
                 result = self.target(*args, **kwargs)
-                if result is None and args and getattr(self.target, "__name__", "") == "__init__":
-                    result = args[0]  # what a constructor gives is the object it set up
+                printing = result is None  # what it printed is its output too
+                if printing and args and getattr(self.target, "__name__", "") == "__init__":
+                    result, printing = args[0], False  # a constructor gives what it set up
+                elif printing and self.changes:
+                    result = self.changed(args, kwargs)
                 if isinstance(result, CoroutineType):
                     import asyncio  # imported lazily: most modules never need it
 
@@ -410,7 +424,21 @@ class Harness:
             "stdout": printed,
             "stdout_masked": mask_text(printed, masks),
             "parts": pieces,
+            "printing": printing,
         }
+
+    def changed(self, args, kwargs):
+        """What a function that returns nothing leaves on the inputs it changes in place
+        (`changes`, found in its source by the parent): the object a method sets, the
+        record it fills in; one, or a tuple of them."""
+        try:
+            given = self.signature.bind_partial(*args, **kwargs).arguments
+        except (TypeError, ValueError):  # a wrapped callable of another signature
+            return None
+        changed = [given[name] for name in self.changes if name in given]
+        if not changed:
+            return None
+        return changed[0] if len(changed) == 1 else tuple(changed)
 
     def resolve(self, dotted):
         """A class of the module by its qualified name: "League.Rules". A class the module
