@@ -32,6 +32,7 @@ from analysis.execution.process import Call, Executor, Limits, Outcome, Target
 from analysis.facts.imports import ImportedNames
 from analysis.facts.in_place import changed_in_place
 from analysis.facts.module import ModuleFacts
+from analysis.facts.preparations import prepared_by_callers
 from analysis.inputs.builder import InputBuilder
 from analysis.judging import Judgement
 from analysis.modules import Module, is_test
@@ -360,8 +361,7 @@ class Engine:
             reports[index] = done_reports[position]
         if spent.cut:
             self.budget_warnings.append(
-                f"{spent.cut} function(s) not run: {spent.reason}; judged statically "
-                f"({spent.hint})"
+                f"{spent.cut} function(s) not run: {spent.reason}; judged statically ({spent.hint})"
             )
         return reports
 
@@ -447,8 +447,11 @@ class Engine:
         stub = self.policy.python.stub
         project, location = module.project, module.location
         changes = changed_in_place(info.node)
+        prepare = prepared_by_callers(info.node, module.parsed.tree)
         if project is None or location is None or not module.runnable:
-            return Target(source, module.path, qualname, stub=stub, changes=changes)
+            return Target(
+                source, module.path, qualname, stub=stub, changes=changes, prepare=prepare
+            )
         return Target(
             source,
             location.file,
@@ -462,6 +465,7 @@ class Engine:
             evidence=self.evidence.folder(project) if recorded else None,
             recorded=recorded,
             changes=changes,
+            prepare=prepare,
         )
 
     def shared(self, project: Project) -> str:

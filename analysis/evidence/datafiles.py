@@ -40,6 +40,7 @@ from analysis.source.functions import (
     FunctionNode,
     all_arguments,
     call_bindings,
+    required_parameters,
 )
 from analysis.source.reads_input import mentions_input, rooted_at_input
 from config.policy import Policy
@@ -308,7 +309,7 @@ def reader(
     read = NamesRead(functions, {} if memo is None else memo)
     if "<locals>" in info.qualname:
         return None
-    required = required_parameters(info.node) - option_defaults(info.node)
+    required = set(required_parameters(info.node)) - option_defaults(info.node)
     bound: set[str] = set()  # `self` or `cls`: given by the call
     if info.owner is not None and "staticmethod" not in info.decorators:
         if "classmethod" not in info.decorators and not built_bare(info.owner):
@@ -337,21 +338,13 @@ def built_bare(cls: ast.ClassDef) -> bool:
     it bare to call its method (one inherited is tried there)."""
     for stmt in cls.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
-            return required_parameters(stmt) <= {bound_name(stmt)}
+            return set(required_parameters(stmt)) <= {bound_name(stmt)}
     return True
 
 
 def bound_name(fn: FunctionNode) -> str:
     positional = [*fn.args.posonlyargs, *fn.args.args]
     return positional[0].arg if positional else ""
-
-
-def required_parameters(fn: FunctionNode) -> set[str]:
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    with_default = {a.arg for a in positional[len(positional) - len(args.defaults) :]}
-    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
-    return {a.arg for a in [*positional, *args.kwonlyargs] if a.arg not in with_default}
 
 
 def option_defaults(fn: FunctionNode) -> set[str]:

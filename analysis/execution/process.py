@@ -253,6 +253,9 @@ class Target:
     # The parameters it changes in place when it returns nothing (analysis/facts/in_place.py):
     # what it leaves on them is its output.
     changes: tuple[str, ...] = ()
+    # The module's set-up functions its callers run first (analysis/facts/preparations.py):
+    # run once, after loading.
+    prepare: tuple[str, ...] = ()
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -593,4 +596,5 @@ def load_message(
         "evidence": evidence_view,  # evidence: recorded calls (harness/recorded.py)
         "recorded": list(target.recorded),
         "changes": list(target.changes),
+        "prepare": list(target.prepare),
     }

@@ -11,6 +11,7 @@
     instance_reads  what a method reads of the objects its instance holds (self.settings.age)
     callers       what a helper's parameter holds, by what its callers hand it
     in_place      the inputs a function that returns nothing changes: its output
+    preparations  the set-up a function's callers run before calling it
     conversions   functions that compute the protected attribute itself
     people        whether a protected word is about a person
 """

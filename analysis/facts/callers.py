@@ -94,6 +94,7 @@ def category_from_callers(
                 for leaf in model.leaves
             )
             or any(whole_record(info, root, facts).tainted(arg) for root in records(model))
+            or looked_up(info.node, arg, facts)
         ):
             categories.add(None)
         category = categories.pop() if len(categories) == 1 else None
@@ -189,6 +190,32 @@ def selects_only(info: FunctionInfo, leaf: Leaf, model: InputModel, facts: Modul
         reads = [n for n in ast.walk(info.node) if is_input(n, {name})]
         kept[key] = bool(handed) and all(id(n) in handed for n in reads)
     return kept[key]
+
+
+def looked_up(caller: FunctionNode, arg: ast.expr, facts: ModuleFacts) -> bool:
+    """Whether `arg` is an item of one of the module's tables, picked by the attribute (and
+    maybe more): `ref_data[i]["l"]` after `ref_data = CDC_DATA[sex]`. The table's number for
+    that sex is a coefficient, not the sex."""
+    root = item_root(arg)
+    if root is None:
+        return False
+    if root in facts.constants:
+        return True
+    return any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == root for t in node.targets)
+        and item_root(node.value) in facts.constants
+        for node in ast.walk(caller)
+    )
+
+
+def item_root(node: ast.expr) -> str | None:
+    """The name an item is taken from: `rows` of `rows[i]["l"]`; None for anything else."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def tainter(info: FunctionInfo, leaf: Leaf, facts: ModuleFacts) -> Tainter:

@@ -18,6 +18,7 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
+from analysis.source.functions import required_parameters
 from config.policy import Policy
 
 # What a method's first parameter is called when it is the instance. Any other name is a
@@ -54,14 +55,6 @@ def vararg_leaf(
     leaf = Leaf(path, display(path), vararg.arg, pool)
     leaves.append(leaf)
     return LeafShape(leaf)
-
-
-def required_parameters(fn: ast.FunctionDef) -> list[str]:
-    """The parameters a call must pass: those without a default (not `*args`, `**kwargs`)."""
-    a = fn.args
-    positional = [*a.posonlyargs, *a.args]
-    required = [x.arg for x in positional[: len(positional) - len(a.defaults)]]
-    return required + [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is None]
 
 
 def checked_lengths(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:

@@ -196,6 +196,14 @@ def all_args(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
 KEY_READERS = frozenset({"get", "setdefault"})
 
 
+def required_parameters(fn: FunctionNode) -> list[str]:
+    """The parameters a call must pass: those without a default (not `*args`, `**kwargs`)."""
+    a = fn.args
+    positional = [*a.posonlyargs, *a.args]
+    required = [x.arg for x in positional[: len(positional) - len(a.defaults)]]
+    return required + [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is None]
+
+
 def called_function(
     call: ast.Call, functions: dict[str, FunctionNode]
 ) -> tuple[FunctionNode, bool] | None:

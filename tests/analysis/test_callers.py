@@ -112,6 +112,32 @@ def tax(brutto, geburtsjahr):
     assert leaf(model_of(source, "_tariff"), "zve").category is None
 
 
+def test_a_number_looked_up_in_a_table_by_the_attribute_is_a_coefficient() -> None:
+    """bp-percentile's shape: an interpolation helper handed the rows of the sex's reference
+    table. The table's numbers for that sex are coefficients, not the sex; the code the sex
+    is handed as (`sex_code`'s name, or the sex itself) still is."""
+    source = """
+REFERENCE = {"male": [{"age": 24, "l": 1.0}, {"age": 36, "l": 1.2}],
+             "female": [{"age": 24, "l": 0.9}, {"age": 36, "l": 1.1}]}
+
+def mean(a, b, weight):
+    return a + (b - a) * weight
+
+def label(s):
+    return "boy" if s == "male" else "girl"
+
+def lms(age_months, sex):
+    rows = REFERENCE[sex]
+    for i in range(len(rows) - 1):
+        if rows[i]["age"] <= age_months < rows[i + 1]["age"]:
+            w = (age_months - rows[i]["age"]) / 12
+            return mean(rows[i]["l"], rows[i + 1]["l"], w), label(sex)
+    return None
+"""
+    assert leaf(model_of(source, "mean"), "a").category is None
+    assert leaf(model_of(source, "label"), "s").category == "gender"
+
+
 def test_a_birth_date_and_the_day_of_measurement_make_an_age() -> None:
     source = """
 import datetime
@@ -195,4 +221,3 @@ def test_a_parameter_compared_with_a_named_value_is_what_that_value_is() -> None
 def test_a_parameter_every_call_hands_a_named_value_is_what_that_value_is() -> None:
     assert leaf(model_of(NOTATION, "Dx"), "x").category == "age"
     assert leaf(model_of(NOTATION, "Dx"), "i").category is None  # `i` names nothing
-

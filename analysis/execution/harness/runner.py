@@ -23,7 +23,8 @@ Protocol (parent -> child, one JSON object per line, after the key line):
    "load_timeout": float, "module": str | null, "package": bool, "paths": [str],
    "last_paths": [str] (searched after the standard library), "cwd": str | null,
    "stub": [str], "stub_missing": bool, "changes": [str] (parameters a function that returns
-   nothing changes in place: their state after the call is its output)}
+   nothing changes in place: their state after the call is its output), "prepare": [str]
+   (the module's set-up functions its callers run first: run once, after loading)}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
                             "parts": bool}]}
 Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per call, in order
@@ -281,6 +282,12 @@ class Harness:
                 self.signature = inspect.signature(target)
             except (TypeError, ValueError):
                 self.changes = ()
+        for name in msg.get("prepare", []):  # what the module's callers run first
+            try:
+                with self.alarm(float(msg.get("load_timeout", 10.0))):
+                    getattr(module, name)()
+            except BaseException:  # noqa: BLE001 - its calls show what is still missing
+                pass
         try:  # evidence: recorded calls load now, their imports outside any call's alarm
             with self.alarm(float(msg.get("load_timeout", 10.0))):
                 RECORDED.preload(msg.get("recorded", []))
