@@ -45,6 +45,11 @@ NOT_DEMOS = frozenset(
     {"setup.py", "conftest.py", "noxfile.py", "tasks.py", "fabfile.py", "manage.py",
      "__main__.py", "conf.py", "versioneer.py", "_version.py"}
 )  # fmt: skip
+# A program's own switch for its demonstration (`--demo`, `--example`, Portuguese `--exemplo`):
+# without it, it asks its user for a person on stdin, which is closed.
+DEMO_SWITCHES = frozenset(
+    {"demo", "example", "examples", "sample", "exemplo", "ejemplo", "exemple", "beispiel"}
+)
 MAX_TEST_FILES = 300
 MAX_PROGRAMS = 20
 MAX_FILE_BYTES = 1_000_000
@@ -305,13 +310,14 @@ class ProjectFiles:
             # by its path, as `python examples/demo.py` runs it.
             in_package = (self.project.root / relative).parent.joinpath("__init__.py").is_file()
             module = location.name if location is not None and in_package else ""
+            switch = demo_switch(tree)
             if location is not None and location.name in wanted:
                 if has_main_block(tree):
-                    own.append(program(relative, module))
+                    own.append(program(relative, module, switch))
                 continue
             if not (in_demos or has_main_block(tree)) or not self.reaches(relative, wanted):
                 continue
-            (demos if in_demos else others).append(program(relative, module))
+            (demos if in_demos else others).append(program(relative, module, switch))
         return own + demos + others
 
 
@@ -319,12 +325,52 @@ def yaml_entry(cases: YamlTests) -> EntryPoint:
     return EntryPoint("openfisca", cases.label, args=cases.paths, module=cases.country)
 
 
-def program(relative: str, module: str) -> EntryPoint:
-    """A program, by `-m` when it has a dotted `module` name, else by its path."""
-    label = f"{relative} __main__"
+def program(relative: str, module: str, switch: str | None = None) -> EntryPoint:
+    """A program, by `-m` when it has a dotted `module` name, else by its path; given its
+    demonstration `switch` when it has one."""
+    argv = (switch,) if switch else ()
+    label = f"{relative} __main__" + (f" {switch}" if switch else "")
     if module:
-        return EntryPoint("module", label, module=module)
-    return EntryPoint("script", label, path=relative)
+        return EntryPoint("module", label, module=module, argv=argv)
+    return EntryPoint("script", label, path=relative, argv=argv)
+
+
+def demo_switch(tree: ast.Module) -> str | None:
+    """The word on its command line that runs the program's demonstration: a switch it
+    declares (`add_argument("--demo", action="store_true")`), a sub-command
+    (`add_parser("demo")`), or a word it looks for in `sys.argv` (`"--example" in sys.argv`,
+    `sys.argv[1] == "demo"`), named for a demonstration."""
+    for node in ast.walk(tree):
+        words: list[ast.expr] = []
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
+            if any(
+                k.arg == "action"
+                and isinstance(k.value, ast.Constant)
+                and k.value.value in ("store_true", "store_const", "count")
+                for k in node.keywords
+            ):
+                words = list(node.args)  # a switch, not an option that takes a value
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_parser":
+            words = list(node.args[:1])  # a sub-command: `demo`
+        elif isinstance(node, ast.Compare) and any(
+            is_argv(side) or (isinstance(side, ast.Subscript) and is_argv(side.value))
+            for side in [node.left, *node.comparators]
+        ):
+            words = [node.left, *node.comparators]  # `"--example" in sys.argv`, `argv[1] == ...`
+        for word in words:
+            if isinstance(word, ast.Constant) and isinstance(word.value, str):
+                if word.value.strip("-").lower() in DEMO_SWITCHES:
+                    return word.value
+    return None
+
+
+def is_argv(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "argv"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "sys"
+    )
 
 
 def python_files(root: Path) -> Iterable[str]:

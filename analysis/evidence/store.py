@@ -206,6 +206,8 @@ class EvidenceStore:
             "recording %s: %d call(s) of %d function(s) in %.1fs (%d tests)",
             project.root.name, stats.kept, len(evidence.calls), stats.seconds, stats.tests,
         )  # fmt: skip
+        for key, calls in evidence.calls.items():
+            log.debug("recorded %d call(s) of %s::%s", len(calls), key.file, key.qualname)
 
     def calls(self, project: Project | None, location: ModuleLocation | None,
               info: FunctionInfo) -> list[RecordedCall]:  # fmt: skip

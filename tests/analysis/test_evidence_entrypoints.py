@@ -84,6 +84,34 @@ def test_demos_the_module_s_own_main_first_then_demo_folders_then_other_mains(
     ]
 
 
+def test_a_program_runs_with_the_switch_of_its_demonstration(tmp_path: Path) -> None:
+    """Without it, such a program asks its user for a person (stdin is closed) or prints its
+    usage: `--example` in sys.argv (praevius), a declared `--demo` switch, a `demo`
+    sub-command. An option that takes a value, or a switch for something else, is no demo."""
+    main = "\nif __name__ == '__main__':\n    main()\n"
+    found = entry_points(project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/pricing.py": "def quote(a):\n    return a\n",
+        "pkg/predict.py": "import sys\nfrom pkg.pricing import quote\n"
+        "def main():\n    if '--example' in sys.argv:\n        quote(70)\n" + main,
+        "examples/cli.py": "import argparse\nfrom pkg.pricing import quote\ndef main():\n"
+        "    p = argparse.ArgumentParser()\n    p.add_argument('--verbose', action='store_true')\n"
+        "    p.add_argument('--demo', action='store_true')\n    p.parse_args()\n" + main,
+        "examples/tool.py": "import argparse\nfrom pkg.pricing import quote\ndef main():\n"
+        "    p = argparse.ArgumentParser()\n    s = p.add_subparsers()\n    s.add_parser('demo')\n"
+        "    p.add_argument('--sample', type=int)\n" + main,
+        "examples/plain.py": "import argparse\nfrom pkg.pricing import quote\ndef main():\n"
+        "    p = argparse.ArgumentParser()\n    p.add_argument('--example', type=str)\n" + main,
+    }), {"pkg.pricing"})  # fmt: skip
+    programs = {e.label: e.argv for e in found.entries}
+    assert programs == {
+        "pkg/predict.py __main__ --example": ("--example",),
+        "examples/cli.py __main__ --demo": ("--demo",),
+        "examples/tool.py __main__ demo": ("demo",),
+        "examples/plain.py __main__": (),
+    }
+
+
 def test_nothing_to_run_when_nothing_imports_the_modules(tmp_path: Path) -> None:
     found = entry_points(project(tmp_path, LAYOUT), {"pkg.nowhere"})
     assert found.entries == []

@@ -56,6 +56,9 @@ def table(df):
 
 def wrong(gen):
     return gen
+
+def score(models, patient):
+    return patient["age"]
 """
 
 
@@ -86,9 +89,7 @@ def recorded(
     h: InProcessHarness, root: Path, names: tuple[str, ...], entries: list[dict[str, Any]],
     **extra: Any,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    assert h.load("", qualname="", paths=[str(root)], cwd=str(root), stub_missing=False)[
-        "loaded"
-    ]
+    assert h.load("", qualname="", paths=[str(root)], cwd=str(root), stub_missing=False)["loaded"]
     message = {"targets": targets(root, *names), "entries": entries, "repo": str(root), **extra}
     return h.record(message)
 
@@ -101,8 +102,7 @@ def calls(lines: list[dict[str, Any]], per_function: int | None = None) -> list[
     for line in streamed:
         target = line["call"]["target"]
         if line.get("reserve") and (
-            per_function is None
-            or sum(k["call"]["target"] == target for k in kept) < per_function
+            per_function is None or sum(k["call"]["target"] == target for k in kept) < per_function
         ):
             kept.append(line)
     return [line["call"] | {"pickle": line["pickle"]} for line in kept]
@@ -288,6 +288,27 @@ def test_enums_namedtuples_and_frames_are_described_by_what_they_hold(
     columns = dict(frame["columns"])
     assert [v["v"] for v in columns["sex"]["values"]] == ["M", "F", "M"]
     assert columns["income"]["dtype"] == "int64"
+
+
+def test_a_deep_argument_leaves_the_next_its_share_of_the_description(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    """praevius's shape: a dict of fitted pipelines, then the patient; described in one
+    budget in order, the patient was left opaque and no recorded call held a person."""
+    write(tmp_path, {
+        "pkg/__init__.py": "", "pkg/pricing.py": PRICING,
+        "tests/test_score.py": """\
+            from pkg.pricing import score
+            LAYER = {"weights": [1, 2, 3, 4, 5], "bias": [0, 1, 2, 3, 4], "scale": 1.0}
+            MODELS = {f"m{i}": {"first": dict(LAYER), "last": dict(LAYER)} for i in range(40)}
+            def test_score():
+                assert score(MODELS, {"age": 70, "sex": "F"}) == 70
+        """,
+    })  # fmt: skip
+    (call,) = calls(recorded(h, tmp_path, ("score",), [pytest_entry("tests/test_score.py")]))
+    models, patient = (node for _, _, node in call["params"])
+    assert models["t"] == "map"
+    assert patient["t"] == "map" and dict(patient["items"])["age"]["v"] == 70
 
 
 def test_a_demo_is_recorded_as_its_program_and_its_classes_load_again_from_its_file(

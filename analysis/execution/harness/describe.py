@@ -41,17 +41,20 @@ if __name__ != "__main__":
     from analysis.execution.harness.openfisca import is_numpy_vector, is_population, known_answer
 
 DESCRIBE_DEPTH = 6
-DESCRIBE_NODES = 400  # nodes of one call's description, at most
+DESCRIBE_NODES = 400  # nodes of one call's description, at most, shared by its arguments
+MIN_SHARE = 60  # nodes each argument gets at least
 DESCRIBE_ITEMS = 5  # items of a list, values of a column, shown
 DESCRIBE_KEYS = 40  # keys of a mapping, fields of an object, columns of a frame, shown
 MAX_TEXT = 200
 
 
 class Describer:
-    """Describes the arguments of one call within a shared node budget."""
+    """Describes one argument of a call within its share of the call's node budget (one of
+    `arguments`): a deep first argument (a dict of fitted pipelines) leaves the next (the
+    patient's DataFrame) its own."""
 
-    def __init__(self) -> None:
-        self.left = DESCRIBE_NODES
+    def __init__(self, arguments: int = 1) -> None:
+        self.left = max(DESCRIBE_NODES // max(arguments, 1), MIN_SHARE)
 
     def describe(self, value: Any, depth: int = 0) -> dict[str, Any]:
         # One branch per kind of value described, in the order they must be tried.

@@ -275,13 +275,12 @@ class CallRecorder:
         except Exception:  # noqa: BLE001
             self.counts["unloadable"] += 1
             return
-        describer = Describer()
         described = []
         try:
             for (name, how), value in zip(
                 names, [*copy["args"], *copy["kwargs"].values()], strict=True
             ):
-                described.append([name, how, describer.describe(value)])
+                described.append([name, how, Describer(len(names)).describe(value)])
         except Exception:  # noqa: BLE001 - an object whose fields raise when read
             self.counts["unloadable"] += 1
             return
