@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 FunctionNode: TypeAlias = ast.FunctionDef | ast.AsyncFunctionDef
+# How a closure's qualified name joins its factory's and its own, as Python's does.
+CLOSURE = ".<locals>."
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,9 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Module-level functions and methods of (nested) classes, in source order.
 
     Functions nested inside functions are part of their enclosing function's behaviour and
-    are not listed on their own.
+    are not listed on their own, but for the closure a module-level factory that needs no
+    argument returns (`read_anthro()` returns `inner_function(param, agedays, sex, ...)`):
+    the function its callers call, listed as `read_anthro.<locals>.inner_function`.
     """
     found: list[FunctionInfo] = []
 
@@ -56,6 +60,11 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 end = stmt.end_lineno or stmt.lineno
                 found.append(FunctionInfo(prefix + stmt.name, stmt, owner, stmt.lineno, end))
+                if owner is None and not prefix:
+                    for inner in returned_closures(stmt):
+                        qualname = f"{stmt.name}{CLOSURE}{inner.name}"
+                        last = inner.end_lineno or inner.lineno
+                        found.append(FunctionInfo(qualname, inner, None, inner.lineno, last))
             elif isinstance(stmt, ast.ClassDef):
                 visit(stmt.body, f"{prefix}{stmt.name}.", stmt)
             elif isinstance(stmt, (ast.If, ast.Try)):
@@ -65,6 +74,23 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
 
     visit(tree.body, "", None)
     return found
+
+
+def returned_closures(factory: FunctionNode) -> list[FunctionNode]:
+    """The functions `factory` defines in its body and returns by name, when it can be
+    called with no argument (its defaults make the closure)."""
+    if required_parameters(factory):
+        return []
+    returned = {
+        node.value.id
+        for node in ast.walk(factory)
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+    }
+    return [
+        stmt
+        for stmt in factory.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in returned
+    ]
 
 
 def find_function(tree: ast.Module, qualname: str) -> FunctionInfo | None:

@@ -254,8 +254,13 @@ class Harness:
                 with self.alarm(float(msg.get("load_timeout", 10.0))):
                     module = self.execute(msg)
                     target = module
-                    for part in msg["qualname"].split("."):
+                    outer, _, closure = msg["qualname"].partition(".<locals>.")
+                    for part in outer.split("."):
                         target = getattr(target, part)
+                    if closure:  # what the factory, called with its defaults, returns
+                        target = target()
+                        if getattr(target, "__name__", None) != closure:
+                            raise LookupError(f"{outer}() returned no function {closure}")
                     target = command_callback(target, msg["qualname"])
                 break
             except ModuleNotFoundError as exc:
