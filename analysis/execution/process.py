@@ -156,7 +156,7 @@ class Outcome:
         needs = data.get("needs")
         return cls(
             False,
-            error=str(data.get("error", "unknown error"))[:500],
+            error=str(data.get("error", "unknown error"))[:2000],
             needs=tuple(str(n)[:200] for n in needs[:20]) if isinstance(needs, list) else (),
         )
 

@@ -267,9 +267,7 @@ COLUMN_NAME = re.compile(
 )
 
 
-def column_parameters(
-    fn: FunctionNode, frame: str, defaults: dict[str, Any]
-) -> dict[str, str]:
+def column_parameters(fn: FunctionNode, frame: str, defaults: dict[str, Any]) -> dict[str, str]:
     """Parameters of `fn` that name a column of its table `frame`, with the column each names:
     used as the table's key (`df[sex_col]`, `df.loc[rows, sex_col]`) or named so beside it
     (`add_risk(df, age_col=None, sex_col=None)`, handing both to a helper). The column is the
@@ -298,3 +296,27 @@ def column_parameters(
         elif match is not None:
             found[arg.arg] = match.group("stem") or match.group("after")
     return found
+
+
+# Calls that read a whole table of features by the names their model was fitted with.
+MODEL_METHODS = frozenset(
+    {"predict", "predict_proba", "predict_log_proba", "decision_function", "score_samples"}
+)
+FRAME_MAKERS = frozenset({"DataFrame", "from_dict", "from_records", "json_normalize"})
+
+
+def handed_to_a_table(fn: FunctionNode, name: str) -> bool:
+    """Whether parameter `name` becomes a table whose columns the function never names:
+    handed to a DataFrame's constructor (`pd.DataFrame(input_data)`, `pd.DataFrame([row])`)
+    or to a fitted model (`self.model.predict(features)`), which reads the columns it was
+    fitted with, named in its own file or the project's config."""
+    for node in mentions(fn).around([name]):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        given = [*node.args, *(k.value for k in node.keywords)]
+        items = [e for g in given if isinstance(g, (ast.List, ast.Tuple)) for e in g.elts]
+        handed = any(is_input(arg, {name}) for arg in given + items)
+        if handed and (called in FRAME_MAKERS or called in MODEL_METHODS):
+            return True
+    return False

@@ -25,7 +25,13 @@ from analysis.facts.fieldreads import (
     name_matcher,
     record_accesses,
 )
-from analysis.facts.frame_reads import column_parameters, frame_columns, is_frame, vectorised
+from analysis.facts.frame_reads import (
+    column_parameters,
+    frame_columns,
+    handed_to_a_table,
+    is_frame,
+    vectorised,
+)
 from analysis.facts.item_reads import element_accesses
 from analysis.facts.module import ModuleFacts, enum_members
 from analysis.facts.param_docs import (
@@ -561,6 +567,13 @@ class InputBuilder:
             return RecordShape({})
         return None
 
+    def model_table(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A table whose columns are named elsewhere: handed to a DataFrame's constructor or
+        to a fitted model, its columns are learnt from the calls that fail for them."""
+        if isinstance(fn, FUNCTIONS) and handed_to_a_table(fn, spot.name):
+            return FrameShape(RecordShape({}))
+        return None
+
     def series(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A Series: one value per person, written through a boolean mask."""
         name, annotation, default, path = spot.name, spot.annotation, spot.default, spot.path
@@ -694,6 +707,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("list or mapping of records", within_depth, InputBuilder.records_collection),
     Recogniser("small tuple", within_depth, InputBuilder.small_tuple),
     Recogniser("record keyed by text held elsewhere", whole_parameter, InputBuilder.keyed_record),
+    Recogniser("table of columns named elsewhere", whole_parameter, InputBuilder.model_table),
     Recogniser("Series", whole_parameter, InputBuilder.series),
     Recogniser("list of values", whole_parameter, InputBuilder.value_list),
 )

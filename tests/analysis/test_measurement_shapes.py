@@ -110,8 +110,8 @@ def test_the_unit_of_a_tuple_is_no_protected_input() -> None:
 
 
 def test_missing_keys_are_read_from_the_error() -> None:
-    assert missing_key("KeyError: 'Sex category'") == ("Sex category", "key")
-    assert missing_key("AttributeError: age") == ("age", "attr")
+    assert missing_key("KeyError: 'Sex category'") == (["Sex category"], "key")
+    assert missing_key("AttributeError: age") == (["age"], "attr")
     assert missing_key("KeyError: 0") is None
     assert missing_key("AttributeError: 'int' object has no attribute 'age'") is None
     assert missing_key("ValueError: age") is None

@@ -95,6 +95,7 @@ if __name__ != "__main__":
     from analysis.execution.harness.stubs import STUBS, adopt_missing, needs_outcome
 
 MAX_STDOUT = 2000
+MAX_ERROR = 2000
 # The keyword the answers to a function's own `input()` prompts come under: typed at them,
 # one line each, then the end of input (analysis/inputs/answers.py).
 ANSWERS = "<stdin>"
@@ -639,7 +640,8 @@ def command_words(given):
 
 
 def describe(exc):
-    return f"{type(exc).__name__}: {str(exc)[:300]}"
+    # Long enough for the columns a table's reader lists as missing (missing_fields.py).
+    return f"{type(exc).__name__}: {str(exc)[:MAX_ERROR]}"
 
 
 def main():
