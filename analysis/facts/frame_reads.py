@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 from typing import Any
 
 from analysis.facts.fieldreads import record_accesses
@@ -305,18 +306,41 @@ MODEL_METHODS = frozenset(
 FRAME_MAKERS = frozenset({"DataFrame", "from_dict", "from_records", "json_normalize"})
 
 
-def handed_to_a_table(fn: FunctionNode, name: str) -> bool:
+def handed_to_a_table(fn: FunctionNode, name: str, classes: Collection[str]) -> bool:
     """Whether parameter `name` becomes a table whose columns the function never names:
     handed to a DataFrame's constructor (`pd.DataFrame(input_data)`, `pd.DataFrame([row])`)
     or to a fitted model (`self.model.predict(features)`), which reads the columns it was
-    fitted with, named in its own file or the project's config."""
+    fitted with, named in its own file or the project's config. The `predict` of an object
+    of the project's own `classes` (`RiskModel(frame).predict(years)`) is read like any
+    helper."""
     for node in mentions(fn).around([name]):
         if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
             continue
         called = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
         given = [*node.args, *(k.value for k in node.keywords)]
         items = [e for g in given if isinstance(g, (ast.List, ast.Tuple)) for e in g.elts]
-        handed = any(is_input(arg, {name}) for arg in given + items)
-        if handed and (called in FRAME_MAKERS or called in MODEL_METHODS):
+        if not any(is_input(arg, {name}) for arg in given + items):
+            continue
+        if called in FRAME_MAKERS:
             return True
+        if called in MODEL_METHODS and isinstance(node.func, ast.Attribute):
+            if not of_own_class(node.func.value, fn, classes):
+                return True
     return False
+
+
+def of_own_class(receiver: ast.expr, fn: FunctionNode, classes: Collection[str]) -> bool:
+    """Whether `receiver` is built from one of `classes` here: `RiskModel(...)`, or a name
+    the function binds to one."""
+
+    def built(node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and getattr(node.func, "id", None) in classes
+
+    if built(receiver):
+        return True
+    return isinstance(receiver, ast.Name) and any(
+        isinstance(node, ast.Assign)
+        and built(node.value)
+        and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)
+        for node in ast.walk(fn)
+    )

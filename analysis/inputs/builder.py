@@ -570,7 +570,7 @@ class InputBuilder:
     def model_table(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A table whose columns are named elsewhere: handed to a DataFrame's constructor or
         to a fitted model, its columns are learnt from the calls that fail for them."""
-        if isinstance(fn, FUNCTIONS) and handed_to_a_table(fn, spot.name):
+        if isinstance(fn, FUNCTIONS) and handed_to_a_table(fn, spot.name, self.facts.classes):
             return FrameShape(RecordShape({}))
         return None
 
