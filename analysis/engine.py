@@ -447,7 +447,7 @@ class Engine:
         stub = self.policy.python.stub
         project, location = module.project, module.location
         changes = changed_in_place(info.node)
-        prepare = prepared_by_callers(info.node, module.parsed.tree)
+        prepare = prepared_by_callers(info.node, module.facts)
         if project is None or location is None or not module.runnable:
             return Target(
                 source, module.path, qualname, stub=stub, changes=changes, prepare=prepare

@@ -8,6 +8,7 @@ import ast
 
 from analysis_kit import verdict
 
+from analysis.facts.module import ModuleFacts
 from analysis.facts.preparations import prepared_by_callers
 
 CHARTS = """
@@ -47,10 +48,11 @@ def later(x):
 
 def test_the_set_up_its_callers_run_first_is_found() -> None:
     tree = ast.parse(CHARTS)
+    facts = ModuleFacts(tree)
     functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
-    assert prepared_by_callers(functions["z_score"], tree) == ("setup_tables",)
-    assert prepared_by_callers(functions["helper"], tree) == ()  # set up after, not before
-    assert prepared_by_callers(functions["z_scores"], tree) == ()
+    assert prepared_by_callers(functions["z_score"], facts) == ("setup_tables",)
+    assert prepared_by_callers(functions["helper"], facts) == ()  # set up after, not before
+    assert prepared_by_callers(functions["z_scores"], facts) == ()
 
 
 def test_a_function_reading_what_the_set_up_fills_is_judged() -> None:
