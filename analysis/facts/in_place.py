@@ -9,14 +9,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from analysis.source.functions import FunctionNode
+from analysis.source.functions import FunctionNode, own_nodes
 
 # Methods that change the container or object they are called on.
 CHANGING_METHODS = frozenset(
     {"append", "extend", "insert", "update", "setdefault", "add", "discard", "remove", "pop",
      "clear", "sort", "reverse", "__setitem__"}
 )  # fmt: skip
-NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def changed_in_place(fn: FunctionNode) -> tuple[str, ...]:
@@ -73,14 +72,3 @@ def root_name(node: ast.expr) -> str | None:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
     return node.id if isinstance(node, ast.Name) else None
-
-
-def own_nodes(fn: FunctionNode) -> Iterator[ast.AST]:
-    """The function's nodes, not those of functions or classes defined inside it."""
-    stack: list[ast.AST] = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, NESTED):
-            continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))

@@ -11,6 +11,7 @@ from typing import TypeGuard
 
 from analysis.execution.harness.runner import ANSWERS
 from analysis.source.functions import FunctionNode
+from analysis.source.functions import own_nodes as body_nodes
 
 __all__ = ["ANSWERS", "prompts"]
 NUMBER_READERS = frozenset({"int", "float", "Decimal"})
@@ -36,20 +37,14 @@ def own_nodes(fn: FunctionNode) -> tuple[list[ast.AST], dict[int, tuple[str, str
     """The nodes of `fn`'s body outside nested functions and classes, and the names the
     `input()` calls among them are assigned to: id(call) -> (variable, number reader or "")."""
     kept_in: dict[int, tuple[str, str]] = {}
-    nodes: list[ast.AST] = []
-    todo: list[ast.AST] = list(fn.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        nodes.append(node)
+    nodes = list(body_nodes(fn))
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
                 call, reader = unwrapped(node.value)
                 if call is not None:
                     kept_in[id(call)] = (targets[0].id, reader)
-        todo.extend(ast.iter_child_nodes(node))
     return nodes, kept_in
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -91,6 +91,17 @@ def returned_closures(factory: FunctionNode) -> list[FunctionNode]:
         for stmt in factory.body
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in returned
     ]
+
+
+def own_nodes(fn: FunctionNode) -> Iterator[ast.AST]:
+    """The nodes of `fn`'s body outside the functions, lambdas and classes defined in it."""
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
 
 
 def find_function(tree: ast.Module, qualname: str) -> FunctionInfo | None:
