@@ -42,8 +42,7 @@ REPOSITORY = {
             ]
     """,
     "tests/data/applicants.csv": (
-        "name,income,sex_female,years_employed\n"
-        "Ann,52000,1,4\nBob,48000,0,9\nCyd,61000,1,2\n"
+        "name,income,sex_female,years_employed\nAnn,52000,1,4\nBob,48000,0,9\nCyd,61000,1,2\n"
     ),
     "tests/test_scoring.py": """\
         from pathlib import Path
@@ -857,3 +856,44 @@ def test_a_package_that_asks_for_its_own_version_at_import_runs_uninstalled(
     }, "fares")  # fmt: skip
     only_finding(report, "senior", "age")
     only_finding(report, "fare", "age", "tests/test_rules.py::test_fare")
+
+
+def test_the_environment_the_tests_set_holds_when_their_calls_are_replayed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Every call asks who is calling, from a variable the deployment sets; the test module
+    # sets it (`os.environ.setdefault`), and the sandbox's environment is empty: replayed
+    # without it, every call would raise.
+    report = scanned(capsys, tmp_path / "repo", {
+        "triage/__init__.py": "",
+        "triage/identity.py": """\
+            import os
+
+
+            def current_role():
+                role = os.environ.get("TRIAGE_ROLE", "")
+                if role not in ("nurse", "doctor"):
+                    raise PermissionError("TRIAGE_ROLE is not set by the deployment")
+                return role
+        """,
+        "triage/rules.py": """\
+            from triage.identity import current_role
+
+
+            def priority(patient):
+                current_role()
+                return 2 if patient["age"] >= 70 else 1
+        """,
+        "tests/test_rules.py": """\
+            import os
+
+            os.environ.setdefault("TRIAGE_ROLE", "nurse")
+
+            from triage.rules import priority
+
+
+            def test_priority():
+                assert priority({"name": "Ann", "age": 45}) == 1
+        """,
+    }, "triage")  # fmt: skip
+    only_finding(report, "priority", "age", "tests/test_rules.py::test_priority")

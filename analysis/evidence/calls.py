@@ -22,6 +22,9 @@ from analysis.evidence.described import MAX_TEXT, Described, Reader, items, text
 Passing = Literal["arg", "star", "kw"]
 MAX_PARAMS = 64
 MAX_PATHS = 10
+# Environment variables the project's run set (`os.environ.setdefault("API_ROLE", ...)` in a
+# test module): at most this many, each name and value shorter than MAX_TEXT.
+MAX_ENVIRON = 32
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,20 @@ class RecordedCall:
     function: FunctionKey
     source: str  # `tests/test_pricing.py::test_senior`, `examples/demo.py __main__`
     params: tuple[RecordedParam, ...]
+
+
+@dataclass(frozen=True)
+class Replaying:
+    """What a replay of one call needs besides its pickle: the import roots the run added
+    (test modules' classes load through them), the program that ran as `__main__` and the
+    environment variables the run set (a client its test configures from `A207_CALLER`)."""
+
+    paths: tuple[str, ...] = ()
+    main: dict[str, str] | None = None
+    environ: tuple[tuple[str, str], ...] = ()
+
+    def index_entry(self) -> dict[str, Any]:
+        return {"paths": list(self.paths), "main": self.main, "environ": dict(self.environ)}
 
 
 @dataclass(frozen=True)
@@ -93,14 +110,18 @@ class Evidence:
         return self.calls.get(key, [])
 
     def keep(
-        self, call: RecordedCall, pickle: bytes, paths: list[str], main: Any, reserve: bool = False
+        self,
+        call: RecordedCall,
+        pickle: bytes,
+        replaying: Replaying = Replaying(),
+        reserve: bool = False,
     ) -> None:
         """Write one call's pickle (never read here) and remember the call (in reserve)."""
         path = os.path.join(self.folder, f"{call.id}.pickle")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as handle:
             handle.write(pickle)
-        self.index[call.id] = {"paths": paths, "main": main}
+        self.index[call.id] = replaying.index_entry()
         if reserve:
             self.reserve.setdefault(call.function, []).append(call)
             return
@@ -130,9 +151,9 @@ class Evidence:
 
 def read_call(
     data: Any, call_id: str, functions: dict[int, FunctionKey], max_pickle: int, repo_view: str
-) -> tuple[RecordedCall, bytes, list[str], dict[str, str] | None]:
-    """One streamed call (harness/recorder.py), checked: the call, its pickle's bytes, the
-    import roots its replay needs and the program that ran as `__main__` (relative paths)."""
+) -> tuple[RecordedCall, bytes, Replaying]:
+    """One streamed call (harness/recorder.py), checked: the call, its pickle's bytes and
+    what its replay needs (paths relative to the project)."""
     if not isinstance(data, dict) or not isinstance(data.get("call"), dict):
         raise InvalidEvidence("a recorded call is not an object")
     call = data["call"]
@@ -165,7 +186,25 @@ def read_call(
     recorded = RecordedCall(
         call_id, functions[target], text(source, "source")[:MAX_TEXT], tuple(params)
     )
-    return recorded, pickle, paths, main
+    return recorded, pickle, Replaying(tuple(paths), main, environ_set(call.get("environ", {})))
+
+
+def environ_set(value: Any) -> tuple[tuple[str, str], ...]:
+    """The environment variables a run set, as the child reported them: names and values of
+    text, a few."""
+    if not isinstance(value, dict):
+        raise InvalidEvidence("a recorded environment is not an object")
+    found = [
+        (name, setting)
+        for name, setting in value.items()
+        if isinstance(name, str)
+        and isinstance(setting, str)
+        and 0 < len(name) < MAX_TEXT
+        and len(setting) < MAX_TEXT
+        and "=" not in name
+        and "\0" not in name + setting
+    ]
+    return tuple(found[:MAX_ENVIRON])
 
 
 def main_program(value: Any, repo_view: str) -> dict[str, str] | None:
@@ -202,5 +241,6 @@ __all__ = [
     "RecordedCall",
     "RecordedParam",
     "RecordingStats",
+    "Replaying",
     "read_call",
 ]

@@ -246,14 +246,14 @@ class Recording:
             return None
         self.call_ids += 1
         try:
-            call, data, paths, main = read_call(
+            call, data, replaying = read_call(
                 reply, f"c{self.call_ids}", functions, MAX_PICKLE_BYTES, view
             )
         except InvalidEvidence as exc:
             evidence.stats.drop("invalid")
             log.info("recording: a call was dropped: %s", exc)
             return None
-        evidence.keep(call, data, paths, main, reserve=reply.get("reserve") is True)
+        evidence.keep(call, data, replaying, reserve=reply.get("reserve") is True)
         self.written += len(data)
         return call
 

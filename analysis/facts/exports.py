@@ -7,6 +7,11 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
+from analysis.source.functions import FunctionNode, called_function
+
+# The helpers of one imported function followed: enough for a rule file's private helpers.
+MAX_HELPERS = 40
+
 
 @dataclass
 class Exports:
@@ -15,6 +20,11 @@ class Exports:
     constants: dict[str, Any] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    # The functions of its own module each imported function calls, by the name it is
+    # imported under: `scored_rule(base, person)` hands `person["zip_code"]` to its module's
+    # `_weight(v)`, which compares it with "rural". Without them the caller's input would
+    # not learn what the helper compares it with.
+    helpers: dict[str, list[FunctionNode]] = field(default_factory=dict)
     public: list[str] | None = None  # `__all__`, when it is a literal
     # Constants of the modules imported functions come from: what their comparisons name.
     context: dict[str, Any] = field(default_factory=dict)
@@ -46,6 +56,7 @@ class Exports:
                         self.constants[ours + key[len(theirs) :]] = value
             if theirs in other.functions:
                 self.functions[ours] = other.functions[theirs]
+                self.helpers[ours] = called_helpers(other.functions[theirs], other)
                 for key, value in [*other.constants.items(), *other.context.items()]:
                     self.context.setdefault(key, value)
 
@@ -61,6 +72,7 @@ class Exports:
                 self.field_classes.setdefault(used, known[used])
         for name, function in other.functions.items():
             self.functions[f"{alias}.{name}"] = function
+            self.helpers[f"{alias}.{name}"] = called_helpers(function, other)
         for key, value in other.context.items():
             self.context.setdefault(key, value)
 
@@ -79,3 +91,23 @@ def field_class_names(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> li
                 found.append(name)
                 todo.append(classes[name])
     return found
+
+
+def called_helpers(function: FunctionNode, exports: Exports) -> list[FunctionNode]:
+    """The functions of `exports` (one module's) that `function` calls, and those they call
+    in turn, with the helpers of the ones it imported itself."""
+    found: list[FunctionNode] = []
+    todo = [function]
+    while todo and len(found) < MAX_HELPERS:
+        current = todo.pop()
+        for node in ast.walk(current):
+            called = (
+                called_function(node, exports.functions) if isinstance(node, ast.Call) else None
+            )
+            if called is None or called[0] is function or any(called[0] is f for f in found):
+                continue
+            found.append(called[0])
+            todo.append(called[0])
+            name = next(n for n, f in exports.functions.items() if f is called[0])
+            found += [h for h in exports.helpers.get(name, []) if all(h is not f for f in found)]
+    return found[:MAX_HELPERS]

@@ -129,6 +129,9 @@ class ModuleFacts:
         if imported is not None:
             for name, fn in imported.functions.items():
                 self.functions.setdefault(name, fn)
+            for helpers in imported.helpers.values():
+                for fn in helpers:
+                    self.functions.setdefault(fn.name, fn)
 
     def read_class_constants(self, tree: ast.Module) -> None:
         """Constants the classes set, as `Class.name` and `self.name`: a class of this module
@@ -490,16 +493,20 @@ def imported_functions_named(
 ) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """Functions of other modules worth harvesting here. Helpers this module calls: what they
     compare with is what the callers' inputs need (`territory_factor(driver)` in rating.py);
-    only those named here (`import networkx as nx` brings thousands). And the methods of the
+    only those named here (`import networkx as nx` brings thousands), with the helpers of
+    their own module they call (`Exports.helpers`). And the methods of the
     classes it names: a `Patient` dataclass validating `weight_kg` in `__post_init__` says
     which weights build one."""
     own = {id(f) for f in every_function}
     named = referenced_names(tree)
     found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     for name, function in imported.functions.items():
-        if name in named and id(function) not in own:
-            own.add(id(function))
-            found.append(function)
+        if name not in named:
+            continue
+        for fn in [function, *imported.helpers.get(name, [])]:
+            if id(fn) not in own:
+                own.add(id(fn))
+                found.append(fn)
     for name, cls in imported.classes.items():
         if name not in named:
             continue

@@ -102,8 +102,9 @@ def test_long_texts_and_lists_are_cut() -> None:
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
     max_leaves=30,
 )
 NODE_KEYS = st.fixed_dictionaries(
@@ -152,17 +153,17 @@ def call_line(**call: Any) -> dict[str, Any]:
 
 
 def test_a_streamed_call_is_read_with_its_arguments_positions_and_keywords() -> None:
-    call, data, paths, main = read_call(call_line(), "c1", FUNCTIONS, 1000, "/repo")
+    call, data, replaying = read_call(call_line(), "c1", FUNCTIONS, 1000, "/repo")
     assert call.id == "c1" and call.function == FUNCTIONS[0]
     assert call.source == "tests/test_p.py::test_a"
     assert [(p.name, p.how, p.where) for p in call.params] == [
         ("applicant", "arg", 0), ("rate", "kw", "rate")
     ]  # fmt: skip
-    assert data == b"\x80\x04N." and paths == ["tests"] and main is None
-    _, _, _, demo = read_call(
+    assert data == b"\x80\x04N." and replaying.paths == ("tests",) and replaying.main is None
+    _, _, demo = read_call(
         call_line(main={"path": "/repo/examples/demo.py"}), "c2", FUNCTIONS, 1000, "/repo"
     )
-    assert demo == {"path": "examples/demo.py"}
+    assert demo.main == {"path": "examples/demo.py"}
 
 
 @pytest.mark.parametrize(
@@ -174,6 +175,7 @@ def test_a_streamed_call_is_read_with_its_arguments_positions_and_keywords() -> 
         call_line(main={"path": "/etc/passwd"}),  # a program outside the project
         call_line(main={"path": "/repo/../etc/passwd"}),
         call_line(main={"module": "os; rm -rf"}),
+        call_line(environ=[["A", "b"]]),  # an environment not an object
         {"call": {"target": 0, "params": []}, "pickle": "not base64!"},
         {"call": {"target": 0, "params": []}, "pickle": "A" * 4000},  # over the size asked
         {"call": "nothing"},
@@ -185,7 +187,14 @@ def test_a_streamed_call_off_shape_is_refused(line: dict[str, Any]) -> None:
 
 
 def test_paths_outside_the_project_are_dropped() -> None:
-    _, _, paths, _ = read_call(
+    _, _, replaying = read_call(
         call_line(paths=["tests", "/etc", "../up", "a/../../b", 3]), "c1", FUNCTIONS, 1000, "/repo"
     )
-    assert paths == ["tests"]
+    assert replaying.paths == ("tests",)
+
+
+def test_the_environment_the_run_set_is_kept_for_the_replay_text_only() -> None:
+    environ = {"A207_CALLER": "doctor", "N": 3, "BAD=NAME": "x", "LONG": "v" * 400, "": "e"}
+    _, _, replaying = read_call(call_line(environ=environ), "c1", FUNCTIONS, 1000, "/repo")
+    assert replaying.environ == (("A207_CALLER", "doctor"),)
+    assert replaying.index_entry()["environ"] == {"A207_CALLER": "doctor"}

@@ -14,7 +14,7 @@ RATE = FunctionKey("pkg/pricing.py", "rate")
 
 def keep(evidence: Evidence, call_id: str, key: FunctionKey, reserve: bool = False) -> None:
     call = RecordedCall(call_id, key, "tests/test_x.py::test", ())
-    evidence.keep(call, b"pickle", [], None, reserve=reserve)
+    evidence.keep(call, b"pickle", reserve=reserve)
 
 
 def test_the_reserve_fills_what_the_shares_left_in_order(tmp_path: Path) -> None:

@@ -22,9 +22,10 @@ formula's `person("age", period)` reads the value tried; ["key", "members"] is a
 
 A value set where an enum member was recorded may name a member of the same enum; a date
 where a datetime was, keeps its time. The index file (`index.json`, written by the host) says, per
-call, which import roots the recording run added (test modules' classes load through them)
-and which program ran as `__main__` (a demo's classes load from that file again, without
-running its `__main__` block).
+call, which import roots the recording run added (test modules' classes load through them),
+which program ran as `__main__` (a demo's classes load from that file again, without
+running its `__main__` block) and which environment variables the run had set (set again
+before the call's values load: the session's later calls keep them).
 
 Part of the child script (see harness/runner.py): joined into one script with the other parts by
 `analysis.execution.process.HARNESS_SOURCE`; standard library only.
@@ -110,6 +111,10 @@ class RecordedCalls:
                 root = os.path.normpath(os.path.join(self.repo, relative))
                 if root not in sys.path:
                     sys.path.append(root)
+        environ = info.get("environ")
+        for name, value in environ.items() if isinstance(environ, dict) else ():
+            if isinstance(name, str) and isinstance(value, str):
+                os.environ[name] = value  # as the run had it (A207_CALLER its test set)
         if call not in self.blobs:
             with open(os.path.join(self.folder, call + ".pickle"), "rb") as handle:
                 self.blobs[call] = handle.read(MAX_RECORDED_BYTES)

@@ -14,7 +14,8 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
    "seconds_per_test": float, "max_pickle_bytes": int, "repo": str}
 Replies, streamed while the entries run (one JSON line each):
   {"call": {"target": int, "source": str, "main": {"path": str} | {"module": str} | null,
-            "paths": [str], "params": [[name, "arg"|"star"|"kw", node]]},
+            "paths": [str], "environ": {name: value},
+            "params": [[name, "arg"|"star"|"kw", node]]},
    "pickle": base64 of pickle({"args": [...], "kwargs": {...}})}
   {"test": node id}   (a test starts: a session it kills resumes past it)
   {"entry": int, "status": str, "seconds": float, "tests": int, "failed_imports": int}
@@ -122,6 +123,7 @@ class CallRecorder:
         self.lock = threading.Lock()
         self.counts = {"kept": 0, "repeated": 0, "unpicklable": 0, "oversized": 0, "unloadable": 0}
         self.start_paths = list(sys.path)
+        self.start_environ = dict(os.environ)
 
     # -- the hook ------------------------------------------------------------------------
     def match(self, code: Any) -> int | None:
@@ -289,6 +291,7 @@ class CallRecorder:
             "source": self.source,
             "main": self.main,
             "paths": self.added_paths(),
+            "environ": self.added_environ(),
             "params": described,
         }
         message = {"call": call, "pickle": base64.b64encode(data).decode()}
@@ -331,6 +334,16 @@ class CallRecorder:
             for p in sys.path
             if isinstance(p, str) and p not in before and (p == self.repo or p.startswith(inside))
         ][:10]
+
+    def added_environ(self) -> dict[str, str]:
+        """Environment variables the run set (`os.environ.setdefault("API_ROLE", "doctor")`
+        in a test module, a fixture's `monkeypatch.setenv`): the replay sets them again, as
+        the calls ran with them. Not pytest's own."""
+        return {
+            name: value
+            for name, value in os.environ.items()
+            if self.start_environ.get(name) != value and not name.startswith("PYTEST_")
+        }
 
     # -- entry points --------------------------------------------------------------------
     def run(self, msg: dict[str, Any]) -> None:
