@@ -50,6 +50,7 @@ from analysis.inputs.classes import (
     annotated_class,
     annotated_enum,
     annotated_item_class,
+    concrete_subclass,
     names_one_type,
     undeclared_reads,
     vararg_leaf,
@@ -86,6 +87,9 @@ from analysis.shapes import (
 from analysis.source.functions import (
     FunctionInfo,
     FunctionNode,
+    all_args,
+    called_function,
+    constructor,
     function_defaults,
     is_classvar,
     lineage,
@@ -97,6 +101,8 @@ from analysis.values import MISSING, EnumMember
 from config.policy import Policy
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Record classes a mapping unpacked into (`Applicant(**data)`) gives its keys to.
+UNPACKED_RECORDS = ("dataclass", "namedtuple", "pydantic", "typeddict")
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
 
@@ -273,8 +279,10 @@ class InputBuilder:
             cls = self.facts.qualname(info.owner)
             return [Param(first.arg, False, ObjectShape({}, cls=cls))]
         # A method gets a real instance of its class, built from the fields or constructor
-        # parameters it declares, which become inputs like any other.
-        instance = HeldObjects(self, info.node, leaves).instance(info.owner, first.arg)
+        # parameters it declares, which become inputs like any other; a mix-in's method, an
+        # instance of a class that mixes it in.
+        owner = concrete_subclass(info.owner, info.node, self.facts) or info.owner
+        instance = HeldObjects(self, info.node, leaves).instance(owner, first.arg)
         return [Param(first.arg, False, instance)]
 
     def column_names(
@@ -514,6 +522,36 @@ class InputBuilder:
             return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
         return None
 
+    def unpacked_record(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A mapping unpacked into a call of the project (`IndividualCoreFields(**core_data)`,
+        `score(**applicant)`): its keys are the fields the class declares, its constructor's
+        parameters or the function's, each shaped where it is declared; with the keys the
+        function reads itself."""
+        if not isinstance(fn, FUNCTIONS):
+            return None
+        target = unpacked_into(fn, spot.name, self.facts)
+        if target is None:
+            return None
+        path, depth = spot.path, spot.depth
+        fields: dict[str, Shape] = {}
+        if isinstance(target, ast.ClassDef):
+            fields = dict(self.class_fields(target, path, leaves, depth, "record", "key").fields)
+        else:
+            callee, skip = target
+            defaults = signature_defaults(callee.args)
+            for arg in all_args(callee)[skip:]:
+                if arg.arg in defaults and self.policy.canonical_category(arg.arg) is None:
+                    continue  # its own default stands: fewer inputs to search
+                default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
+                where = (*path, ("key", arg.arg))
+                fields[arg.arg] = self.shape(
+                    callee, arg.arg, arg.annotation, default, where, leaves, depth + 1
+                )
+        reads = record_accesses(fn, spot.name, self.facts, spot.base)
+        accessed = object_reads(spot.name, reads, self.policy)
+        read = self.record(fn, accessed, path, leaves, depth, local=True, owner=spot.name)
+        return RecordShape({**fields, **read.fields}) if fields or read.fields else None
+
     def json_text(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """Text the function decodes as JSON (`data = json.loads(payload)`, a request's
         `json.loads(event["body"])`): an object of the keys it reads from what it decodes."""
@@ -703,6 +741,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("instance of a project class", anywhere, InputBuilder.of_class),
     Recogniser("DataFrame", within_depth, InputBuilder.frame),
     Recogniser("text of JSON", within_depth, InputBuilder.json_text),
+    Recogniser("mapping unpacked into a call", within_depth, InputBuilder.unpacked_record),
     Recogniser("record of the fields read", within_depth, InputBuilder.fields_record),
     Recogniser("list or mapping of records", within_depth, InputBuilder.records_collection),
     Recogniser("small tuple", within_depth, InputBuilder.small_tuple),
@@ -711,3 +750,26 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("Series", whole_parameter, InputBuilder.series),
     Recogniser("list of values", whole_parameter, InputBuilder.value_list),
 )
+
+
+def unpacked_into(
+    fn: FunctionNode, name: str, facts: ModuleFacts
+) -> ast.ClassDef | tuple[FunctionNode, int] | None:
+    """What `fn` unpacks the mapping `name` into (`Record(**name)`, `helper(**name)`): a
+    record class of the project, or a function of it (or a plain class's constructor) with
+    how many of its parameters the call does not give (`self`)."""
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call) or not any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == name
+            for k in node.keywords
+        ):
+            continue
+        cls = annotated_class(node.func, facts)
+        if cls is not None and facts.record_kind(cls) in UNPACKED_RECORDS:
+            return cls
+        if cls is not None and (init := constructor(cls)) is not None:
+            return init, 1
+        called = called_function(node, facts.functions)
+        if called is not None:
+            return called[0], 1 if called[1] else 0
+    return None

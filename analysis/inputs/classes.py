@@ -16,9 +16,10 @@ from analysis.facts.fieldreads import (
     record_accesses,
     required_attributes,
 )
+from analysis.facts.instance_reads import attributes_set
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
-from analysis.source.functions import required_parameters
+from analysis.source.functions import constructor, lineage, required_parameters
 from config.policy import Policy
 
 # What a method's first parameter is called when it is the instance. Any other name is a
@@ -307,3 +308,69 @@ def undeclared_reads(
         for attr in sorted(needed)
         if not attr.startswith(("_", "model_"))
     }
+
+
+def concrete_subclass(
+    cls: ast.ClassDef, method: ast.FunctionDef | ast.AsyncFunctionDef, facts: ModuleFacts
+) -> ast.ClassDef | None:
+    """The class whose instance a method of `cls` is really given, when `cls` cannot make
+    one itself: a mix-in reading what only the classes mixing it in set up (`self.age_index`
+    of a table the subclass loads), or an abstract base. The first class of the module that
+    derives from it, sets all of that up and needs no constructor argument (else the first
+    that sets it up); None when `cls` is whole, or no subclass is."""
+    instance = method.args.args[0].arg if method.args.args else ""
+    missing = self_reads(method, instance) - provided(cls, facts)
+    if not missing and not is_abstract(cls):
+        return None
+    whole: list[ast.ClassDef] = []
+    for other in facts.classes.values():
+        family = lineage(other, facts.classes)
+        if other is cls or all(c is not cls for c in family) or is_abstract(other):
+            continue
+        if missing <= provided(other, facts):
+            whole.append(other)
+    ready = [c for c in whole if not constructor_arguments(c, facts)]
+    chosen = ready or whole
+    return chosen[0] if chosen else None
+
+
+def self_reads(method: ast.FunctionDef | ast.AsyncFunctionDef, instance: str) -> set[str]:
+    """The attributes `method` reads of its instance."""
+    return {
+        node.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == instance
+    }
+
+
+def provided(cls: ast.ClassDef, facts: ModuleFacts) -> set[str]:
+    """What an instance of `cls` has: the names its classes' bodies bind and the attributes
+    their methods set on the instance."""
+    found: set[str] = set()
+    for current in lineage(cls, facts.classes):
+        found |= declared_names(current, facts, MAX_DEPTH)
+        for stmt in current.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.args.args:
+                found |= attributes_set(stmt, stmt.args.args[0].arg)
+    return found
+
+
+def is_abstract(cls: ast.ClassDef) -> bool:
+    """Whether `cls` declares an abstract method (`@abstractmethod`): it makes no instance."""
+    return any(
+        isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(ast.unparse(d).endswith("abstractmethod") for d in stmt.decorator_list)
+        for stmt in cls.body
+    )
+
+
+def constructor_arguments(cls: ast.ClassDef, facts: ModuleFacts) -> list[str]:
+    """The arguments the nearest constructor of `cls`'s lineage requires."""
+    for current in lineage(cls, facts.classes):
+        init = constructor(current)
+        if init is not None:
+            return required_parameters(init)[1:]
+    return []

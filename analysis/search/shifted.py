@@ -65,14 +65,39 @@ def moved_numbers(values: list[Any], outputs: list[str]) -> bool:
     """Whether every output is its protected number moved by one same distance, over three
     values or more: `issue_age + (month - 1) // 12`, the insured's attained age, is the age
     carried forward (the attribute in another form, as a date moved with a birth date is),
-    not a decision. Two values cannot tell: a point added at 65 moves 64's 0 to 65's 1."""
+    not a decision. Two values cannot tell: a point added at 65 moves 64's 0 to 65's 1. The
+    numbers of a list or a table move alike, each by its own distance, or stay: the ages of
+    a projection from the starting age (`[30, 31, 32]` from 30, `[45, 46, 47]` from 45)."""
     if not all(is_number(v) for v in values) or len(set(values)) < 3:
         return False  # (values of other kinds may be lists: unhashable)
-    try:
-        moved = {round(float(out) - value, 9) for value, out in zip(values, outputs, strict=True)}
-    except ValueError:
+    read = [numbers_in(out) for out in outputs]
+    shapes = {rest for _, rest in read}
+    counts = {len(numbers) for numbers, _ in read}
+    if len(shapes) != 1 or counts == {0} or len(counts) != 1:
         return False
-    return len(moved) == 1 and moved != {0.0}
+    moved_any = False
+    for position in zip(*(numbers for numbers, _ in read), strict=True):
+        moved = {round(n - float(v), 9) for v, n in zip(values, position, strict=True)}
+        if len(moved) == 1:
+            moved_any = moved_any or moved != {0.0} or len(position) > 1
+        elif len(set(position)) != 1:
+            return False  # neither moved with the value nor the same for all
+    return moved_any
+
+
+NUMBER = re.compile(r"(?<![\w.'\"])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.'\"])")
+
+
+def numbers_in(text: str) -> tuple[list[float], str]:
+    """The numbers an output shows (not inside a name or a quoted text), and the output with
+    each replaced by a marker."""
+    found: list[float] = []
+
+    def keep(match: re.Match[str]) -> str:
+        found.append(float(match.group(0)))
+        return "<n>"
+
+    return found, NUMBER.sub(keep, text)
 
 
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:

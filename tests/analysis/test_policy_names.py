@@ -35,6 +35,15 @@ NAMES = [
     ("health_and_education_cess", None),
     ("education_fees", None),
     ("home_address", "region"),
+    # Fair lending's minority status is a race; a learner's minority class is not.
+    ("is_minority", "race"),
+    ("minority_status", "race"),
+    ("minority_class", None),
+    ("n_minority_samples", None),
+    # The age of a thing a person has is no person's age.
+    ("bank_account_age_months", None),
+    ("vehicle_age", None),
+    ("loan_age_months", None),
     ("income", None),
     # The classes the law names are on by default (issue 30); a flag named by one of their
     # values that is as often a thing's (`is_single`, `is_straight`, `is_in`) is not.

@@ -94,6 +94,12 @@ def test_a_number_moved_as_far_as_the_age_is_an_echo() -> None:
     assert not moved_numbers([64, 65], ["0", "1"])  # two values: a point added at 65
     assert not moved_numbers([40, 45, 70], ["'43'", "48", "73"])
     assert not moved_numbers([[40], [45], [70]], ["43", "48", "73"])  # lists: no numbers
+    # A projection from the starting age: each year moves with it, a constant stays.
+    assert moved_numbers([16, 30, 45], ["[16, 17, 18]", "[30, 31, 32]", "[45, 46, 47]"])
+    assert moved_numbers([16, 30, 45], ["(16, 100)", "(30, 100)", "(45, 100)"])
+    assert not moved_numbers([16, 30, 45], ["[16, 0.1]", "[30, 0.2]", "[45, 0.4]"])
+    assert not moved_numbers([16, 30, 45], ["[16, 17]", "[30, 31, 32]", "[45, 46, 47]"])
+    assert not moved_numbers([16, 30, 45], ["'16'", "'30'", "'45'"])  # text: no numbers
     report = verdict(AGES, "attained_age")
     assert report.status == "clean", (report.findings, report.reason)
     for decision in ("loading", "band", "points"):

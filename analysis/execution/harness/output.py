@@ -25,6 +25,9 @@ except ImportError:  # pragma: no cover - other versions
 # literal replacement runs in C).
 
 MAX_REPR = 2000
+# The keys under which a function returns the error it caught (`except Exception as exc:
+# return {"error": str(exc)}`, an API handler's habit): a failure, not an answer.
+ERROR_KEYS = ("error", "errors", "error_message", "exception")
 MAX_ITEMS = 60  # items of one container that an output's text shows
 MASK = "<protected>"
 MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
@@ -262,6 +265,25 @@ def table_text(columns, masks, depth):
 
 def is_table(plain):
     return isinstance(plain, dict) and all(isinstance(rows, dict) for rows in plain.values())
+
+
+def returned_error(result):
+    """The error a function returned in place of an answer (a dict whose error key holds a
+    text, or texts), or None. Two such calls failed alike, whatever their messages say; one
+    beside an answer refused its inputs, as raising does."""
+    if type(result) is not dict:
+        return None
+    for key in ERROR_KEYS:
+        value = result.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+        if (
+            isinstance(value, (list, tuple))
+            and value
+            and all(isinstance(v, str) and v.strip() for v in value)
+        ):
+            return "; ".join(value)
+    return None
 
 
 def canonical(obj, masks, depth=0):

@@ -31,6 +31,7 @@ Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per 
   {"loaded": true, "stubbed": [str]} | {"loaded": false, "error": str}
   {"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
    "parts": [[path, repr, masked]...]} | {"ok": false, "error": str, "needs": [str]}
+  (a result that reports an error, `{"error": "..."}`, is a failure: "ReturnedError: ...")
   "masked"/"stdout_masked" replace values equal to the call's `mask` values (the protected value
   being varied) by a placeholder, so a function that only echoes its input back is not biased;
   a string equal to a mask value up to case and surrounding whitespace is an echo too
@@ -87,6 +88,7 @@ if __name__ != "__main__":
         clip,
         mask_text,
         output_parts,
+        returned_error,
         sha256,
         stands_alone,
     )
@@ -429,6 +431,9 @@ class Harness:
             sys.argv = saved_argv
         if STUBS.touched:
             return needs_outcome()
+        reported = returned_error(result)
+        if reported is not None:
+            return {"ok": False, "error": f"ReturnedError: {reported[:MAX_REPR]}"}
         printed = sink.getvalue()[:MAX_STDOUT]
         return {
             "ok": True,
