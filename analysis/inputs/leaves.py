@@ -89,6 +89,11 @@ COMPARED_NAMES: Cache[int, dict[str, list[str]]] = Cache("compared names")
 COMBINED_INTO: Cache[int, dict[str, list[tuple[str, set[str]]]]] = Cache("combined into")
 PERSON_WORDS: Cache[None, set[str]] = Cache("words that name a person")
 CODE_LETTERS: Cache[int, dict[str, set[str]]] = Cache("code letters")
+ACTUARIAL: Cache[None, bool] = Cache("a life table's notation")
+# A life table's symbols (`l_x`, `q_x`, `n p_x`...): the first are its own, the others its
+# neighbours' (a derivative's `dx`, a pixel's `px` alone say nothing of ages).
+LIFE_TABLE_OWN = frozenset({"lx", "qx", "npx", "nqx", "tpx", "tqx", "ax", "axn"})
+LIFE_TABLE_SYMBOLS = LIFE_TABLE_OWN | {"px", "dx", "ex", "mx", "nx", "cx", "rx", "sx"}
 # The letters a sex is coded by.
 SEX_LETTERS = frozenset({"m", "f"})
 SEQUENCES = (ast.Tuple, ast.List, ast.Set)
@@ -273,11 +278,18 @@ class LeafMaker:
                 category = category_named_by_callers(
                     self.function, name, self.facts, self.named_category
                 )
+        if open_parameter and category is None and name == "x" and self.actuarial():
+            category = "age"  # a life table's `x`: `npx(x, n)`, `a_x`, `D_x`
         if category is None and category_name is None and not self.policy.excluded_name(name):
             category = self.category_of_values(name)
         if category is not None and self.names_a_column(default, category):
             category = None  # `age="age"`: the name of a column of ages, not an age
         return category
+
+    def actuarial(self) -> bool:
+        """Whether the module writes in a life table's notation, where `x` is the age: two of
+        its symbols as names (`datos_lx`, `npx`, `Dx`), one of them a life table's own."""
+        return self.facts.caches.once(ACTUARIAL, lambda: actuarial_notation(self.facts.tree))
 
     def category_of_values(self, name: str) -> str | None:
         """The category of a leaf its name says nothing of, by the words the function itself
@@ -553,3 +565,24 @@ def words_of(node: ast.expr) -> list[str]:
         for i in items
         if isinstance(i, ast.Constant) and isinstance(i.value, str) and len(i.value) >= 3
     ]
+
+
+def actuarial_notation(tree: ast.Module) -> bool:
+    """Whether a module names two of a life table's symbols, one its own (see
+    LIFE_TABLE_OWN), as functions, attributes, variables or keys."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            text = node.name
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        elif isinstance(node, ast.Name):
+            text = node.id
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 20
+        ):
+            text = node.value
+        else:
+            continue
+        found |= {t for t in name_tokens(text) if t in LIFE_TABLE_SYMBOLS}
+    return len(found) >= 2 and bool(found & LIFE_TABLE_OWN)
