@@ -32,6 +32,11 @@ FRAME_METHODS = frozenset(
 
 
 FRAME_NAMES = frozenset({"df", "frame", "dataframe", "data_frame", "table"})
+# `axis=` values of `DataFrame.apply` that hand the function one row at a time.
+ROWS = (1, "columns")
+# In a query string: a column written in backticks, and a local referred to with `@`.
+BACKTICKED = re.compile(r"`([^`]+)`")
+LOCAL_REFERENCE = re.compile(r"@[A-Za-z_][A-Za-z_0-9.]*")
 
 
 def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
@@ -159,7 +164,66 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
     columns += looped_columns(fn, names, facts)
     for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
         columns += [f for f in record_accesses(fn, row, facts) if f not in FRAME_API]
+    for where, row in applied_rows(fn, names, facts):  # `df.apply(lambda r: r["age"], axis=1)`
+        columns += [f for f in record_accesses(where, row, facts) if f not in FRAME_API]
+    columns += queried_columns(fn, names)
     return list(dict.fromkeys(columns))
+
+
+def applied_rows(
+    fn: FunctionNode, names: set[str], facts: ModuleFacts
+) -> list[tuple[ast.AST, str]]:
+    """The functions applied to each row of the table (`df.apply(lambda r: ..., axis=1)`,
+    `df.apply(score_row, axis="columns")`, a function of the module), with the name their
+    row goes by."""
+    found: list[tuple[ast.AST, str]] = []
+    for node in ast.walk(fn):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "apply"
+            and is_input(node.func.value, names)
+            and node.args
+            and any(
+                k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value in ROWS
+                for k in node.keywords
+            )
+        ):
+            continue
+        applied = node.args[0]
+        if isinstance(applied, ast.Lambda) and applied.args.args:
+            found.append((applied, applied.args.args[0].arg))
+        elif isinstance(applied, ast.Name) and applied.id in facts.functions:
+            helper = facts.functions[applied.id]
+            if helper.args.args:
+                found.append((helper, helper.args.args[0].arg))
+    return found
+
+
+def queried_columns(fn: FunctionNode, names: set[str]) -> list[str]:
+    """The columns a query string of the table names: `df.query("age > 40 and sex == 'F'")`,
+    `` `home region` == "north" `` (not `@limit`, a local)."""
+    found: list[str] = []
+    for node in ast.walk(fn):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "query"
+            and is_input(node.func.value, names)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            continue
+        text = node.args[0].value
+        found += BACKTICKED.findall(text)
+        plain = BACKTICKED.sub("0", LOCAL_REFERENCE.sub("0", text))
+        try:
+            expression = ast.parse(plain, mode="eval")
+        except SyntaxError:
+            continue
+        found += [n.id for n in ast.walk(expression) if isinstance(n, ast.Name)]
+    return found
 
 
 def looped_columns(fn: FunctionNode, names: set[str], facts: ModuleFacts) -> list[str]:

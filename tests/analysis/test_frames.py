@@ -314,3 +314,27 @@ def test_the_columns_a_list_of_the_module_picks_are_read() -> None:
     assert list(param.shape.item.fields) == ["age", "sex", "sbp"]
     report = verdict(FEATURE_LIST, "risk")
     assert sorted(f.attribute for f in report.findings) == ["age", "gender"], report.reason
+
+
+ROW_FUNCTIONS = (
+    "def _band(row):\n"
+    "    return 2 if row['ethnicity'] == 'Hispanic' else 1\n\n\n"
+    "def flags(df):\n"
+    "    return df.apply(lambda r: 1 if r['age'] > 60 else 0, axis=1).tolist()\n\n\n"
+    "def bands(df):\n"
+    "    return df.apply(_band, axis='columns').tolist()\n\n\n"
+    "def seniors(df, limit=40):\n"
+    "    return len(df.query('age > @limit and `home region` != \"north\"'))\n"
+)
+
+
+def test_the_columns_a_function_applied_to_each_row_or_a_query_reads_are_the_frame_s() -> None:
+    columns = {
+        name: {leaf.display for leaf in model_of(ROW_FUNCTIONS, name).leaves}
+        for name in ("flags", "bands", "seniors")
+    }
+    assert "df['age'][0]" in columns["flags"]
+    assert "df['ethnicity'][0]" in columns["bands"]
+    assert {"df['age'][0]", "df['home region'][0]"} <= columns["seniors"]
+    assert not any("limit" in leaf for leaf in columns["seniors"] if leaf.startswith("df["))
+    assert verdict(ROW_FUNCTIONS, "flags").biased_attributes == ["age"]
