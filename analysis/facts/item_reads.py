@@ -49,9 +49,7 @@ def element_accesses(
     return fields
 
 
-def key_function_reads(
-    call: ast.Call, facts: ModuleFacts
-) -> dict[str, FieldRead]:
+def key_function_reads(call: ast.Call, facts: ModuleFacts) -> dict[str, FieldRead]:
     """The fields a function given the list reads of each item: a lambda's first parameter
     (`key=lambda c: c["age"]`), or a module function's (`key=adjusted`)."""
     fields: dict[str, FieldRead] = {}
@@ -171,3 +169,33 @@ def item_of(names: set[str]) -> Matcher:
     return Matcher(matches, frozenset(names))
 
 
+# Items of a row unpacked by a loop (`for name, age, sex in people`), at most.
+MAX_ROW_ITEMS = 12
+
+
+def unpacked_rows(fn: ast.AST, name: str) -> dict[int, str]:
+    """The names a loop unpacks each item of the list `name` into: `for name, age in people`,
+    `for i, (name, age) in enumerate(people)` -> {0: "name", 1: "age"}; {} when no loop
+    unpacks its items (or two loops disagree)."""
+    names = list_aliases(fn, name)
+    found: dict[int, str] = {}
+    for node in mentions(fn).around(names):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        iterated, target = node.iter, node.target
+        if isinstance(iterated, ast.Call) and getattr(iterated.func, "id", "") == "enumerate":
+            if iterated.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                iterated, target = iterated.args[0], target.elts[1]
+        if not is_input(iterated, names) or not isinstance(target, ast.Tuple):
+            continue
+        locals_ = [t.id if isinstance(t, ast.Name) else "" for t in target.elts]
+        if not 2 <= len(locals_) <= MAX_ROW_ITEMS:
+            continue
+        unpacked = {i: local for i, local in enumerate(locals_)}
+        if found and len(found) != len(unpacked):
+            return {}
+        for i, local in unpacked.items():
+            if local and not found.get(i):
+                found[i] = local
+            found.setdefault(i, "")
+    return found

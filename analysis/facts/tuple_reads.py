@@ -16,6 +16,8 @@ from analysis.source.reads_input import constant_key
 
 # A value held as a small tuple is read by position: `(17, "years")`, `(70.0, "kg")`.
 MAX_POSITIONS = 4
+# A row read by positions its module names (`row[AGE_COL]`): up to this one.
+MAX_NAMED_POSITION = 16
 # (function, tuple's name, helper depth) -> the positions read, for a tuple not nested.
 POSITIONS: Cache[tuple[int, str, int], dict[int, str]] = Cache("tuple positions")
 
@@ -44,6 +46,9 @@ def tuple_positions(
         index = position_of(node, matcher)
         if index is not None:
             positions.setdefault(index, "")
+        named = named_position(node, matcher, facts)
+        if named is not None and not positions.get(named[0]):
+            positions[named[0]] = named[1]  # `row[SEX_COL]`: the position its constant names
         if helper_depth and isinstance(node, ast.Call):
             for i, local in helper_positions(fn, node, matcher, facts, helper_depth).items():
                 if not positions.get(i):
@@ -85,6 +90,22 @@ def helper_positions(
     return found
 
 
+def named_position(node: ast.AST, matcher: Matcher, facts: ModuleFacts) -> tuple[int, str] | None:
+    """(i, "SEX_COL") when `node` reads `x[SEX_COL]` of what matches, SEX_COL a constant of
+    the module holding a small index: the position of a row its name says what it holds."""
+    if not (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.slice, ast.Name)
+        and matcher(node.value)
+    ):
+        return None
+    index = facts.constants.get(node.slice.id)
+    if type(index) is int and 0 <= index < MAX_NAMED_POSITION:
+        return index, node.slice.id
+    return None
+
+
 def position_of(node: ast.AST, matcher: Matcher) -> int | None:
     """i when `node` reads `x[i]` (a small constant index, read not written) of what matches."""
     if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)):
@@ -93,5 +114,3 @@ def position_of(node: ast.AST, matcher: Matcher) -> int | None:
     if type(index) is int and 0 <= index < MAX_POSITIONS and matcher(node.value):
         return index
     return None
-
-

@@ -32,7 +32,7 @@ from analysis.facts.frame_reads import (
     is_frame,
     vectorised,
 )
-from analysis.facts.item_reads import element_accesses
+from analysis.facts.item_reads import element_accesses, unpacked_rows
 from analysis.facts.module import ModuleFacts, enum_members
 from analysis.facts.param_docs import (
     DOCUMENTED_FLAGS,
@@ -582,6 +582,24 @@ class InputBuilder:
                 return collection(item)
         return None
 
+    def unpacked_rows(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A list of rows a loop unpacks (`for name, age in people`): each item a tuple whose
+        positions are named by the locals they go to."""
+        if not isinstance(fn, FUNCTIONS) or spot.base is not None:
+            return None
+        named = unpacked_rows(fn, spot.name)
+        if not named:
+            return None
+        row = (*spot.path, ListShape.first_item)
+        items: dict[str, Shape] = {
+            str(i): self.shape(
+                fn, local or f"{spot.name}[{i}]", None, MISSING, (*row, ("index", i)), leaves,
+                spot.depth + 2,
+            )
+            for i, local in sorted(named.items())
+        }  # fmt: skip
+        return ListShape(TupleShape(items))
+
     def small_tuple(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A small tuple read by position: `(17, "years")`."""
         name, annotation, default = spot.name, spot.annotation, spot.default
@@ -744,6 +762,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("mapping unpacked into a call", within_depth, InputBuilder.unpacked_record),
     Recogniser("record of the fields read", within_depth, InputBuilder.fields_record),
     Recogniser("list or mapping of records", within_depth, InputBuilder.records_collection),
+    Recogniser("list of rows a loop unpacks", within_depth, InputBuilder.unpacked_rows),
     Recogniser("small tuple", within_depth, InputBuilder.small_tuple),
     Recogniser("record keyed by text held elsewhere", whole_parameter, InputBuilder.keyed_record),
     Recogniser("table of columns named elsewhere", whole_parameter, InputBuilder.model_table),

@@ -398,12 +398,19 @@ class LeafMaker:
         but age."""
         if not positions:
             return False
-        if len(positions) >= 2 or min(positions) > 0:
+        if len(positions) >= 2 or min(positions) > 0 or self.named_row(name, positions):
             return True
         category = self.policy.canonical_category(name)
         if category not in (None, "age"):
             return False
         return "str" not in self.facts.hints.get(name.lower(), Hint()).kinds
+
+    def named_row(self, name: str, positions: dict[int, str]) -> bool:
+        """Whether a tuple of no category has positions named for some (`row[SEX_COL]`,
+        `name, age = person`): a row, each item what its name says."""
+        return self.policy.canonical_category(name) is None and any(
+            self.policy.canonical_category(local) for local in positions.values() if local
+        )
 
     def tuple_shape(
         self,
@@ -425,10 +432,14 @@ class LeafMaker:
             ),
             0,
         )
+        row = self.named_row(name, positions)
         items: dict[str, Shape] = {}
         for i in range(max(positions) + 1):
             step: InputPath = (*path, ("index", i))
-            if i == carrier:
+            if row:
+                local = positions.get(i) or f"{name}[{i}]"
+                items[str(i)] = self.leaf(local, step, leaves, [], None, MISSING)
+            elif i == carrier:
                 items[str(i)] = self.leaf(name, step, leaves, [], None, MISSING)
             else:
                 local = positions.get(i) or f"{name}[{i}]"

@@ -1,0 +1,51 @@
+"""Rows of people as tuples: a list whose items a loop unpacks (`for name, age in people`),
+a row read at positions its module names (`row[SEX_COL]`) or unpacked whole (`name, age =
+person`): each item is what the name it goes to says (analysis/facts/item_reads.py
+`unpacked_rows`, tuple_reads.py `named_position`, inputs/leaves.py `named_row`)."""
+
+from __future__ import annotations
+
+from analysis_kit import model_of, verdict
+
+ROWS = """\
+SEX_COL = 3
+
+
+def adults(people):
+    return [name for name, age in people if age >= 30]
+
+
+def ranked(people):
+    return sorted(name for i, (name, ethnicity) in enumerate(people) if ethnicity != "Black")
+
+
+def rate(row):
+    return 1.2 if row[SEX_COL] == "female" else 1.0
+
+
+def label(person):
+    name, age = person
+    return name.upper() if age > 60 else name
+
+
+def pairs(points):
+    return [x + y for x, y in points]
+"""
+
+
+def protected(name: str) -> list[tuple[str, str | None]]:
+    return [(leaf.display, leaf.category) for leaf in model_of(ROWS, name).protected]
+
+
+def test_the_items_a_loop_unpacks_are_named_by_their_locals() -> None:
+    assert protected("adults") == [("people[0][1]", "age")]
+    assert protected("ranked") == [("people[0][1]", "race")]
+    assert protected("pairs") == []
+    assert verdict(ROWS, "adults").biased_attributes == ["age"]
+
+
+def test_a_row_read_at_a_named_position_or_unpacked_is_what_its_names_say() -> None:
+    assert protected("rate") == [("row[3]", "gender")]
+    assert protected("label") == [("person[1]", "age")]
+    assert verdict(ROWS, "rate").biased_attributes == ["gender"]
+    assert verdict(ROWS, "label").biased_attributes == ["age"]
