@@ -34,6 +34,8 @@ FRAME_METHODS = frozenset(
 FRAME_NAMES = frozenset({"df", "frame", "dataframe", "data_frame", "table"})
 # `axis=` values of `DataFrame.apply` that hand the function one row at a time.
 ROWS = (1, "columns")
+# Methods of a table that hand a function one column at a time, unless told `axis=1`.
+COLUMN_WISE = frozenset({"apply", "applymap", "map", "agg", "aggregate", "transform"})
 # In a query string: a column written in backticks, and a local referred to with `@`.
 BACKTICKED = re.compile(r"`([^`]+)`")
 LOCAL_REFERENCE = re.compile(r"@[A-Za-z_][A-Za-z_0-9.]*")
@@ -155,11 +157,17 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
     (`required = ["age", "sex"]; if not set(required).issubset(df.columns): raise`)."""
     names = frame_copies(fn, name)
     columns = [
-        f for copy in sorted(names) for f in record_accesses(fn, copy, facts) if f not in FRAME_API
+        f
+        for copy in sorted(names)
+        for f in record_accesses(fn, copy, facts)
+        if f not in FRAME_API and f not in FRAME_METHODS
     ]
     for node in ast.walk(fn):
         if isinstance(node, ast.Subscript):
             columns += picked_columns(node, names, facts)
+            key = constant_key(node)
+            if isinstance(key, str) and isinstance(node.value, ast.Call):
+                columns += [key] if rooted_at(node.value, names) else []  # `.groupby(...)["x"]`
     columns += required_columns(fn, names, facts)
     columns += looped_columns(fn, names, facts)
     for row in row_names(fn, names):  # `for _, row in df.iterrows(): row.get("ethnicity")`
@@ -173,31 +181,55 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
 def applied_rows(
     fn: FunctionNode, names: set[str], facts: ModuleFacts
 ) -> list[tuple[ast.AST, str]]:
-    """The functions applied to each row of the table (`df.apply(lambda r: ..., axis=1)`,
-    `df.apply(score_row, axis="columns")`, a function of the module), with the name their
-    row goes by."""
+    """The functions the table hands itself, a part of itself or its rows to, with the name
+    they take it by: `df.apply(lambda r: ..., axis=1)`, `df.assign(risk=lambda d: ...)`,
+    `df.pipe(f)`, `df.loc[lambda d: ...]`, `df.groupby("team").apply(lambda g: ...)`, a
+    lambda or a function of the module; not a column at a time (`df.apply(np.mean)`)."""
     found: list[tuple[ast.AST, str]] = []
     for node in ast.walk(fn):
-        if not (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "apply"
-            and is_input(node.func.value, names)
-            and node.args
-            and any(
-                k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value in ROWS
-                for k in node.keywords
-            )
+        handed: list[ast.expr] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if rooted_at(node.func.value, names) and not column_wise(node, names):
+                handed = [*node.args, *(k.value for k in node.keywords)]
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr in ("loc", "iloc")
+            and rooted_at(node.value.value, names)
         ):
-            continue
-        applied = node.args[0]
-        if isinstance(applied, ast.Lambda) and applied.args.args:
-            found.append((applied, applied.args.args[0].arg))
-        elif isinstance(applied, ast.Name) and applied.id in facts.functions:
-            helper = facts.functions[applied.id]
-            if helper.args.args:
-                found.append((helper, helper.args.args[0].arg))
+            handed = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for applied in handed:
+            if isinstance(applied, ast.Lambda) and applied.args.args:
+                found.append((applied, applied.args.args[0].arg))
+            elif isinstance(applied, ast.Name) and applied.id in facts.functions:
+                helper = facts.functions[applied.id]
+                if helper.args.args:
+                    found.append((helper, helper.args.args[0].arg))
     return found
+
+
+def rooted_at(node: ast.expr, names: set[str]) -> bool:
+    """Whether an expression is the table or a chain of calls, attributes and subscripts off
+    it (`df.groupby("team")`, `df[df.age > 0]`)."""
+    while isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
+        if is_input(node, names):
+            return True
+        if isinstance(node, ast.Subscript) and isinstance(constant_key(node), str):
+            return False  # `df["age"].apply(...)`: a column's values, one at a time
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return is_input(node, names)
+
+
+def column_wise(call: ast.Call, names: set[str]) -> bool:
+    """Whether a method of the table itself hands the function a column at a time
+    (`df.apply(f)`, `df.agg(f)`), not a row (`axis=1`)."""
+    assert isinstance(call.func, ast.Attribute)
+    if call.func.attr not in COLUMN_WISE or not is_input(call.func.value, names):
+        return False
+    return not any(
+        k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value in ROWS
+        for k in call.keywords
+    )
 
 
 def queried_columns(fn: FunctionNode, names: set[str]) -> list[str]:

@@ -324,7 +324,13 @@ ROW_FUNCTIONS = (
     "def bands(df):\n"
     "    return df.apply(_band, axis='columns').tolist()\n\n\n"
     "def seniors(df, limit=40):\n"
-    "    return len(df.query('age > @limit and `home region` != \"north\"'))\n"
+    "    return len(df.query('age > @limit and `home region` != \"north\"'))\n\n\n"
+    "def chained(df):\n"
+    "    risk = df.assign(risk=lambda d: d['age'] / 10).pipe(lambda d: d[d['sex'] == 'F'])\n"
+    "    kept = df.loc[lambda d: d['race'] != 'White', 'name']\n"
+    "    shares = df.groupby('team').apply(lambda g: g['religion'].nunique())\n"
+    "    means = df.groupby('team')['income'].agg(lambda s: s.mean())\n"
+    "    return risk, kept, shares, means, df['score'].apply(lambda v: v.real)\n"
 )
 
 
@@ -338,3 +344,8 @@ def test_the_columns_a_function_applied_to_each_row_or_a_query_reads_are_the_fra
     assert {"df['age'][0]", "df['home region'][0]"} <= columns["seniors"]
     assert not any("limit" in leaf for leaf in columns["seniors"] if leaf.startswith("df["))
     assert verdict(ROW_FUNCTIONS, "flags").biased_attributes == ["age"]
+    # Functions a chain of the table hands itself, a part or its rows to; not a column's
+    # values, nor the table's own methods.
+    assert {leaf.display for leaf in model_of(ROW_FUNCTIONS, "chained").leaves} == {
+        f"df['{c}'][0]" for c in ("age", "sex", "race", "name", "religion", "income", "score")
+    }
