@@ -40,6 +40,16 @@ NAMES = [
     ("minority_status", "race"),
     ("minority_class", None),
     ("n_minority_samples", None),
+    # A person's words for what they are: a birthday, a girl, a caste.
+    ("yob", "age"),
+    ("birthday", "age"),
+    ("is_senior", "age"),
+    ("senior_engineer", None),
+    ("is_girl", "gender"),
+    ("woman", "gender"),
+    ("caucasian", "race"),
+    ("non_white", "race"),
+    ("caste", "race"),
     # The age of a thing a person has is no person's age.
     ("bank_account_age_months", None),
     ("vehicle_age", None),
