@@ -319,7 +319,11 @@ class Policy(Strict):
         )
 
 
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# Chinese, Japanese and Korean write words without spaces: each character is a token, so
+# that a record's key `患者年龄` (the patient's age) holds the run `年龄`.
+_CAMEL = re.compile(
+    r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
 # An age glued to its unit or its grouping in one word, as data columns name it (the CDC's
 # `agemos`, `agedays`; `agegroup`, `ageyrs`): two tokens, as `age_days` is.
 GLUED_AGE = re.compile(r"(age)(days?|mos|months?|yrs|years?|wks|weeks?|group|grp|band|cat)")

@@ -40,6 +40,14 @@ NAMES = [
     ("minority_status", "race"),
     ("minority_class", None),
     ("n_minority_samples", None),
+    # Other languages' words, Chinese, Japanese and Korean ones inside longer keys too.
+    ("umur", "age"),
+    ("jenis_kelamin", "gender"),
+    ("cinsiyet", "gender"),
+    ("患者年龄", "age"),
+    ("性別", "gender"),
+    ("환자나이", "age"),
+    ("收入", None),
     # A person's words for what they are: a birthday, a girl, a caste.
     ("yob", "age"),
     ("birthday", "age"),
