@@ -239,6 +239,8 @@ class Policy(Strict):
             exact = [c for c in self.enabled_categories if tokens == name_tokens(c)]
             match = self._match(name)
             cache[name] = exact[0] if exact else match[1] if match else None
+            if len(tokens) > 1 and tokens[0] in OPTION_VERBS:
+                cache[name] = None  # `keep_country_plus`, `use_race`: how to work, no person's
             if cache[name] is None and len(tokens) > 1 and tokens[0] in FLAG_PREFIXES:
                 cache[name] = self.category_of_value(tokens[1:])
             if cache[name] is None:
@@ -331,6 +333,13 @@ GLUED_AGE = re.compile(r"(age)(days?|mos|months?|yrs|years?|wks|weeks?|group|grp
 
 # How a yes/no flag is named: `is_female`, `hasDisability`.
 FLAG_PREFIXES = frozenset({"is", "has", "was", "are", "ist"})  # "ist": German "is"
+# The first word of an option that says how to work with an attribute, not what a person's
+# is: `keep_country_plus=True`, `include_gender`, `use_race_coefficient`.
+OPTION_VERBS = frozenset(
+    "keep use include exclude show hide strip remove add allow apply enable disable ignore "
+    "drop skip normalize normalise convert format validate check adjust encode infer detect "
+    "parse fill impute mask anonymize anonymise redact".split()
+)
 
 
 # Words after a threshold's number that say when the flag holds: `under_75_in_year`,

@@ -138,3 +138,42 @@ def member_echo(value_a: Any, value_b: Any, text: str) -> str:
     if not (value_a.isidentifier() and value_b.isidentifier()):
         return text
     return re.sub(rf"(?<=\.){re.escape(value_a.upper())}\b", value_b.upper(), text)
+
+
+# Words that write a sex into text besides its values: pronouns and forms of address (a
+# summary's "He had a BMI of..." for "M", "She had..." for "F").
+GENDERED_WORDS = (
+    "he", "she", "his", "her", "hers", "him", "himself", "herself", "mr", "mrs", "ms", "miss",
+    "sir", "madam", "man", "woman", "men", "women", "boy", "girl", "male", "female",
+    "masculine", "feminine", "they", "them", "their", "theirs", "themselves", "mx",
+)  # fmt: skip
+# Values too common as words to stand for the attribute in another text ("other", "none").
+COMMON_VALUES = frozenset({"other", "none", "unknown"})
+_RECODINGS: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def attribute_words(category: str, values: tuple[Any, ...]) -> tuple[str, ...]:
+    """The words that write a value of the attribute into text: its values that are words
+    of three letters or more, and a sex's pronouns and forms of address."""
+    found = {
+        v.casefold()
+        for v in values
+        if isinstance(v, str) and len(v) >= 3 and v.casefold() not in COMMON_VALUES
+    }
+    if category == "gender":
+        found |= set(GENDERED_WORDS)
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+
+def recoded_echo(output_a: str, output_b: str, words: tuple[str, ...]) -> bool:
+    """Whether two outputs differ only in words that write a value of the attribute (`"He
+    had..."` and `"She had..."` for "M" and "F", `"Female"` for "F"): the attribute in
+    another spelling, as an echo is, not a decision that treats the two otherwise."""
+    if not words or output_a == output_b:
+        return False
+    pattern = _RECODINGS.get(words)
+    if pattern is None:
+        alternatives = "|".join(re.escape(w) for w in words)
+        pattern = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+        _RECODINGS[words] = pattern
+    return pattern.sub("<v>", output_a) == pattern.sub("<v>", output_b)

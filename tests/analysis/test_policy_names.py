@@ -40,6 +40,10 @@ NAMES = [
     ("minority_status", "race"),
     ("minority_class", None),
     ("n_minority_samples", None),
+    # An option says how to work with an attribute, not what a person's is.
+    ("keep_country_plus", None),
+    ("use_race_coefficient", None),
+    ("include_gender", None),
     # Other languages' words, Chinese, Japanese and Korean ones inside longer keys too.
     ("umur", "age"),
     ("jenis_kelamin", "gender"),
