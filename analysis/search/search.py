@@ -47,13 +47,7 @@ from analysis.search.refusal import (
     unborn,
 )
 from analysis.search.results import SearchResult, Trial, Witness
-from analysis.search.shifted import (
-    attribute_words,
-    moved_numbers,
-    recoded_echo,
-    shifted_echo,
-    swapped_echo,
-)
+from analysis.search.shifted import moved_numbers, shifted_echo, swapped_echo
 from analysis.search.stability import stable_difference, varying_paths
 from analysis.shapes import ALIKE, InputModel, InputPath, Leaf, encode_value
 from analysis.values import value_kind
@@ -312,13 +306,6 @@ class Search:
                 open_leaves.remove(leaf)
         return working, base_failed
 
-    def attribute_words(self, leaf: Leaf) -> tuple[str, ...]:
-        """The words that write a value of the leaf's attribute into text (shifted.py)."""
-        spec = self.policy.protected.get(leaf.category or "") if self.policy else None
-        if spec is None or leaf.category is None:
-            return ()
-        return attribute_words(leaf.category, (*spec.values, *spec.realistic))
-
     def examine(
         self,
         leaf: Leaf,
@@ -340,7 +327,7 @@ class Search:
             return self.refusal(leaf, ctx, index, values, outs) or any(o.ok for o in outs)
         clash = self.clashing(leaf, ctx, values)
         unstable = self.unstable.get(leaf.display, frozenset())
-        for a, b in candidate_pairs(ok, unstable, self.attribute_words(leaf)):
+        for a, b in candidate_pairs(ok, unstable):
             if clash:
                 texts = [*a.outcome.texts, *b.outcome.texts]
                 if ambiguous(a.value, clash, texts) or ambiguous(b.value, clash, texts):
@@ -570,25 +557,21 @@ def absent(value: Any) -> bool:
 
 
 def candidate_pairs(
-    ok: list[Trial], unstable: frozenset[str] = frozenset(), words: tuple[str, ...] = ()
+    ok: list[Trial], unstable: frozenset[str] = frozenset()
 ) -> Iterator[tuple[Trial, Trial]]:
     """Pairs of values of one kind with different outputs (values.value_kind: a number is
     never swapped for text), clearest first: numeric neighbours, then any.
 
-    Parts of outputs known to vary between runs (`unstable`) are left out of the comparison,
-    and outputs that differ only in words writing a value of the attribute (`words`) are the
-    same answer.
+    Parts of outputs known to vary between runs (`unstable`) are left out of the comparison.
     """
     kinds: dict[str, list[Trial]] = {}
     for trial in ok:
         kinds.setdefault(value_kind(trial.value), []).append(trial)
     for alike in kinds.values():
-        yield from pairs_of_a_kind(alike, unstable, words)
+        yield from pairs_of_a_kind(alike, unstable)
 
 
-def pairs_of_a_kind(
-    ok: list[Trial], unstable: frozenset[str], words: tuple[str, ...] = ()
-) -> Iterator[tuple[Trial, Trial]]:
+def pairs_of_a_kind(ok: list[Trial], unstable: frozenset[str]) -> Iterator[tuple[Trial, Trial]]:
     if len(ok) < 2:
         return
 
@@ -600,7 +583,6 @@ def pairs_of_a_kind(
             shifted_echo(x.value, y.value, va, vb)
             or swapped_echo(x.value, y.value, va, vb)
             or swapped_echo(y.value, x.value, vb, va)
-            or recoded_echo(va, vb, words)
         )
 
     numeric = [t for t in ok if isinstance(t.value, (int, float)) and not isinstance(t.value, bool)]

@@ -5,13 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.shifted import (
-    attribute_words,
-    moved_numbers,
-    recoded_echo,
-    shifted_echo,
-    swapped_echo,
-)
+from analysis.search.shifted import moved_numbers, shifted_echo, swapped_echo
 from analysis.values import DateValue
 
 SOURCE = (
@@ -110,25 +104,3 @@ def test_a_number_moved_as_far_as_the_age_is_an_echo() -> None:
     assert report.status == "clean", (report.findings, report.reason)
     for decision in ("loading", "band", "points"):
         assert verdict(AGES, decision).status == "biased", decision
-
-
-SUMMARIES = """\
-def summary(name, sex, bmi):
-    pronoun = "He" if sex == "M" else "She"
-    return f"{name} is {'Male' if sex == 'M' else 'Female'}. {pronoun} has a BMI of {bmi}."
-
-
-def dose(sex, weight):
-    return f"{weight * (0.8 if sex == 'F' else 1.0)} mg for a {'woman' if sex == 'F' else 'man'}"
-"""
-
-
-def test_an_output_that_writes_the_sex_in_other_words_is_an_echo() -> None:
-    words = attribute_words("gender", ("male", "female", "M", "F", "other"))
-    assert recoded_echo("'He had a BMI of 20'", "'She had a BMI of 20'", words)
-    assert recoded_echo("{'sex': 'Male'}", "{'sex': 'female'}", words)
-    assert not recoded_echo("'He pays 20'", "'She pays 25'", words)
-    assert not recoded_echo("'male_ward'", "'female_ward'", words)  # a name, not the word
-    assert verdict(SUMMARIES, "summary").status == "clean"
-    # Written in other words beside a dose that differs: a decision all the same.
-    assert verdict(SUMMARIES, "dose").biased_attributes == ["gender"]
