@@ -171,31 +171,43 @@ def item_of(names: set[str]) -> Matcher:
 
 # Items of a row unpacked by a loop (`for name, age, sex in people`), at most.
 MAX_ROW_ITEMS = 12
+UNPACKING_LOOPS: Cache[int, dict[str, list[list[str]]]] = Cache("loops unpacking items")
 
 
-def unpacked_rows(fn: ast.AST, name: str) -> dict[int, str]:
+def unpacked_rows(fn: ast.AST, name: str, facts: ModuleFacts) -> dict[int, str]:
     """The names a loop unpacks each item of the list `name` into: `for name, age in people`,
     `for i, (name, age) in enumerate(people)` -> {0: "name", 1: "age"}; {} when no loop
     unpacks its items (or two loops disagree)."""
-    names = list_aliases(fn, name)
+    loops = facts.caches.value(UNPACKING_LOOPS, id(fn), lambda: unpacking_loops(fn))
+    if not loops:
+        return {}
     found: dict[int, str] = {}
-    for node in mentions(fn).around(names):
+    for iterated in list_aliases(fn, name) & loops.keys():
+        for unpacked in loops[iterated]:
+            if found and len(found) != len(unpacked):
+                return {}
+            for i, local in enumerate(unpacked):
+                if local and not found.get(i):
+                    found[i] = local
+                found.setdefault(i, "")
+    return found
+
+
+def unpacking_loops(fn: ast.AST) -> dict[str, list[list[str]]]:
+    """The loops of `fn` that unpack the items of a name they walk, by that name: the local
+    each position goes to ("" for one that is no plain name). One walk per function: a
+    record's thousand fields each ask."""
+    found: dict[str, list[list[str]]] = {}
+    for node in ast.walk(fn):
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
         iterated, target = node.iter, node.target
         if isinstance(iterated, ast.Call) and getattr(iterated.func, "id", "") == "enumerate":
             if iterated.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
                 iterated, target = iterated.args[0], target.elts[1]
-        if not is_input(iterated, names) or not isinstance(target, ast.Tuple):
+        if not isinstance(iterated, ast.Name) or not isinstance(target, ast.Tuple):
             continue
         locals_ = [t.id if isinstance(t, ast.Name) else "" for t in target.elts]
-        if not 2 <= len(locals_) <= MAX_ROW_ITEMS:
-            continue
-        unpacked = {i: local for i, local in enumerate(locals_)}
-        if found and len(found) != len(unpacked):
-            return {}
-        for i, local in unpacked.items():
-            if local and not found.get(i):
-                found[i] = local
-            found.setdefault(i, "")
+        if 2 <= len(locals_) <= MAX_ROW_ITEMS:
+            found.setdefault(iterated.id, []).append(locals_)
     return found

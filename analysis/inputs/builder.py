@@ -103,6 +103,7 @@ from config.policy import Policy
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Record classes a mapping unpacked into (`Applicant(**data)`) gives its keys to.
 UNPACKED_RECORDS = ("dataclass", "namedtuple", "pydantic", "typeddict")
+UNPACKING_CALLS: Cache[int, dict[str, list[ast.Call]]] = Cache("calls unpacking a mapping")
 # Fields that hold the amount of a measurement record (`{"value": 17, "unit": "years"}`).
 VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "number", "v"})
 
@@ -587,7 +588,7 @@ class InputBuilder:
         positions are named by the locals they go to."""
         if not isinstance(fn, FUNCTIONS) or spot.base is not None:
             return None
-        named = unpacked_rows(fn, spot.name)
+        named = unpacked_rows(fn, spot.name, self.facts)
         if not named:
             return None
         row = (*spot.path, ListShape.first_item)
@@ -777,12 +778,8 @@ def unpacked_into(
     """What `fn` unpacks the mapping `name` into (`Record(**name)`, `helper(**name)`): a
     record class of the project, or a function of it (or a plain class's constructor) with
     how many of its parameters the call does not give (`self`)."""
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.Call) or not any(
-            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == name
-            for k in node.keywords
-        ):
-            continue
+    calls = facts.caches.value(UNPACKING_CALLS, id(fn), lambda: unpacking_calls(fn))
+    for node in calls.get(name, []):
         cls = annotated_class(node.func, facts)
         if cls is not None and facts.record_kind(cls) in UNPACKED_RECORDS:
             return cls
@@ -792,3 +789,15 @@ def unpacked_into(
         if called is not None:
             return called[0], 1 if called[1] else 0
     return None
+
+
+def unpacking_calls(fn: FunctionNode) -> dict[str, list[ast.Call]]:
+    """The calls of `fn` that unpack a name as keywords (`f(**name)`), by that name: one walk
+    per function, however many of its inputs ask."""
+    found: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            for k in node.keywords:
+                if k.arg is None and isinstance(k.value, ast.Name):
+                    found.setdefault(k.value.id, []).append(node)
+    return found
