@@ -62,7 +62,21 @@ def spread_typicals(leaves: list[Leaf], policy: Policy) -> None:
         for leaf in group:
             value = leaf.pool[leaf.typical]
             if value in taken:  # only a clash moves: `start=0.0, end=20.0` keep their defaults
-                value = next((v for v in ordered if v not in taken and v in leaf.pool), value)
+                # the policy's values first; else any other number of its pool (the code's
+                # thresholds may fill it)
+                others = [
+                    v
+                    for v in leaf.pool
+                    if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+                ]
+                value = next(
+                    (
+                        v
+                        for v in [*[o for o in ordered if o in leaf.pool], *others]
+                        if v not in taken
+                    ),
+                    value,
+                )
                 leaf.typical = leaf.pool.index(value)
             taken.add(value)
 
