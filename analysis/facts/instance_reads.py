@@ -85,11 +85,9 @@ def state_set_elsewhere(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> l
     helpers it calls): a constructed instance lacks them, and every call that reads one
     raises. Not those the constructor (or a method it calls), the class body or `fn` itself
     sets, nor methods and properties."""
-    members = {
-        target.id
-        for stmt in cls.body
-        for target in assigned_names(stmt)
-    } | {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
+    members = {target.id for stmt in cls.body for target in assigned_names(stmt)} | {
+        stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))
+    }
     init = next((s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "__init__"), None)
     if init is not None and (own := instance_name(init)):
         # What the constructor sets, itself or through the methods it calls (`__init__`
@@ -125,11 +123,18 @@ def assigned_names(stmt: ast.stmt) -> list[ast.Name]:
 
 def attributes_set(method: FunctionNode, instance: str) -> set[str]:
     """The attributes `method` sets on its instance (`self.x = ...`, `self.x += ...`)."""
+    return instance_attributes(method, instance, ast.Store)
+
+
+def instance_attributes(
+    method: FunctionNode, instance: str, context: type[ast.expr_context]
+) -> set[str]:
+    """The attributes `method` reads (`ast.Load`) or sets (`ast.Store`) of its instance."""
     return {
         node.attr
         for node in ast.walk(method)
         if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.ctx, context)
         and isinstance(node.value, ast.Name)
         and node.value.id == instance
     }

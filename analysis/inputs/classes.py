@@ -16,7 +16,7 @@ from analysis.facts.fieldreads import (
     record_accesses,
     required_attributes,
 )
-from analysis.facts.instance_reads import attributes_set
+from analysis.facts.instance_reads import attributes_set, instance_attributes
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
 from analysis.source.functions import constructor, lineage, required_parameters
@@ -319,7 +319,7 @@ def concrete_subclass(
     derives from it, sets all of that up and needs no constructor argument (else the first
     that sets it up); None when `cls` is whole, or no subclass is."""
     instance = method.args.args[0].arg if method.args.args else ""
-    missing = self_reads(method, instance) - provided(cls, facts)
+    missing = instance_attributes(method, instance, ast.Load) - provided(cls, facts)
     if not missing and not is_abstract(cls):
         return None
     whole: list[ast.ClassDef] = []
@@ -332,18 +332,6 @@ def concrete_subclass(
     ready = [c for c in whole if not constructor_arguments(c, facts)]
     chosen = ready or whole
     return chosen[0] if chosen else None
-
-
-def self_reads(method: ast.FunctionDef | ast.AsyncFunctionDef, instance: str) -> set[str]:
-    """The attributes `method` reads of its instance."""
-    return {
-        node.attr
-        for node in ast.walk(method)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Load)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == instance
-    }
 
 
 def provided(cls: ast.ClassDef, facts: ModuleFacts) -> set[str]:
