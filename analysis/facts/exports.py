@@ -25,6 +25,9 @@ class Exports:
     # `_weight(v)`, which compares it with "rural". Without them the caller's input would
     # not learn what the helper compares it with.
     helpers: dict[str, list[FunctionNode]] = field(default_factory=dict)
+    # The helpers of each of its own functions, by id, once worked out: every module that
+    # imports the function asks (a star import of a large module, each of its functions).
+    helpers_of: dict[int, list[FunctionNode]] = field(default_factory=dict, compare=False)
     public: list[str] | None = None  # `__all__`, when it is a literal
     # Constants of the modules imported functions come from: what their comparisons name.
     context: dict[str, Any] = field(default_factory=dict)
@@ -56,9 +59,15 @@ class Exports:
                         self.constants[ours + key[len(theirs) :]] = value
             if theirs in other.functions:
                 self.functions[ours] = other.functions[theirs]
-                self.helpers[ours] = called_helpers(other.functions[theirs], other)
+                self.helpers[ours] = other.called_helpers(other.functions[theirs])
                 for key, value in [*other.constants.items(), *other.context.items()]:
                     self.context.setdefault(key, value)
+
+    def called_helpers(self, function: FunctionNode) -> list[FunctionNode]:
+        """The helpers `function`, one of this module's, calls (see `called_helpers`)."""
+        if id(function) not in self.helpers_of:
+            self.helpers_of[id(function)] = called_helpers(function, self)
+        return self.helpers_of[id(function)]
 
     def prefixed(self, other: Exports, alias: str) -> None:
         """`import pkg.codes as codes`: `codes.MALE`, `codes.Sex` and `codes.helper` are
@@ -72,7 +81,7 @@ class Exports:
                 self.field_classes.setdefault(used, known[used])
         for name, function in other.functions.items():
             self.functions[f"{alias}.{name}"] = function
-            self.helpers[f"{alias}.{name}"] = called_helpers(function, other)
+            self.helpers[f"{alias}.{name}"] = other.called_helpers(function)
         for key, value in other.context.items():
             self.context.setdefault(key, value)
 
@@ -98,6 +107,7 @@ def called_helpers(function: FunctionNode, exports: Exports) -> list[FunctionNod
     in turn, with the helpers of the ones it imported itself."""
     found: list[FunctionNode] = []
     todo = [function]
+    names = {id(f): n for n, f in exports.functions.items()}
     while todo and len(found) < MAX_HELPERS:
         current = todo.pop()
         for node in ast.walk(current):
@@ -108,6 +118,6 @@ def called_helpers(function: FunctionNode, exports: Exports) -> list[FunctionNod
                 continue
             found.append(called[0])
             todo.append(called[0])
-            name = next(n for n, f in exports.functions.items() if f is called[0])
-            found += [h for h in exports.helpers.get(name, []) if all(h is not f for f in found)]
+            inherited = exports.helpers.get(names.get(id(called[0]), ""), [])
+            found += [h for h in inherited if all(h is not f for f in found)]
     return found[:MAX_HELPERS]
