@@ -440,8 +440,13 @@ class Engine:
     ) -> Target:
         """How to load `info` in a child: `source` (the module's own by default) run as the
         module it is in its project, when it has one; with the `recorded` calls to replay."""
+        decorators = info.decorators
         qualname = attribute_path(info.qualname) + (
-            ".fget" if "property" in info.decorators else ""
+            ".fget"
+            if "property" in decorators
+            else ".func"  # functools.cached_property keeps the method as `func`
+            if "cached_property" in decorators
+            else ""
         )
         source = module.parsed.source if source is None else source
         stub = self.policy.python.stub

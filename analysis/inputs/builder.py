@@ -491,7 +491,12 @@ class InputBuilder:
             declared = self.class_fields(cls, path, leaves, depth, "record", "attr")
             read = self.record(fn, extra, path, leaves, depth, local=True, owner=name)
             return RecordShape({**declared.fields, **read.fields})
-        return self.class_fields(cls, path, leaves, depth, node_kind)
+        built = self.class_fields(cls, path, leaves, depth, node_kind)
+        if node_kind == "new" and isinstance(fn, FUNCTIONS):
+            # `p.age`, a property of Person worked out from `self.birth_date`: the birth
+            # date is read, by the property
+            HeldObjects(self, fn, leaves).mark_read_by_members(built, cls, name)
+        return built
 
     def frame(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A DataFrame of the columns the function reads; a cell is reached as df["AGEP"][0]:

@@ -579,6 +579,11 @@ class Harness:
             obj = object.__new__(cls)
             for k, v in kwargs.items():
                 object.__setattr__(obj, k, v)
+        except Exception:
+            aliased = by_alias(cls, kwargs)
+            if aliased is None:
+                raise
+            obj = cls(*args, **aliased)
         for k, v in state.items():  # what another method of the class would have set
             try:
                 setattr(obj, k, self.decode(v))
@@ -587,6 +592,16 @@ class Harness:
         if shared:
             self.plain_instances[value["class"]] = obj
         return obj
+
+
+def by_alias(cls, kwargs):
+    """A pydantic model's fields keyed by their aliases (`Field(alias="employeeAge")`), which
+    is all its constructor takes unless it populates by name; None when none has one."""
+    fields = getattr(cls, "model_fields", None) or getattr(cls, "__fields__", None) or {}
+    aliases = {k: getattr(fields[k], "alias", None) for k in kwargs if k in fields}
+    if not any(a and a != k for k, a in aliases.items()):
+        return None
+    return {aliases.get(k) or k: v for k, v in kwargs.items()}
 
 
 async def collect(agen):
