@@ -97,12 +97,11 @@ FLAG_KINDS = frozenset({"truthy", "bool", "", "int", "float", "num"})
 NAME_HINTS: Cache[tuple[str, str | None], Hint] = Cache("name hints")
 # category -> what the module says of every name of it.
 CATEGORY_HINTS: Cache[str, Hint] = Cache("category hints")
-# The words each name is compared with in one function (by the function's id).
-COMPARED_WORDS: Cache[int, dict[str, list[str]]] = Cache("compared words")
+# The values each name is compared with in one function (by the function's id).
+COMPARED_VALUES: Cache[int, dict[str, list[Any]]] = Cache("compared values")
 COMPARED_NAMES: Cache[int, dict[str, list[str]]] = Cache("compared names")
 COMBINED_INTO: Cache[int, dict[str, list[tuple[str, set[str]]]]] = Cache("combined into")
 PERSON_WORDS: Cache[None, set[str]] = Cache("words that name a person")
-CODE_LETTERS: Cache[int, dict[str, set[str]]] = Cache("code letters")
 ACTUARIAL: Cache[None, bool] = Cache("a life table's notation")
 # A life table's symbols (`l_x`, `q_x`, `n p_x`...): the first are its own, the others its
 # neighbours' (a derivative's `dx`, a pixel's `px` alone say nothing of ages).
@@ -314,17 +313,17 @@ class LeafMaker:
         fn = self.function
         if fn is None:
             return None
-        words = self.facts.caches.value(COMPARED_WORDS, id(fn), lambda: compared_words(fn))
-        for value in words.get(name, []):
+        values = self.facts.caches.value(
+            COMPARED_VALUES, id(fn), lambda: compared_values(fn, self.facts)
+        )
+        compared = values.get(name, [])
+        for value in words(compared):
             category = self.policy.canonical_category(value)
             word = self.policy.word_in(value)
             if category is not None and word is not None and self.policy.strength(word) == "strong":
                 return category
         # `s == "F"` beside `s == "M"`, `{"M": 1.0, "F": 0.85}[code]`: a sex by its letters
-        letters = self.facts.caches.value(
-            CODE_LETTERS, id(fn), lambda: code_letters(fn, self.facts.const)
-        )
-        if SEX_LETTERS <= letters.get(name, set()):
+        if SEX_LETTERS <= letters(compared):
             return "gender"
         # `for edad in edades: if edad >= x`: what it is compared with names what it is
         named = self.facts.caches.value(COMPARED_NAMES, id(fn), lambda: compared_names(fn))
@@ -485,44 +484,98 @@ def comparisons(fn: ast.AST) -> Iterator[tuple[ast.cmpop, ast.expr, ast.expr]]:
                 yield op, b, a
 
 
-def compared_words(fn: ast.AST) -> dict[str, list[str]]:
-    """The words (text of three letters or more) each name, attribute or key is compared
-    with in `fn`: `kind == "female"`, `x.status in ("senior", "super_senior")`,
-    `row["category"] != "senior citizen"`."""
-    found: dict[str, list[str]] = {}
-    for _, subject, other in comparisons(fn):
-        name = value_name(subject)
+# Calls that only normalise a text before it is compared: `kind.lower() == "female"`.
+NORMALISING = frozenset({"lower", "upper", "casefold", "strip", "title", "capitalize", "str"})
+
+
+def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
+    """The constant values each name, attribute or key is compared with in `fn`, whatever
+    the way: `kind == "female"`, `s.lower() in FEMALE_CODES` (a module's constant), `match
+    kind: case "male":`, `sex is Sex.FEMALE` (the member's name and value), or the keys of
+    the table it looks up (`{"M": 1.0, "F": 0.85}[code]`, `RATES.get(kind)`)."""
+    found: dict[str, list[Any]] = {}
+
+    def add(subject: ast.expr, values: Any) -> None:
+        name = value_name(normalised(subject))
         if name is not None:
-            found.setdefault(name, []).extend(words_of(other))
-    return found
-
-
-def code_letters(fn: ast.AST, const: Callable[[ast.expr], Any]) -> dict[str, set[str]]:
-    """The one-letter texts (lower-cased) each name is compared with, or that key the table
-    it looks up (`{"M": 1.0, "F": 0.85}[code]`, `FACTORS.get(code)`)."""
-    found: dict[str, set[str]] = {}
-
-    def add(subject: ast.expr, keys: Any) -> None:
-        name = value_name(subject)
-        if name is not None:
-            letters = {k.lower() for k in keys if isinstance(k, str) and len(k) == 1}
-            found.setdefault(name, set()).update(letters)
+            found.setdefault(name, []).extend(values)
 
     for _, subject, other in comparisons(fn):
-        items = other.elts if isinstance(other, SEQUENCES) else [other]
-        add(subject, [i.value for i in items if isinstance(i, ast.Constant)])
+        add(subject, constants_of(other, facts))
     for node in ast.walk(fn):
-        if isinstance(node, ast.Subscript) and isinstance(table := const(node.value), dict):
+        if isinstance(node, ast.Subscript) and isinstance(table := facts.const(node.value), dict):
             add(node.slice, table)
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "get"
             and node.args
-            and isinstance(table := const(node.func.value), dict)
+            and isinstance(table := facts.const(node.func.value), dict)
         ):
             add(node.args[0], table)
+        elif isinstance(node, ast.Match):
+            for case in node.cases:
+                cases = case_values(case.pattern)
+                add(node.subject, [v for p in cases for v in constants_of(p, facts)])
     return found
+
+
+def normalised(node: ast.expr) -> ast.expr:
+    """The text a normalising call is made on: `kind` of `kind.strip().lower()`."""
+    while isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in NORMALISING:
+            node = func.value
+        elif isinstance(func, ast.Name) and func.id in NORMALISING and len(node.args) == 1:
+            node = node.args[0]
+        else:
+            break
+    return node
+
+
+def case_values(pattern: ast.pattern) -> list[ast.expr]:
+    """The values a `case` compares its subject with: `case "male" | "m":`."""
+    if isinstance(pattern, ast.MatchValue):
+        return [pattern.value]
+    if isinstance(pattern, ast.MatchOr):
+        return [v for p in pattern.patterns for v in case_values(p)]
+    if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        return case_values(pattern.pattern)
+    return []
+
+
+def constants_of(node: ast.expr, facts: ModuleFacts) -> list[Any]:
+    """The constant values `node` stands for: itself, the items of a collection of them,
+    a module's constant, and the names of an enum's member and class beside its value
+    (`Sex.FEMALE`, `Ethnicity.BLACK = 2`)."""
+    value = facts.const(node)
+    if isinstance(value, (tuple, list, set, frozenset, dict)):
+        values = list(value)  # a dict's keys
+    elif value is MISSING:
+        items = node.elts if isinstance(node, SEQUENCES) else []
+        values = [v for v in (facts.const(i) for i in items) if v is not MISSING]
+    else:
+        values = [value]
+    members = node.elts if isinstance(node, SEQUENCES) else [node]
+    for member in members:
+        if (
+            isinstance(member, ast.Attribute)
+            and isinstance(member.value, ast.Name)
+            and (cls := facts.classes.get(member.value.id)) is not None
+            and facts.record_kind(cls) == "enum"
+        ):
+            values += [member.attr, member.value.id]  # `Ethnicity.BLACK`: an ethnicity
+    return values
+
+
+def words(values: list[Any]) -> list[str]:
+    """The words (texts of three letters or more) among compared values."""
+    return [v for v in values if isinstance(v, str) and len(v) >= 3]
+
+
+def letters(values: list[Any]) -> set[str]:
+    """The one-letter texts (lower-cased) among compared values."""
+    return {v.lower() for v in values if isinstance(v, str) and len(v) == 1}
 
 
 def person_words(policy: Policy) -> set[str]:
@@ -581,15 +634,6 @@ def is_arithmetic(node: ast.expr) -> bool:
         ):
             return False
     return True
-
-
-def words_of(node: ast.expr) -> list[str]:
-    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
-    return [
-        i.value
-        for i in items
-        if isinstance(i, ast.Constant) and isinstance(i.value, str) and len(i.value) >= 3
-    ]
 
 
 def actuarial_notation(tree: ast.Module) -> bool:

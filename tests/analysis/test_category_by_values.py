@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from analysis_kit import leaf, model_of, verdict
 
 SOURCE = textwrap.dedent("""\
@@ -118,3 +119,52 @@ def test_an_input_worked_into_a_named_value_carries_its_name() -> None:
     assert leaf(model_of(WORKED_INTO, "band"), "today").category is None
     assert leaf(model_of(WORKED_INTO, "bmi"), "weight").category is None
     assert {f.attribute for f in verdict(WORKED_INTO, "percentile").findings} == {"age"}
+
+
+WAYS_OF_COMPARING = """\
+from enum import Enum
+
+RATES = {"male": 1.2, "female": 1.0}
+FEMALE_CODES = ("F", "female", "woman")
+
+
+class Ethnicity(Enum):
+    WHITE = 1
+    BLACK = 2
+
+
+def by_match(weight, kind):
+    match kind:
+        case "male":
+            return weight * 1.2
+        case "female" | "woman":
+            return weight * 1.0
+    return weight
+
+
+def by_table(weight, kind):
+    return weight * RATES[kind]
+
+
+def by_constant(weight, s):
+    return weight * (0.9 if s.strip().upper() in FEMALE_CODES else 1.0)
+
+
+def by_member(score, group):
+    return score + (5 if group == Ethnicity.BLACK else 0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "category"),
+    [("by_match", "gender"), ("by_table", "gender"), ("by_constant", "gender"),
+     ("by_member", "race")],
+)  # fmt: skip
+def test_what_an_input_is_compared_with_in_any_form_names_its_category(
+    qualname: str, category: str
+) -> None:
+    """A `match`, a module's table or tuple of values, a normalised text, an enum's member
+    (by its class's name, as `Ethnicity.BLACK`): the input is what they are values of."""
+    report = verdict(WAYS_OF_COMPARING, qualname)
+    assert report.status == "biased", report.reason
+    assert report.biased_attributes == [category]
