@@ -173,6 +173,19 @@ NAMES = [
     # National postcodes by their own names.
     ("eircode_risk", "region"),
     ("pincode", "region"),
+    # Abbreviations, and people the law protects by other names: a person with a disability
+    # as African and Asian payrolls flag one, a tribe, a widow, an expatriate. A bare `pwd`
+    # is a password or a folder.
+    ("gndr", "gender"),
+    ("educ_level", "education"),
+    ("ethn", "race"),
+    ("transgender", "gender"),
+    ("is_pwd", "disability"),
+    ("pwd", None),
+    ("pwd_hash", None),
+    ("tribe", "race"),
+    ("is_widow", "marital_status"),
+    ("expat", "nationality"),
 ]
 
 
