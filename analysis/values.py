@@ -10,6 +10,12 @@ from typing import Any
 MISSING = object()
 
 
+class Choices(tuple):  # type: ignore[type-arg]
+    """The values a `Literal[...]` allows, kept as a module's constant when a name is given
+    to it (`Identity = Literal["category1", "migrantGeneral"]`): fields annotated with the
+    name take those values."""
+
+
 @dataclass(frozen=True)
 class EnumMember:
     """A member of an Enum class of the module under test, by name."""

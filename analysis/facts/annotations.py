@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Protocol
 
-from analysis.values import MISSING
+from analysis.values import MISSING, Choices
 
 
 class Constants(Protocol):
@@ -78,7 +78,11 @@ def subscripted_kind(annotation: ast.Subscript) -> str | None:
 
 
 def literal_choices(annotation: ast.expr, facts: Constants) -> list[Any]:
-    """The values of a `Literal[...]` annotation (looking through Optional)."""
+    """The values of a `Literal[...]` annotation (looking through Optional), or of a name
+    given to one (`identity: Identity`)."""
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        value = facts.const(annotation)
+        return list(value) if isinstance(value, Choices) else []
     if isinstance(annotation, ast.Subscript):
         base = annotation.value
         name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")

@@ -53,6 +53,9 @@ class Exports:
                 known = {**other.field_classes, **other.classes}
                 for name in field_class_names(other.classes[theirs], known):
                     self.field_classes.setdefault(name, known[name])
+                # `identity: Identity`, a name its module gives a `Literal[...]`
+                for name in annotation_names(other.classes[theirs]) & other.constants.keys():
+                    self.context.setdefault(name, other.constants[name])
                 prefix = f"{theirs}."
                 for key, value in other.constants.items():
                     if key.startswith(prefix):
@@ -84,6 +87,12 @@ class Exports:
             self.helpers[f"{alias}.{name}"] = other.called_helpers(function)
         for key, value in other.context.items():
             self.context.setdefault(key, value)
+
+
+def annotation_names(cls: ast.ClassDef) -> set[str]:
+    """The names the annotations of `cls`'s fields use."""
+    used = [stmt.annotation for stmt in cls.body if isinstance(stmt, ast.AnnAssign)]
+    return {n.id for expr in used for n in ast.walk(expr) if isinstance(n, ast.Name)}
 
 
 def field_class_names(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> list[str]:

@@ -25,7 +25,7 @@ from analysis.facts.exports import Exports
 from analysis.facts.harvest import Harvester, keep_within
 from analysis.facts.hint import Hint
 from analysis.source.functions import call_bindings, functional_records, record_class_kind
-from analysis.values import MISSING, EnumMember
+from analysis.values import MISSING, Choices, EnumMember
 
 # Every `x.name(...)` call written in a method, by `name`, with the method's class.
 MethodCalls = dict[str, list[tuple[ast.ClassDef, ast.Call]]]
@@ -301,6 +301,11 @@ class ModuleFacts:
             return self._table(node, local)
         if isinstance(node, ast.Call):
             return self._called(node, local)
+        if isinstance(node, ast.Subscript) and literal_type(node.value):
+            values = self._const(node.slice, local)
+            if values is MISSING:
+                return MISSING
+            return Choices(values if isinstance(values, tuple) else (values,))
         return MISSING
 
     def _named(self, node: ast.Name | ast.Attribute, local: dict[str, Any] | None) -> Any:
@@ -471,6 +476,12 @@ def enum_members(cls: ast.ClassDef) -> list[str]:
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
             members.append(stmt.target.id)
     return members
+
+
+def literal_type(node: ast.expr) -> bool:
+    """Whether `node` names `typing.Literal`."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return name == "Literal"
 
 
 def literal_assignments(stmt: ast.stmt, facts: ModuleFacts) -> Iterator[tuple[str, Any]]:

@@ -18,7 +18,7 @@ from analysis.facts.param_docs import DOCUMENTED_FLAGS
 from analysis.inputs.pools import age_form, typical_index, value_pool
 from analysis.shapes import InputModel, InputPath, Leaf, LeafShape, Shape, TupleShape, display
 from analysis.source.functions import FunctionInfo, FunctionNode
-from analysis.values import MISSING, is_number
+from analysis.values import MISSING, EnumMember, is_number
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
 # Categories whose words name a person's attribute in any description ("the age", "sex of").
@@ -227,16 +227,17 @@ class LeafMaker:
         default alone besides; no word or number of its category or kind joins them.
         `item_names`: the leaf is an item of the list `name` holds, used as the names its
         loops bind the items to are (`for a in ages: a > 60`), not as the list is (iterated)."""
+        declared = literal_choices(annotation, self.facts) if annotation is not None else []
         category = self.category_of(name, path, default, category_name)
+        if category is None and category_name is None and (declared or closed):
+            category = self.category_of_choices(declared or choices)
         hint = self.name_hint(name, category)
         if item_names is not None:
             hint = item_hint(hint, [self.facts.hints.get(n.lower(), Hint()) for n in item_names])
-        declared: list[Any] = []
         if annotation is not None:
             kind = annotation_kind(annotation)
             if kind and kind not in hint.kinds:
                 hint = replace(hint, kinds=hint.kinds | {kind})
-            declared = literal_choices(annotation, self.facts)
             choices = choices or declared
         own = self.own_kinds(name, annotation) - ({"list"} if item_names is not None else set())
         form = age_form(name, own) if category == "age" else None
@@ -298,6 +299,20 @@ class LeafMaker:
         if category is not None and self.names_a_column(default, category):
             category = None  # `age="age"`: the name of a column of ages, not an age
         return category
+
+    def category_of_choices(self, choices: list[Any]) -> str | None:
+        """The one category the values an input's type allows are words of, whatever their
+        strength (whether a person is meant is decided later, analysis/facts/people.py):
+        `identity: Literal["category1", "migrantGeneral"]`, `type: Literal["resident",
+        "nonResident"]`, an enum `Ethnicity` or one whose members are `MALE` and `FEMALE`."""
+        named: list[str] = []
+        for value in choices:
+            if isinstance(value, EnumMember):
+                named += [value.member, value.cls.rsplit(".", 1)[-1]]
+            elif isinstance(value, str):
+                named.append(value)
+        categories = {self.policy.canonical_category(word) for word in named} - {None}
+        return categories.pop() if len(categories) == 1 else None
 
     def actuarial(self) -> bool:
         """Whether the module writes in a life table's notation, where `x` is the age: two of
