@@ -55,6 +55,29 @@ def of_project(module, roots):
     return any(file.startswith(root.rstrip("/") + "/") for root in roots if root)
 
 
+def refusing_dependency(exc, roots):
+    """The top-level package of the dependency that raised `exc` while the project's module
+    was imported: the last frame of its traceback outside the project and the standard
+    library. None when the project itself raised it."""
+    import sysconfig
+
+    stdlib = sysconfig.get_paths()["stdlib"].rstrip("/") + "/"
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        file = frame.f_code.co_filename
+        name = frame.f_globals.get("__name__") or ""
+        if any(file.startswith(root.rstrip("/") + "/") for root in roots if root):
+            found = None  # the project's own code, past any dependency it called
+        elif file.startswith("<") or (file.startswith(stdlib) and "-packages/" not in file):
+            pass  # the import machinery, the standard library
+        elif name:
+            found = name.split(".")[0]
+        tb = tb.tb_next
+    return found
+
+
 def site_builtins():
     """`exit`, `quit`, `help`, `copyright`... as every interpreter started without -S has them
     (code under test calls `exit()` and reads `builtins.help`); no .pth file is run for them."""

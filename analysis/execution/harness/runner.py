@@ -78,6 +78,7 @@ if __name__ != "__main__":
     from analysis.execution.harness.loading import (
         command_callback,
         of_project,
+        refusing_dependency,
         same_source,
         site_builtins,
     )
@@ -280,7 +281,14 @@ class Harness:
                 if variable is not None:
                     error = f"needs the environment variable {variable} (the sandbox's is empty)"
                     return {"loaded": False, "error": error}
-                return {"loaded": False, "error": describe(exc)}
+                # A framework that refuses to be imported before its app is set up (NoneBot's
+                # "has not been initialized"): stubbed, as if it were not installed.
+                refusing = refusing_dependency(exc, roots)
+                if refusing is None or not STUBS.adopt(refusing):
+                    return {"loaded": False, "error": describe(exc)}
+                for name in set(sys.modules) - baseline:
+                    if of_project(sys.modules[name], roots) or STUBS.covers(name):
+                        del sys.modules[name]
         self.module, self.target = module, target
         self.changes = tuple(c for c in msg.get("changes", []) if isinstance(c, str))
         if self.changes:
