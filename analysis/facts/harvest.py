@@ -356,8 +356,12 @@ class Harvester:
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in ("year", "month", "day", "toordinal"):
+            # Not a local the function made a date (`dob = strptime(dob_str, ...)`, then
+            # `dob.year`): another function's `dob` says nothing of it.
+            made = self.assigned()
             for name in self.subjects(node.value):
-                self.facts.hint(name).kinds.add("dateobj")
+                if name not in made:
+                    self.facts.hint(name).kinds.add("dateobj")
         elif node.attr in ("days", "total_seconds") and isinstance(node.value, ast.BinOp):
             # `(measured - born).days`: both sides are dates; not a local the function made
             # one (`dob = strptime(self.dob, ...)`: the input `dob` is text).

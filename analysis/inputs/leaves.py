@@ -300,6 +300,17 @@ class LeafMaker:
             category = None  # `age="age"`: the name of a column of ages, not an age
         return category
 
+    def category_of_listed_values(self, texts: list[str]) -> str | None:
+        """The one category, not a region, two or more of `texts` are values of (the
+        policy's `values`: "teacher" and "driver" are occupations)."""
+        found: dict[str, set[str]] = {}
+        for text in texts:
+            category = self.policy.category_of_value(name_tokens(text))
+            if category is not None and category != "region":
+                found.setdefault(category, set()).add(text.casefold())
+        named = [category for category, seen in found.items() if len(seen) >= 2]
+        return named[0] if len(named) == 1 else None
+
     def category_of_choices(self, choices: list[Any]) -> str | None:
         """The one category the values an input's type allows are words of, whatever their
         strength (whether a person is meant is decided later, analysis/facts/people.py):
@@ -340,6 +351,11 @@ class LeafMaker:
         # `s == "F"` beside `s == "M"`, `{"M": 1.0, "F": 0.85}[code]`: a sex by its letters
         if SEX_LETTERS <= letters(compared):
             return "gender"
+        # `{"Teacher": 1.0, "Driver": 1.3}.get(occ)`: two values of one category's own (a
+        # place alone is as often a thing's)
+        valued = self.category_of_listed_values(words(compared))
+        if valued is not None:
+            return valued
         # `for edad in edades: if edad >= x`: what it is compared with names what it is
         named = self.facts.caches.value(COMPARED_NAMES, id(fn), lambda: compared_names(fn))
         categories = {self.named_category(other) for other in named.get(name, [])}

@@ -245,7 +245,8 @@ def called_function(
     call: ast.Call, functions: dict[str, FunctionNode]
 ) -> tuple[FunctionNode, bool] | None:
     """The function of the module (or project) a call runs, and whether it is a method called
-    on `self`/`cls` (its first parameter is then bound): `helper(x)` or `self._score(x)`."""
+    on `self`/`cls` (its first parameter is then bound): `helper(x)`, `self._score(x)` or
+    `Rates.factor(x)`."""
     func = call.func
     if isinstance(func, ast.Name) and func.id in functions:
         return functions[func.id], False
@@ -260,6 +261,17 @@ def called_function(
         and func.attr in functions
     ):
         return functions[func.attr], True
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id[:1].isupper()
+        and func.attr in functions
+    ):
+        # `PolicyGenerator._occupation_factor(occ)`: a static or class method called through
+        # its class (a class method's `cls` is bound)
+        method = functions[func.attr]
+        bound = any(getattr(d, "id", "") == "classmethod" for d in method.decorator_list)
+        return method, bound
     return None
 
 
