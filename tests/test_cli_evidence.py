@@ -342,6 +342,70 @@ def test_a_person_in_a_file_the_test_writes_is_varied_inside_the_file(
     assert shown["income"] == 50000 and shown["applicant"]["age"] in finding["example"]["values"]
 
 
+LETTERS_REPOSITORY = {
+    # The employees are rows of a CSV file and the letters' texts templates in a folder,
+    # both written by the test to a temporary folder it deletes; a letter goes out on a
+    # birthday that is a multiple of five.
+    "letters/__init__.py": "",
+    "letters/generator.py": """\
+        import csv
+        import os
+        from datetime import date
+
+
+        def milestones(csv_path, template_dir, today):
+            with open(os.path.join(template_dir, "cover", "en.txt"), encoding="utf-8") as f:
+                cover = f.read()
+            sent = []
+            with open(csv_path, encoding="utf-8") as handle:
+                for row in csv.DictReader(handle):
+                    born = date.fromisoformat(row["DateOfBirth"])
+                    age = today.year - born.year
+                    birthday = (born.month, born.day) == (today.month, today.day)
+                    if birthday and age % 5 == 0:
+                        sent.append(cover.replace("$name", row["Name"]))
+            return len(sent)
+    """,
+    "tests/test_generator.py": """\
+        import os
+        import shutil
+        import tempfile
+        from datetime import date
+
+        from letters.generator import milestones
+
+
+        def test_one_letter():
+            folder = tempfile.mkdtemp()
+            try:
+                os.makedirs(os.path.join(folder, "templates", "cover"))
+                with open(os.path.join(folder, "templates", "cover", "en.txt"), "w") as f:
+                    f.write("Happy birthday, $name")
+                with open(os.path.join(folder, "people.csv"), "w") as f:
+                    f.write("Name,DateOfBirth\\nAnn,1986-05-28\\n")
+                count = milestones(
+                    os.path.join(folder, "people.csv"),
+                    os.path.join(folder, "templates"),
+                    date(2026, 5, 28),
+                )
+                assert count == 1
+            finally:
+                shutil.rmtree(folder)
+    """,
+}
+
+
+def test_a_folder_and_a_file_the_test_deleted_are_written_again_the_birth_date_moved_by_years(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The folder of templates is kept as its files; the birth date, ISO text in a CSV cell,
+    is moved by whole years, so the birthday the test chose stays a birthday."""
+    report = scanned(capsys, tmp_path / "repo", LETTERS_REPOSITORY, "letters")
+    finding = only_finding(report, "milestones", "age", "tests/test_generator.py::test_one_letter")
+    born = finding["example"]["values"]
+    assert all(str(value)[4:] == "-05-28" for value in born), born
+
+
 COMMAND_REPOSITORY = {
     # A command-line command handed the path of a profile the project ships as an example:
     # no test calls it; the example file is its input, the person nested inside it.

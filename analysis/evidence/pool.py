@@ -11,6 +11,7 @@ those run. The recorded value itself comes first: it is the base.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +21,11 @@ from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category
 
 MAX_RECORDED_POOL = 16
-# A birth date moved by so many years, either way: ages across the adult range.
-YEARS_APART = (5, 10, 20, 30, 40, 50)
+# A birth date moved by so many years, either way: ages across the adult range, and the
+# next one (a rule on every fifth birthday sees none of the others).
+YEARS_APART = (1, 5, 10, 20, 30, 40, 50)
 FIRST_YEAR = 1900  # the earliest year of birth a recorded number is read as
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,14 @@ def dates(recorded: Scalar, code: list[Any]) -> RecordedPool:
     except ValueError:
         return RecordedPool([DateValue(str(recorded.value)[:10])], 0)
     from_code = [v for v in code if isinstance(v, DateValue)]
+    moved = [DateValue(other.isoformat()) for other in years_apart(day)]
+    values = dedupe([DateValue(day.isoformat()), *from_code, *moved])
+    return RecordedPool(values[:MAX_RECORDED_POOL], len(from_code))
+
+
+def years_apart(day: datetime.date) -> list[datetime.date]:
+    """The same day of the year, YEARS_APART earlier and later, up to today: a birthday
+    the recorded call was made on (`today=date(2026, 5, 28)`) stays a birthday."""
     moved = []
     for years in YEARS_APART:
         for sign in (-1, 1):
@@ -123,14 +134,29 @@ def dates(recorded: Scalar, code: list[Any]) -> RecordedPool:
                 other = day.replace(year=day.year + sign * years)
             except ValueError:  # 29 February
                 other = day.replace(year=day.year + sign * years, day=28)
-            if datetime.date(1900, 1, 1) <= other <= datetime.date.today():
-                moved.append(DateValue(other.isoformat()))
-    values = dedupe([DateValue(day.isoformat()), *from_code, *moved])
-    return RecordedPool(values[:MAX_RECORDED_POOL], len(from_code))
+            if datetime.date(FIRST_YEAR, 1, 1) <= other <= datetime.date.today():
+                moved.append(other)
+    return moved
+
+
+def date_texts(value: str) -> RecordedPool | None:
+    """A date recorded as ISO text (a CSV's `DateOfBirth` cell): the same text moved by
+    whole years, the rest of it (a time) kept."""
+    if not ISO_DAY.fullmatch(value[:10]):
+        return None
+    try:
+        day = datetime.date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+    moved = [other.isoformat() + value[10:] for other in years_apart(day)]
+    return RecordedPool(dedupe([value, *moved])[:MAX_RECORDED_POOL], 0)
 
 
 def texts(recorded: Scalar, code: list[Any], policy: list[Any]) -> RecordedPool:
     value = str(recorded.value)
+    as_date = date_texts(value)
+    if as_date is not None:
+        return as_date
     if recorded.choices:
         declared = tuple(c for c in recorded.choices if isinstance(c, str))
         return RecordedPool(dedupe([value, *declared])[:MAX_RECORDED_POOL], 0, declared)

@@ -5,7 +5,8 @@ wrote (`compare(profile_json)`, `assess(Path("applicant.yaml"))`); a test writes
 temporary folder, which is gone when the call is replayed, and the person inside it is out
 of reach of every leaf the search sets. So the recorder keeps such an argument as the file's
 parsed content, `{FILE_KEY: format, "as": "str" | "path", "name": basename, "content": ...}`
-(JSON, YAML when PyYAML imports, CSV of at most DATA_ROWS rows), described as a mapping whose
+(JSON, YAML when PyYAML imports, CSV of at most DATA_ROWS rows; a small folder of text files,
+the templates a test wrote beside it, by relative path), described as a mapping whose
 one key is its content; the replay sets leaves inside that content, then writes it to a file
 of the same name in a folder of the session's own and passes that path, in the form the
 recorded call passed (text, or a `pathlib.Path`). The folder is the same for every call, so
@@ -31,6 +32,7 @@ FILE_KEY = "__codebias_file__"
 DATA_SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv"}
 MAX_FILE_BYTES = 64 << 10
 MAX_PATH_TEXT = 1024
+MAX_FOLDER_FILES = 20
 
 
 def named_file(value: Any) -> dict[str, Any] | None:
@@ -46,6 +48,16 @@ def named_file(value: Any) -> dict[str, Any] | None:
             return None
     else:
         return None
+    if os.path.isdir(path):
+        content = read_folder(path)
+        if content is None:
+            return None
+        return {
+            FILE_KEY: "folder",
+            "as": given_as,
+            "name": os.path.basename(path),
+            "content": content,
+        }
     data_format = DATA_SUFFIXES.get(os.path.splitext(path)[1].lower())
     if data_format is None:
         return None
@@ -76,6 +88,25 @@ def read_data_file(path: str, data_format: str) -> Any:
     return [{n: cell(text) for n, text in zip(header, row, strict=False)} for row in rows[1:]]
 
 
+def read_folder(path: str) -> dict[str, str] | None:
+    """A small folder of text files (templates a test wrote beside its data), by relative
+    path; None when it is large, deep, or holds other than text."""
+    content: dict[str, str] = {}
+    size = 0
+    try:
+        for root, _, files in os.walk(path):
+            for name in files:
+                file = os.path.join(root, name)
+                size += os.path.getsize(file)
+                if len(content) >= MAX_FOLDER_FILES or size > MAX_FILE_BYTES:
+                    return None
+                with open(file, encoding="utf-8") as handle:
+                    content[os.path.relpath(file, path)] = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return content
+
+
 def is_named_file(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get(FILE_KEY), str)
 
@@ -98,6 +129,16 @@ class FileFolder:
 
 
 def write_data_file(path: str, data_format: str, content: Any) -> None:
+    if data_format == "folder":
+        os.makedirs(path, exist_ok=True)
+        for relative, text in (content if isinstance(content, dict) else {}).items():
+            file = os.path.normpath(os.path.join(path, str(relative)))
+            if not file.startswith(os.path.join(path, "")):
+                continue  # a relative path that climbs out: not one the recorder kept
+            os.makedirs(os.path.dirname(file), exist_ok=True)
+            with open(file, "w", encoding="utf-8") as handle:
+                handle.write(str(text))
+        return
     with open(path, "w", encoding="utf-8", newline="") as handle:
         if data_format == "json":
             json.dump(content, handle, default=str)
