@@ -49,6 +49,45 @@ def element_accesses(
     return fields
 
 
+def held_item_accesses(fn: ast.AST, held: Matcher, facts: ModuleFacts) -> dict[str, FieldRead]:
+    """Fields read from the items of a list a record holds (`held` matches it: the
+    `members` of `household["members"]` or `household.members`): `for m in
+    household["members"]: m["age"]`, through a local (`members = household["members"]`,
+    then as any list), or one item taken by position (`household.members[0].sex`)."""
+    fields: dict[str, FieldRead] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.comprehension)) and held(node.iter):
+            if isinstance(node.target, ast.Name):
+                scope = node if isinstance(node, ast.For) else fn
+                fields.update(record_accesses(scope, node.target.id, facts))
+        elif isinstance(node, ast.Assign) and held(node.value):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    fields.update(element_accesses(fn, target.id, facts))
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Subscript)
+            and held(node.value.value)
+            and not isinstance(constant_key(node.value), str)
+        ):
+            for target in node.targets:  # `head = household.members[0]`
+                if isinstance(target, ast.Name):
+                    fields.update(record_accesses(fn, target.id, facts))
+
+    def by_position(node: ast.AST) -> bool:
+        return (
+            isinstance(node, ast.Subscript)
+            and held(node.value)
+            and not isinstance(constant_key(node), str)
+        )
+
+    for field_name, read in record_accesses(
+        fn, "", facts, Matcher(by_position, held.words)
+    ).items():
+        fields.setdefault(field_name, read)
+    return fields
+
+
 def key_function_reads(call: ast.Call, facts: ModuleFacts) -> dict[str, FieldRead]:
     """The fields a function given the list reads of each item: a lambda's first parameter
     (`key=lambda c: c["age"]`), or a module function's (`key=adjusted`)."""

@@ -32,7 +32,7 @@ from analysis.facts.frame_reads import (
     is_frame,
     vectorised,
 )
-from analysis.facts.item_reads import element_accesses, unpacked_rows
+from analysis.facts.item_reads import element_accesses, held_item_accesses, unpacked_rows
 from analysis.facts.module import ModuleFacts, enum_members
 from analysis.facts.param_docs import (
     DOCUMENTED_FLAGS,
@@ -577,8 +577,14 @@ class InputBuilder:
         """A list, or a mapping by id, of records whose keys or attributes the function reads
         (`for c in candidates: c["age"]`)."""
         name, path, depth = spot.name, spot.path, spot.depth
-        if not isinstance(fn, FUNCTIONS) or spot.base is not None:
+        if not isinstance(fn, FUNCTIONS):
             return None
+        if spot.base is not None:  # a list a record holds: a household's members
+            held = held_item_accesses(fn, spot.base, self.facts)
+            if not held:
+                return None
+            step = ListShape.first_item
+            return ListShape(self.record(fn, held, (*path, step), leaves, depth, local=False))
         collections: tuple[type[ListShape | MappingShape], ...] = (ListShape, MappingShape)
         for collection in collections:
             element = element_accesses(fn, name, self.facts, collection is MappingShape)
