@@ -510,6 +510,12 @@ class InputBuilder:
             columns += [c for c in self.named_columns.get(name, []) if c not in columns]
         if not columns:
             return None
+        return self.columns_frame(fn, columns, path, leaves, depth)
+
+    def columns_frame(
+        self, fn: ast.AST, columns: list[str], path: InputPath, leaves: list[Leaf], depth: int
+    ) -> FrameShape:
+        """A DataFrame of `columns`, one row; a cell is reached as df["AGEP"][0]."""
         cells: dict[str, InputPath] = {c: (*path, ("key", c), ("index", 0)) for c in columns}
         columns_shape = {
             col: self.shape(fn, col, None, MISSING, cell, leaves, depth + 1)

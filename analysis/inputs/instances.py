@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeVar
 
 from analysis.facts.fieldreads import FieldRead, record_accesses
+from analysis.facts.frame_reads import FRAME_NAMES
 from analysis.facts.instance_reads import held_reads, reached_methods, state_set_elsewhere
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
@@ -30,6 +31,7 @@ from analysis.shapes import (
     SET_AFTER,
     VARARGS,
     FieldsShape,
+    FrameShape,
     InputPath,
     Leaf,
     LeafShape,
@@ -80,6 +82,10 @@ class Shaper(Protocol):
         depth: int,
         kind: Literal["record", "new"],
     ) -> ObjectShape | RecordShape: ...
+
+    def columns_frame(
+        self, fn: ast.AST, columns: list[str], path: InputPath, leaves: list[Leaf], depth: int
+    ) -> FrameShape: ...
 
     def record(
         self,
@@ -281,6 +287,9 @@ class HeldObjects:
             self.leaves.remove(shape.leaf)
             if cls is not None and kind is None and constructor(cls) is not None:
                 held = self.constructed(cls, path, depth, nested, frozenset(inner))
+            elif held_frame(name, annotation) and all(r.step == "key" for r in inner.values()):
+                # `self.df = df` (a DataFrame), read as `self.df["age"]`: its columns
+                held = self.builder.columns_frame(self.fn, list(inner), path, self.leaves, depth)
             else:
                 held = self.builder.record(
                     self.fn, inner, path, self.leaves, depth, local=False, owner=name
@@ -321,12 +330,19 @@ class HeldObjects:
                 leaf.read_in = leaf.read_in or read.where.name
 
 
+def held_frame(name: str, annotation: ast.expr | None) -> bool:
+    """Whether an object kept on the instance is a DataFrame, by its annotation or its name
+    (`df`, `people_df`)."""
+    if annotation is not None:
+        return "DataFrame" in ast.unparse(annotation)
+    lowered = name.lower()
+    return lowered in FRAME_NAMES or lowered.endswith("_df")
+
+
 def derived_attributes(cls: ast.ClassDef) -> dict[str, set[str]]:
     """The attributes the constructor sets from its parameters worked into something else
     (`self.is_female = sex == "female"`), by the parameters each is made of."""
-    init = next(
-        (s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "__init__"), None
-    )
+    init = next((s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "__init__"), None)
     if init is None:
         return {}
     params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
@@ -339,4 +355,3 @@ def derived_attributes(cls: ast.ClassDef) -> dict[str, set[str]]:
             if isinstance(target, ast.Attribute) and sources:
                 made.setdefault(target.attr, set()).update(sources)
     return made
-

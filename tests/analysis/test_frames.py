@@ -349,3 +349,38 @@ def test_the_columns_a_function_applied_to_each_row_or_a_query_reads_are_the_fra
     assert {leaf.display for leaf in model_of(ROW_FUNCTIONS, "chained").leaves} == {
         f"df['{c}'][0]" for c in ("age", "sex", "race", "name", "religion", "income", "score")
     }
+
+
+HELD_FRAME = """\
+import pandas as pd
+
+
+class Cohort:
+    def __init__(self, people: pd.DataFrame, label="all"):
+        self.people = people
+        self.label = label
+
+    def seniors(self):
+        return int((self.people["age"] >= 65).sum())
+
+
+class Register:
+    def __init__(self, df):
+        self.df = df
+
+    def women_share(self):
+        return float((self.df["sex"] == "F").mean())
+"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "category"), [("Cohort.seniors", "age"), ("Register.women_share", "gender")]
+)
+def test_a_frame_kept_on_the_instance_is_a_frame_of_the_columns_its_methods_read(
+    qualname: str, category: str
+) -> None:
+    # Annotated a DataFrame, or named as one: built as a table, not as a dict of its columns.
+    pytest.importorskip("pandas")
+    report = verdict(HELD_FRAME, qualname)
+    assert report.status == "biased", report.reason
+    assert report.biased_attributes == [category]
