@@ -64,15 +64,23 @@ def rooted_at_input(node: ast.AST, names: AbstractSet[str]) -> bool:
 
 def aliases(nodes: Iterable[ast.AST], gives: Callable[[ast.expr], bool]) -> set[str]:
     """The local names assigned alone (`p = ...`) among `nodes` from a value `gives` accepts:
-    `p = applicant`, `adults = [c for c in people if ...]`."""
+    `p = applicant`, `adults = [c for c in people if ...]`, or with a fallback for when it is
+    missing (`demo = applicant.get("demographics") or {}`)."""
     return {
         node.targets[0].id
         for node in nodes
         if isinstance(node, ast.Assign)
         and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
-        and gives(node.value)
+        and gives(without_fallback(node.value))
     }
+
+
+def without_fallback(value: ast.expr) -> ast.expr:
+    """`x` of `x or {}`: the value, without the default put in its place when it is empty."""
+    while isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and value.values:
+        value = value.values[0]
+    return value
 
 
 def constant_key(node: ast.AST) -> Any:

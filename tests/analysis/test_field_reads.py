@@ -123,3 +123,15 @@ def test_a_finding_names_the_path_the_function_reads(source: str, parameter: str
     report = verdict(source)
     assert report.status == "biased", (report.status, report.reason)
     assert [f.parameter for f in report.findings] == [parameter]
+
+
+def test_a_local_holding_a_field_or_a_fallback_reads_the_field() -> None:
+    # `demo = applicant.get("demographics") or {}`: the gender is the applicant's
+    source = (
+        "def loading(applicant):\n"
+        "    demo = applicant.get('demographics') or {}\n"
+        "    return 0.9 if demo.get('gender') == 'female' else 1.0\n"
+    )
+    report = verdict(source, "loading")
+    assert report.status == "biased", report.reason
+    assert report.biased_attributes == ["gender"]
