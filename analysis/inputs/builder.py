@@ -67,6 +67,7 @@ from analysis.inputs.doc_examples import (
 from analysis.inputs.instances import HeldObjects, object_reads
 from analysis.inputs.leaves import LeafMaker, spread_typicals
 from analysis.inputs.value_lists import list_of_values
+from analysis.inputs.web_request import REQUEST_PARTS, request_reads
 from analysis.shapes import (
     FrameShape,
     InputModel,
@@ -197,7 +198,18 @@ class InputBuilder:
             params += self.keyword_record(fn, args.kwarg, leaves)
         params += self.typed_answers(fn, leaves)
         params += self.command_line(words, leaves)
+        params += self.web_request(fn, leaves)
         return self.finish(info, params, leaves)
+
+    def web_request(self, fn: FunctionNode, leaves: list[Leaf]) -> list[Param]:
+        """The keys a view reads of the global request's parts (web_request.py)."""
+        params = []
+        for part, fields in request_reads(fn, self.facts).items():
+            key = REQUEST_PARTS[part]
+            path: InputPath = (("param", key),)
+            record = self.record(fn, fields, path, leaves, 0, local=True, owner=part)
+            params.append(Param(key, True, record))
+        return params
 
     def command_line(self, words: CommandLine | None, leaves: list[Leaf]) -> list[Param]:
         """The options and words the function reads from its command line (command_line.py)."""

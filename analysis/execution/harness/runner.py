@@ -107,6 +107,9 @@ ANSWERS = "<stdin>"
 # key of the sub-command chosen in it.
 COMMAND_LINE = "<argv>"
 COMMAND = "<command>"
+# The keywords the parts of a web request a view reads come under, records of the keys read
+# (analysis/inputs/web_request.py), sent as a test request while it runs (`web_request`).
+REQUEST_PARTS = {"json": "<request.json>", "form": "<request.form>", "args": "<request.args>"}
 # Reads of the closed stdin at its end, after which one raises EOFError: a program that
 # reads it in a loop (a server's message loop, `while True: sys.stdin.readline()`) waits
 # for input that never comes, and would spin until its time is up.
@@ -399,8 +402,13 @@ class Harness:
                 words = kwargs.pop(COMMAND_LINE, None)
                 if isinstance(words, dict):
                     sys.argv = [saved_argv[0] if saved_argv else "prog", *command_words(words)]
+                parts = {p: kwargs.pop(k) for p, k in REQUEST_PARTS.items() if k in kwargs}
                 building = False
-                result = self.target(*args, **kwargs)
+                if parts:
+                    with web_request(self.module, parts):
+                        result = answered(self.target(*args, **kwargs))
+                else:
+                    result = self.target(*args, **kwargs)
                 printing = result is None  # what it printed is its output too
                 if printing and args and getattr(self.target, "__name__", "") == "__init__":
                     result, printing = args[0], False  # a constructor gives what it set up
@@ -610,6 +618,36 @@ def by_alias(cls, kwargs):
     if not any(a and a != k for k, a in aliases.items()):
         return None
     return {aliases.get(k) or k: v for k, v in kwargs.items()}
+
+
+def web_request(module, parts):
+    """A test request of the module's own Flask app (a new one if it has none), carrying
+    the JSON body, form and query string a view reads from the global `request`."""
+    import flask  # imported lazily: only views need it
+
+    app = next((v for v in vars(module).values() if isinstance(v, flask.Flask)), None)
+    app = app or flask.Flask("codebias")
+
+    def texts(record):
+        items = record.items() if isinstance(record, dict) else ()
+        return {str(k): str(v) for k, v in items if v is not None}
+
+    given = {"query_string": texts(parts.get("args"))}
+    if "json" in parts:
+        given["json"] = parts["json"]
+    elif "form" in parts:
+        given["data"] = texts(parts["form"])
+    return app.test_request_context("/", method="POST", **given)
+
+
+def answered(result):
+    """A view's response as what it says: its status and its body's text (a Response's own
+    text shows only its length)."""
+    if isinstance(result, tuple):
+        return tuple(answered(item) for item in result)
+    if hasattr(result, "get_data") and hasattr(result, "status_code"):
+        return {"status": result.status_code, "body": result.get_data(as_text=True)}
+    return result
 
 
 async def collect(agen):
