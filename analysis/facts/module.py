@@ -24,7 +24,12 @@ from analysis.facts.annotations import annotated_bounds, call_bounds
 from analysis.facts.exports import Exports
 from analysis.facts.harvest import Harvester, keep_within
 from analysis.facts.hint import Hint
-from analysis.source.functions import call_bindings, functional_records, record_class_kind
+from analysis.source.functions import (
+    KEY_READERS,
+    call_bindings,
+    functional_records,
+    record_class_kind,
+)
 from analysis.values import MISSING, Choices, EnumMember
 
 # Every `x.name(...)` call written in a method, by `name`, with the method's class.
@@ -74,6 +79,7 @@ class ModuleFacts:
             if name not in self.enums and self.record_kind(cls) == "enum":
                 self.enums[name] = enum_members(cls)
         self.read_class_constants(tree)
+        fold_key_names(tree, self.constants, set(self.enums))
         self.hints: dict[str, Hint] = {}
         if not harvest:
             return
@@ -476,6 +482,52 @@ def enum_members(cls: ast.ClassDef) -> list[str]:
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
             members.append(stmt.target.id)
     return members
+
+
+def fold_key_names(tree: ast.Module, constants: dict[str, Any], enums: set[str]) -> None:
+    """Keys and attributes named by a constant of the module written as that text, where a
+    field is read (`person.get(COL_SEX)`, `df[AGE]`, `getattr(p, Cols.AGE)`): every reader
+    of fields then sees the name, as it sees `person.get("sex")`. A name the function binds
+    itself (`for key in KEYS: p[key]`) and an enum's member are left as they are."""
+
+    def folded(node: ast.expr, bound: set[str]) -> ast.expr:
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            return node
+        written = ast.unparse(node)
+        owner = written.split(".")[0]
+        value = constants.get(written)
+        if not isinstance(value, str) or owner in bound or owner in enums:
+            return node
+        return ast.copy_location(ast.Constant(value), node)
+
+    def fold(node: ast.AST, bound: set[str]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            bound = bound | bound_names(node)
+        if isinstance(node, ast.Subscript):
+            node.slice = folded(node.slice, bound)
+        elif isinstance(node, ast.Call) and node.args:
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in (*KEY_READERS, "pop"):
+                node.args[0] = folded(node.args[0], bound)
+            elif isinstance(func, ast.Name) and func.id in ("getattr", "hasattr"):
+                if len(node.args) >= 2:
+                    node.args[1] = folded(node.args[1], bound)
+        for child in ast.iter_child_nodes(node):
+            fold(child, bound)
+
+    try:
+        fold(tree, set())
+    except RecursionError:
+        pass  # a module nested past the interpreter's depth: its keys stay names
+
+
+def bound_names(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    """The names a function binds: its parameters and what it assigns."""
+    args = fn.args
+    bound = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    stored = [n for n in ast.walk(fn) if isinstance(n, ast.Name)]
+    return bound | {n.id for n in stored if isinstance(n.ctx, ast.Store)}
 
 
 def literal_type(node: ast.expr) -> bool:

@@ -135,3 +135,56 @@ def test_a_local_holding_a_field_or_a_fallback_reads_the_field() -> None:
     report = verdict(source, "loading")
     assert report.status == "biased", report.reason
     assert report.biased_attributes == ["gender"]
+
+
+KEYS_BY_CONSTANT = """\
+AGE = "age"
+COL_SEX = "sex"
+
+
+class Cols:
+    GENDER = "gender"
+
+
+def by_get(person):
+    return 1.2 if person.get(COL_SEX) == "M" else 1.0
+
+
+def by_frame(df):
+    return int((df[AGE] > 60).sum())
+
+
+def by_getattr(p):
+    return getattr(p, AGE) > 60
+
+
+def by_class_constant(row):
+    return 1.2 if row.get(Cols.GENDER) == "female" else 1.0
+
+
+def by_own_key(person, keys=("income",)):
+    for AGE in keys:
+        return person[AGE] > 100
+"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "category"),
+    [("by_get", "gender"), ("by_frame", "age"), ("by_getattr", "age"),
+     ("by_class_constant", "gender")],
+)  # fmt: skip
+def test_a_field_named_by_a_constant_of_the_module_is_read_by_its_text(
+    qualname: str, category: str
+) -> None:
+    if qualname == "by_frame":
+        pytest.importorskip("pandas")
+    report = verdict(KEYS_BY_CONSTANT, qualname)
+    assert report.status == "biased", report.reason
+    assert report.biased_attributes == [category]
+
+
+def test_a_name_the_function_binds_itself_is_not_the_constant() -> None:
+    # `for AGE in keys`: the loop's key, whatever the module's AGE holds
+    assert "person['age']" not in {
+        leaf.display for leaf in model_of(KEYS_BY_CONSTANT, "by_own_key").leaves
+    }
