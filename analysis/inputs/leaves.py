@@ -103,6 +103,11 @@ COMPARED_NAMES: Cache[int, dict[str, list[str]]] = Cache("compared names")
 COMBINED_INTO: Cache[int, dict[str, list[tuple[str, set[str]]]]] = Cache("combined into")
 PERSON_WORDS: Cache[None, set[str]] = Cache("words that name a person")
 ACTUARIAL: Cache[None, bool] = Cache("a life table's notation")
+# Names of attributes besides the categories' own (`age`, `race`...): a choice among them
+# (`x_type: "age"`) picks an attribute, and is no value of it.
+ATTRIBUTE_NAMES = frozenset({"sex", "ethnicity", "ethnic_group"})
+# Words that make the attribute after them the axis of a measure: `weight_for_age`.
+RELATING_WORDS = frozenset({"for", "by", "per", "vs", "versus", "of"})
 # A life table's symbols (`l_x`, `q_x`, `n p_x`...): the first are its own, the others its
 # neighbours' (a derivative's `dx`, a pixel's `px` alone say nothing of ages).
 LIFE_TABLE_OWN = frozenset({"lx", "qx", "npx", "nqx", "tpx", "tqx", "ax", "axn"})
@@ -300,30 +305,60 @@ class LeafMaker:
             category = None  # `age="age"`: the name of a column of ages, not an age
         return category
 
-    def category_of_listed_values(self, texts: list[str]) -> str | None:
-        """The one category, not a region, two or more of `texts` are values of (the
-        policy's `values`: "teacher" and "driver" are occupations)."""
-        found: dict[str, set[str]] = {}
-        for text in texts:
-            category = self.policy.category_of_value(name_tokens(text))
-            if category is not None and category != "region":
-                found.setdefault(category, set()).add(text.casefold())
-        named = [category for category, seen in found.items() if len(seen) >= 2]
-        return named[0] if len(named) == 1 else None
-
     def category_of_choices(self, choices: list[Any]) -> str | None:
-        """The one category the values an input's type allows are words of, whatever their
+        """The one category the values an input's type allows are values of, whatever their
         strength (whether a person is meant is decided later, analysis/facts/people.py):
-        `identity: Literal["category1", "migrantGeneral"]`, `type: Literal["resident",
-        "nonResident"]`, an enum `Ethnicity` or one whose members are `MALE` and `FEMALE`."""
-        named: list[str] = []
+        `identity: Literal["national", "migrantGeneral", "migrantDomestic"]`, `type:
+        Literal["resident", "residentBonus", "nonResident"]`, an enum `Ethnicity`, or one whose
+        members are `MALE` and `FEMALE`. More than half the choices must be of it (those that
+        share a word with one that names it count: "resident" beside "nonResident"); one
+        industry among ten (`EDUCATION`) is no person's education. A choice that is the
+        attribute's own name (`x_type: "age"`, the axis of a chart) or a measure of it
+        (`WEIGHT_FOR_AGE`) is no value of it."""
+        texts: list[str] = []
+        classes: set[str] = set()
         for value in choices:
             if isinstance(value, EnumMember):
-                named += [value.member, value.cls.rsplit(".", 1)[-1]]
+                texts.append(value.member)
+                classes.add(value.cls.rsplit(".", 1)[-1])
             elif isinstance(value, str):
-                named.append(value)
-        categories = {self.policy.canonical_category(word) for word in named} - {None}
-        return categories.pop() if len(categories) == 1 else None
+                texts.append(value)
+        named = {c for c in map(self.policy.canonical_category, classes) if c is not None}
+        if len(named) == 1:
+            return named.pop()  # `Ethnicity.GROUP_A`: the class says what its members are
+        found: dict[str, set[int]] = {}
+        for i, text in enumerate(texts):
+            category = self.value_category(text)
+            if category is not None:
+                found.setdefault(category, set()).add(i)
+        if len(found) != 1:
+            return None
+        ((category, naming),) = found.items()
+        words = {token for i in naming for token in name_tokens(texts[i])}
+        support = [
+            i
+            for i, text in enumerate(texts)
+            if i in naming or (words & set(name_tokens(text)) and not self.attribute_name(text))
+        ]
+        return category if len(support) * 2 > len(texts) else None
+
+    def value_category(self, text: str) -> str | None:
+        """The category `text` is a value of: named by a word of it, not after a word that
+        makes it a measure of the attribute (`weight_for_age`), nor the attribute's own name."""
+        category = self.policy.canonical_category(text)
+        if category is None or self.attribute_name(text):
+            return None
+        tokens = name_tokens(text)
+        word = self.policy.word_in(text)
+        at = next((i for i in range(len(tokens)) if word and tokens[i : i + len(word)] == word), 0)
+        if at and tokens[at - 1] in RELATING_WORDS:
+            return None
+        return category
+
+    def attribute_name(self, text: str) -> bool:
+        """Whether `text` is the name of an attribute (`age`, `sex`), not one of its values."""
+        tokens = name_tokens(text)
+        return "_".join(tokens) in {*self.policy.protected, *ATTRIBUTE_NAMES}
 
     def actuarial(self) -> bool:
         """Whether the module writes in a life table's notation, where `x` is the age: two of
@@ -351,11 +386,6 @@ class LeafMaker:
         # `s == "F"` beside `s == "M"`, `{"M": 1.0, "F": 0.85}[code]`: a sex by its letters
         if SEX_LETTERS <= letters(compared):
             return "gender"
-        # `{"Teacher": 1.0, "Driver": 1.3}.get(occ)`: two values of one category's own (a
-        # place alone is as often a thing's)
-        valued = self.category_of_listed_values(words(compared))
-        if valued is not None:
-            return valued
         # `for edad in edades: if edad >= x`: what it is compared with names what it is
         named = self.facts.caches.value(COMPARED_NAMES, id(fn), lambda: compared_names(fn))
         categories = {self.named_category(other) for other in named.get(name, [])}

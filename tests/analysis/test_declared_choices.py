@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from analysis_kit import verdict
+from analysis_kit import model_of, verdict
 
 from analysis import Engine
 from config.policy import default_policy
@@ -102,3 +102,41 @@ def test_a_weak_word_among_them_names_no_one_in_code_about_things() -> None:
     # "black" is a race's word as often as a colour's: nothing here is about a person.
     report = verdict(CHOICES, "theme")
     assert not report.findings, report.reason
+
+
+NOT_PEOPLES = """\
+from enum import Enum
+from typing import Literal
+
+
+class BusinessIndustry(Enum):
+    TECHNOLOGY = "technology"
+    RETAIL = "retail"
+    EDUCATION = "education"
+    FINANCE = "finance"
+
+
+class Indicator(Enum):
+    WEIGHT_FOR_AGE = "wfa"
+    LENGTH_FOR_AGE = "lfa"
+    BMI_FOR_AGE = "bfa"
+
+
+def industry_risk(revenue: float, industry: BusinessIndustry) -> float:
+    return revenue * (1.2 if industry is BusinessIndustry.TECHNOLOGY else 1.0)
+
+
+def table_for(indicator: Indicator) -> str:
+    return {"wfa": "weight.csv", "lfa": "length.csv", "bfa": "bmi.csv"}[indicator.value]
+
+
+def axis_label(x_type: Literal["age", "gestational_age"]) -> str:
+    return "Age (years)" if x_type == "age" else "Gestational age (weeks)"
+"""
+
+
+@pytest.mark.parametrize("qualname", ["industry_risk", "table_for", "axis_label"])
+def test_choices_that_are_not_a_persons_values_carry_no_category(qualname: str) -> None:
+    # one industry among four that is a field of study, a measure for age, the name of an
+    # axis: no choice here is a person's education or age
+    assert not model_of(NOT_PEOPLES, qualname).protected

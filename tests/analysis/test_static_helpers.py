@@ -2,9 +2,8 @@
 premium hands `form["occupation"]` to `Rates._occupation_factor(occ)`, called through the
 class, and `form["dob"]` to `Rates._age(dob_str)`, which parses it. What the helper does with
 its parameter says what the caller's key holds (analysis/source/functions.py
-`called_function`); a date the helper made of the text is not the input (analysis/facts/
-harvest.py); two values of one category name it (analysis/inputs/leaves.py
-`category_of_listed_values`)."""
+`called_function`), and what the caller hands the helper says what the helper's parameter
+is; a date the helper made of the text is not the input (analysis/facts/harvest.py)."""
 
 from __future__ import annotations
 
@@ -50,7 +49,7 @@ def test_the_premium_is_proved_biased_through_its_helpers() -> None:
     assert set(report.biased_attributes) == {"age", "occupation"}
 
 
-def test_a_parameter_looked_up_among_occupations_is_an_occupation() -> None:
+def test_the_helper_s_parameter_is_the_occupation_its_caller_hands_it() -> None:
     report = verdict(RATES, "Rates._occupation_factor")
     assert report.status == "biased", report.reason
     assert report.biased_attributes == ["occupation"]
