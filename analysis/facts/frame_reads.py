@@ -41,13 +41,18 @@ BACKTICKED = re.compile(r"`([^`]+)`")
 LOCAL_REFERENCE = re.compile(r"@[A-Za-z_][A-Za-z_0-9.]*")
 
 
+def frame_name(name: str) -> bool:
+    """Whether a name is a DataFrame's: `df`, `frame`, `people_df`."""
+    lowered = name.lower()
+    return lowered in FRAME_NAMES or lowered.endswith("_df")
+
+
 def is_frame(fn: FunctionNode, name: str, annotation: ast.expr | None) -> bool:
     """Whether a parameter is a pandas DataFrame: annotated so, named so (`df`, `people_df`),
     or used through the DataFrame API (`name.loc[...]`, `name.groupby(...)`)."""
     if annotation is not None and "DataFrame" in ast.unparse(annotation):
         return True
-    lowered = name.lower()
-    if lowered in FRAME_NAMES or lowered.endswith("_df"):
+    if frame_name(name):
         return True
     if any(
         isinstance(node, ast.Attribute)

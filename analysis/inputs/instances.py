@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeVar
 
 from analysis.facts.fieldreads import FieldRead, record_accesses
-from analysis.facts.frame_reads import FRAME_NAMES
+from analysis.facts.frame_reads import frame_name
 from analysis.facts.instance_reads import held_reads, reached_methods, state_set_elsewhere
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
@@ -335,8 +335,7 @@ def held_frame(name: str, annotation: ast.expr | None) -> bool:
     (`df`, `people_df`)."""
     if annotation is not None:
         return "DataFrame" in ast.unparse(annotation)
-    lowered = name.lower()
-    return lowered in FRAME_NAMES or lowered.endswith("_df")
+    return frame_name(name)
 
 
 def derived_attributes(cls: ast.ClassDef) -> dict[str, set[str]]:
