@@ -2,9 +2,10 @@
 for. A function with protected inputs (its calls build the person as the project does);
 one whose inputs the builder cannot see into (a record read by keys held elsewhere, a
 parameter of no known kind) where a person may sit inside: the function names a person
-(`credit_scores(people)`, a `people.markers` word) or its module speaks of a protected
-category somewhere. Never a test, never a function without parameters; a general library's
-functions of unknown inputs are not worth running its test suite for.
+(`credit_scores(people)`, a `people.markers` word) or its module, or a project module it
+imports from, speaks of a protected category somewhere. Never a test, never a function
+without parameters; a general library's functions of unknown inputs are not worth running
+its test suite for.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from analysis.caches import Cache
 from analysis.evidence.calls import FunctionKey
 from analysis.evidence.recording import RecordingTarget
 from analysis.execution.harness.datarows import names_a_file
-from analysis.facts.module import ModuleFacts
+from analysis.facts.module import ModuleFacts, tree_words
 from analysis.facts.people import function_names, names
 from analysis.search.missing_fields import has_opaque_record
 from analysis.shapes import InputModel, LeafShape, ObjectShape, Param
@@ -49,9 +50,19 @@ def about_people(info: FunctionInfo, model: InputModel, facts: ModuleFacts, poli
     markers = [name_tokens(m) for m in policy.people.markers]
     if names(function_names(info, model), markers):
         return True
-    return facts.caches.once(
-        SPEAKS_OF_PEOPLE, lambda: any(names_a_category(word, policy) for word in words(facts.tree))
-    )
+    return facts.caches.once(SPEAKS_OF_PEOPLE, lambda: speaks_of_people(facts, policy))
+
+
+def speaks_of_people(facts: ModuleFacts, policy: Policy) -> bool:
+    """The module names a protected category; or the project modules it imports from name
+    two (`age` and `sex` of a schema): one alone there is as likely HTTP's `Age` header,
+    which half of werkzeug imports."""
+    if any(names_a_category(word, policy) for word in tree_words(facts.tree)):
+        return True
+    named = {
+        policy.canonical_category(w) for w in facts.imported_words if names_a_category(w, policy)
+    }
+    return len(named) >= 2
 
 
 def names_a_category(word: str, policy: Policy) -> bool:
@@ -60,22 +71,6 @@ def names_a_category(word: str, policy: Policy) -> bool:
         return False
     found = policy.word_in(word)
     return found is None or policy.strength(found) != "weak"
-
-
-def words(tree: ast.Module) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            found.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            found.add(node.attr)
-        elif isinstance(node, ast.arg):
-            found.add(node.arg)
-        elif (
-            isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 40
-        ):
-            found.add(node.value)
-    return found
 
 
 def opaque(param: Param, annotation: ast.expr | None) -> bool:

@@ -34,6 +34,11 @@ class Exports:
     # Classes the fields of imported classes are annotated with (`sex: Sex` of an imported
     # `UserProfile`), though this module does not name them: what a built record needs.
     field_classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    # The words (identifiers, attributes, short strings) of the module itself, and of the
+    # project modules it imports from, and theirs in turn: a function whose module only
+    # hands a frame to `prepare_features` may still be about the people `schema.py` names.
+    words: frozenset[str] = frozenset()
+    imported_words: set[str] = field(default_factory=set)
 
     def update(self, other: Exports, names: dict[str, str] | None = None) -> None:
         """Take `other`'s names: all of its public ones (a star import), or `names`

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analysis.errors import SourceError
 from analysis.facts.exports import Exports
-from analysis.facts.module import ModuleFacts
+from analysis.facts.module import ModuleFacts, tree_words
 from analysis.scan.project import ModuleLocation, Project, module_files
 from analysis.source.functions import functional_records
 from analysis.source.reading import read_source
@@ -53,8 +53,11 @@ class ImportedNames:
                     source = self._exports(base, roots, depth)
                     if source is not None:
                         found.update(source)
+                        found.imported_words |= source.words | source.imported_words
                     continue
                 source = self._exports(base, roots, depth)
+                if source is not None:
+                    found.imported_words |= source.words | source.imported_words
                 for alias in stmt.names:
                     ours = alias.asname or alias.name
                     if source is not None:
@@ -63,11 +66,13 @@ class ImportedNames:
                     sub = self._exports(f"{base}.{alias.name}", roots, depth)
                     if sub is not None:
                         found.prefixed(sub, ours)
+                        found.imported_words |= sub.words | sub.imported_words
             elif isinstance(stmt, ast.Import):
                 for alias in stmt.names:
                     source = self._exports(alias.name, roots, depth)
                     if source is not None:
                         found.prefixed(source, alias.asname or alias.name)
+                        found.imported_words |= source.words | source.imported_words
         return found
 
     def _exports(self, name: str, roots: tuple[str, ...], depth: int) -> Exports | None:
@@ -86,6 +91,7 @@ class ImportedNames:
             return self._done[name]
         exports = self._imports(tree, name, file.name == "__init__.py", roots, depth + 1)
         define(tree, exports)
+        exports.words = frozenset(tree_words(tree))
         self._done[name] = exports
         return exports
 

@@ -57,6 +57,8 @@ class ModuleFacts:
         # Names that build a number from a number or its text: `Decimal`, `D` after
         # `from decimal import Decimal as D` (found in the walk below).
         self.numeric_names: set[str] = set()
+        # The words of the project modules it imports from (Exports.imported_words).
+        self.imported_words: set[str] = imported.imported_words if imported is not None else set()
         if imported is not None:
             # Defined here or imported, a name means the same; the module's own win.
             self.constants.update(imported.constants)
@@ -443,6 +445,23 @@ def as_number(value: Any) -> Any:
             return MISSING
         return int(number) if number.is_integer() and "." not in value else number
     return MISSING
+
+
+def tree_words(tree: ast.Module) -> set[str]:
+    """The identifiers, attributes, parameters and short strings of a module."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 40
+        ):
+            found.add(node.value)
+    return found
 
 
 def referenced_names(tree: ast.Module) -> set[str]:

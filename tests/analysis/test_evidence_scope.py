@@ -5,6 +5,7 @@ function of unknown inputs, whose test suite is not worth running for them."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from analysis.facts.module import ModuleFacts
 from analysis.inputs.builder import InputBuilder
 from analysis.source.functions import find_function
 from config.policy import default_policy
+from tests.analysis.test_imports import facts_in_project
 
 
 def is_wanted(source: str, qualname: str = "f") -> bool:
@@ -51,3 +53,55 @@ def test_functions_that_may_hold_a_person_are_recorded(source: str) -> None:
 )
 def test_functions_with_no_person_in_sight_are_not(source: str) -> None:
     assert not is_wanted(source)
+
+
+# A model's module names no person: its frame goes to a helper that selects the columns a
+# schema of its project lists.
+TRIAGE = {
+    "triage/__init__.py": "",
+    "triage/schema.py": (
+        "FIELDS = {'age': 'years', 'sex': '0 or 1', 'troponin': 'ng/L'}\n"
+        "FEATURES = tuple(name for name in FIELDS)\n"
+    ),
+    "triage/preprocessing.py": (
+        "from .schema import FEATURES\n"
+        "def prepare(frame):\n    return frame.loc[:, list(FEATURES)]\n"
+    ),
+    "triage/model.py": (
+        "from .preprocessing import prepare\n"
+        "class Model:\n"
+        "    def predict(self, frame):\n"
+        "        return self.pipeline.predict(prepare(frame))\n"
+    ),
+}
+# Half of a web library imports HTTP's `Age` header: one category named there is no person.
+WEB = {
+    "web/__init__.py": "",
+    "web/http.py": (
+        "def dump_age(age=None):\n    return str(age)\n"
+        "def http_date(stamp):\n    return str(stamp)\n"
+    ),
+    "web/response.py": (
+        "from .http import http_date\n"
+        "class Response:\n"
+        "    def expire(self, headers, stamp):\n"
+        "        return headers.set('Expires', http_date(stamp))\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "module", "qualname", "expected"),
+    [
+        (TRIAGE, "triage/model.py", "Model.predict", True),
+        (WEB, "web/response.py", "Response.expire", False),
+    ],
+)
+def test_a_module_whose_project_imports_name_people_is_about_them(
+    tmp_path: Path, files: dict[str, str], module: str, qualname: str, expected: bool
+) -> None:
+    facts = facts_in_project(tmp_path, files, module)
+    info = find_function(facts.tree, qualname)
+    assert info is not None
+    policy = default_policy()
+    assert wanted(info, InputBuilder(facts, policy).build(info), facts, policy) is expected
