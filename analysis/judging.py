@@ -342,7 +342,7 @@ class Judgement:
         """When every call raised: a base that runs, walked to from the errors of the calls
         (working_base), and the search again around it; None as `search`."""
         try:
-            found = find_working_base(self.model, session)
+            found = find_working_base(self.model, session, self.policy)
         except (SessionDied, CallsProveNothing) as exc:
             stopped(self.info, self.model, self.report, exc, session.calls)
             return None

@@ -25,6 +25,7 @@ from analysis.search.contexts import typical
 from analysis.search.missing_fields import missing_key
 from analysis.shapes import InputModel, InputPath, Leaf
 from analysis.values import is_number
+from config.policy import Policy
 
 MAX_STEPS = 8  # checks passed one after another, at most
 MAX_CALLS = 600  # calls the walk may spend in all
@@ -43,9 +44,11 @@ ALTERNATIVES = re.compile(rf"\b{WORD}(?:\s*,\s*{WORD})*,?\s+or\s+{WORD}\b|\b{WOR
 Move = tuple[tuple[Leaf, Any], ...]
 
 
-def find_working_base(model: InputModel, session: Session) -> bool:
+def find_working_base(model: InputModel, session: Session, policy: Policy | None = None) -> bool:
     """Set the model's base values to those of a call that runs, when the base call fails
-    and a walk of changes reaches one (else leave them); whether it did."""
+    and a walk of changes reaches one (else leave them); whether it did. With `policy`, an
+    error speaks of an input also by a word of its category (`define sex as m or f` of a
+    `gender`)."""
     current = {leaf.path: typical(leaf) for leaf in model.leaves if leaf.pool}
     outcome = run(model, session, [current])[0]
     spent = 1
@@ -54,7 +57,7 @@ def find_working_base(model: InputModel, session: Session) -> bool:
     seen = {error_kind(outcome.error, current)}
     told: dict[InputPath, list[Any]] = {}  # values error messages offered each input
     for _ in range(MAX_STEPS):
-        spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error)]
+        spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error, policy)]
         single = told_moves(spoken, current, outcome.error, told)
         single += single_moves(model.leaves, spoken, current)
         for moves in (single, paired_moves(spoken, current)):
@@ -64,7 +67,7 @@ def find_working_base(model: InputModel, session: Session) -> bool:
             tried = [{**current, **{leaf.path: v for leaf, v in move}} for move in moves]
             outcomes = run(model, session, tried)
             spent += len(moves)
-            step = forward(moves, tried, outcomes, seen)
+            step = forward(moves, tried, outcomes, seen, policy)
             if step is not None:
                 break
         else:
@@ -84,7 +87,11 @@ def find_working_base(model: InputModel, session: Session) -> bool:
 
 
 def forward(
-    moves: list[Move], tried: list[dict[InputPath, Any]], outcomes: list[Outcome], seen: set[str]
+    moves: list[Move],
+    tried: list[dict[InputPath, Any]],
+    outcomes: list[Outcome],
+    seen: set[str],
+    policy: Policy | None = None,
 ) -> int | None:
     """The first move whose call returns, else the first that gets past the check it failed
     at: an error not seen before, speaking of none of the inputs it changed."""
@@ -94,7 +101,7 @@ def forward(
     for i, (move, ctx, o) in enumerate(zip(moves, tried, outcomes, strict=True)):
         if not walkable(o) or error_kind(o.error, ctx) in seen:
             continue
-        if not any(spoken_of(leaf, ctx, o.error) for leaf, _ in move):
+        if not any(spoken_of(leaf, ctx, o.error, policy) for leaf, _ in move):
             return i
     return None
 
@@ -123,12 +130,17 @@ def message_of(error: str) -> str:
     return BUILDING.sub("", error).partition(":")[2]
 
 
-def spoken_of(leaf: Leaf, ctx: dict[InputPath, Any], error: str) -> bool:
-    """Whether an error's message names the input, by its words or its value (`KeyError:
-    ''` speaks of the empty text tried)."""
+def spoken_of(
+    leaf: Leaf, ctx: dict[InputPath, Any], error: str, policy: Policy | None = None
+) -> bool:
+    """Whether an error's message names the input, by its words, a word of its category
+    (with `policy`) or its value (`KeyError: ''` speaks of the empty text tried)."""
     message = message_of(error).casefold()
     words = [w for w in re.split(r"[^a-z0-9]+", leaf.name.casefold()) if len(w) > 2]
     if any(re.search(rf"\b{re.escape(w)}", message) for w in words):
+        return True
+    said = re.split(r"[^a-z0-9]+", message)
+    if policy and leaf.category and leaf.category in map(policy.canonical_category, said):
         return True
     return any(
         re.search(rf"(?<![\w.]){re.escape(text.casefold())}(?!\w|\.\d)", message)

@@ -104,3 +104,11 @@ def test_the_words_an_error_offers_unquoted_are_tried() -> None:
     assert sorted(found["gender"]) == ["f", "m"]
     assert unquoted_alternatives("one of M, F or X; not M/F/X") == ["M", "F", "X", "M", "F", "X"]
     assert unquoted_alternatives("could not convert string to float") == []
+
+
+def test_an_error_that_names_the_category_speaks_of_the_input() -> None:
+    # The input is `gender`, its check says "sex": the message names its category, not it.
+    source = UNQUOTED.replace("age, sex, cholesterol", "age, gender, cholesterol")
+    source = source.replace("check_sex(sex)", "check_sex(gender)")
+    found = {f.attribute: f.example.values for f in verdict(source, "heart_risk").findings}
+    assert sorted(found["gender"]) == ["f", "m"]
