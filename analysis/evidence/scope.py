@@ -54,15 +54,16 @@ def about_people(info: FunctionInfo, model: InputModel, facts: ModuleFacts, poli
 
 
 def speaks_of_people(facts: ModuleFacts, policy: Policy) -> bool:
-    """The module names a protected category; or the project modules it imports from name
-    two (`age` and `sex` of a schema): one alone there is as likely HTTP's `Age` header,
-    which half of werkzeug imports."""
+    """The module names a protected category; or a project module it imports from, or one
+    they import, names two (`age` and `sex` of a schema). One alone there is as likely
+    HTTP's `Age` header (half of werkzeug imports it), and two across a whole library
+    (networkx's `women` of a social graph, `alter` of a file format) say nothing."""
     if any(names_a_category(word, policy) for word in tree_words(facts.tree)):
         return True
-    named = {
-        policy.canonical_category(w) for w in facts.imported_words if names_a_category(w, policy)
-    }
-    return len(named) >= 2
+    return any(
+        len({policy.canonical_category(w) for w in words if names_a_category(w, policy)}) >= 2
+        for words in facts.imported_words.values()
+    )
 
 
 def names_a_category(word: str, policy: Policy) -> bool:

@@ -34,11 +34,12 @@ class Exports:
     # Classes the fields of imported classes are annotated with (`sex: Sex` of an imported
     # `UserProfile`), though this module does not name them: what a built record needs.
     field_classes: dict[str, ast.ClassDef] = field(default_factory=dict)
-    # The words (identifiers, attributes, short strings) of the module itself, and of the
-    # project modules it imports from, and theirs in turn: a function whose module only
-    # hands a frame to `prepare_features` may still be about the people `schema.py` names.
+    # The words (identifiers, attributes, short strings) of the module itself, and those of
+    # each project module it imports from, and theirs in turn, by module: a function whose
+    # module only hands a frame to `prepare_features` may still be about the people
+    # `schema.py` names.
     words: frozenset[str] = frozenset()
-    imported_words: set[str] = field(default_factory=set)
+    imported_words: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def update(self, other: Exports, names: dict[str, str] | None = None) -> None:
         """Take `other`'s names: all of its public ones (a star import), or `names`
@@ -70,6 +71,11 @@ class Exports:
                 self.helpers[ours] = other.called_helpers(other.functions[theirs])
                 for key, value in [*other.constants.items(), *other.context.items()]:
                     self.context.setdefault(key, value)
+
+    def imported_from(self, module: str, other: Exports) -> None:
+        """Keep the words of `other`, project module `module`, and of those it imports."""
+        self.imported_words.update(other.imported_words)
+        self.imported_words[module] = other.words
 
     def called_helpers(self, function: FunctionNode) -> list[FunctionNode]:
         """The helpers `function`, one of this module's, calls (see `called_helpers`)."""

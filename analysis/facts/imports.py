@@ -53,11 +53,11 @@ class ImportedNames:
                     source = self._exports(base, roots, depth)
                     if source is not None:
                         found.update(source)
-                        found.imported_words |= source.words | source.imported_words
+                        found.imported_from(base, source)
                     continue
                 source = self._exports(base, roots, depth)
                 if source is not None:
-                    found.imported_words |= source.words | source.imported_words
+                    found.imported_from(base, source)
                 for alias in stmt.names:
                     ours = alias.asname or alias.name
                     if source is not None:
@@ -66,13 +66,13 @@ class ImportedNames:
                     sub = self._exports(f"{base}.{alias.name}", roots, depth)
                     if sub is not None:
                         found.prefixed(sub, ours)
-                        found.imported_words |= sub.words | sub.imported_words
+                        found.imported_from(f"{base}.{alias.name}", sub)
             elif isinstance(stmt, ast.Import):
                 for alias in stmt.names:
                     source = self._exports(alias.name, roots, depth)
                     if source is not None:
                         found.prefixed(source, alias.asname or alias.name)
-                        found.imported_words |= source.words | source.imported_words
+                        found.imported_from(alias.name, source)
         return found
 
     def _exports(self, name: str, roots: tuple[str, ...], depth: int) -> Exports | None:

@@ -58,7 +58,7 @@ class ModuleFacts:
         # `from decimal import Decimal as D` (found in the walk below).
         self.numeric_names: set[str] = set()
         # The words of the project modules it imports from (Exports.imported_words).
-        self.imported_words: set[str] = imported.imported_words if imported is not None else set()
+        self.imported_words = imported.imported_words if imported is not None else {}
         if imported is not None:
             # Defined here or imported, a name means the same; the module's own win.
             self.constants.update(imported.constants)

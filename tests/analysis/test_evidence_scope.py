@@ -88,6 +88,17 @@ WEB = {
         "        return headers.set('Expires', http_date(stamp))\n"
     ),
 }
+# Across a whole library two categories are named by two modules (networkx's `women` of a
+# social graph, `alter` of a file format): neither is about people.
+GRAPHS = {
+    "graphs/__init__.py": "from .social import *\nfrom .formats import *\n",
+    "graphs/social.py": "def southern_women_graph():\n    return {'women': 18}\n",
+    "graphs/formats.py": "def alter_graph_mode(mode):\n    return mode\n",
+    "graphs/paths.py": (
+        "import graphs\n"
+        "def shortest(G, source):\n    return graphs.walk(G, source)\n"
+    ),
+}
 
 
 @pytest.mark.parametrize(
@@ -95,6 +106,7 @@ WEB = {
     [
         (TRIAGE, "triage/model.py", "Model.predict", True),
         (WEB, "web/response.py", "Response.expire", False),
+        (GRAPHS, "graphs/paths.py", "shortest", False),
     ],
 )
 def test_a_module_whose_project_imports_name_people_is_about_them(
