@@ -11,6 +11,7 @@ from typing import Any
 
 from analysis.caches import Cache
 from analysis.facts.annotations import annotation_kind, literal_choices
+from analysis.facts.bound_names import bound_names
 from analysis.facts.callers import category_from_callers, category_named_by_callers, value_name
 from analysis.facts.hint import Hint
 from analysis.facts.module import ModuleFacts
@@ -300,7 +301,7 @@ class LeafMaker:
         if open_parameter and category is None and name == "x" and self.actuarial():
             category = "age"  # a life table's `x`: `npx(x, n)`, `a_x`, `D_x`
         if category is None and category_name is None and not self.policy.excluded_name(name):
-            category = self.category_of_values(name)
+            category = self.category_of_values(name) or self.bound_category(path)
         if category is not None and self.names_a_column(default, category):
             category = None  # `age="age"`: the name of a column of ages, not an age
         return category
@@ -397,6 +398,19 @@ class LeafMaker:
             for target, parts in combined.get(name, [])
             if not any(self.policy.canonical_category(part) for part in parts)
         }
+        return categories.pop() if len(categories) == 1 else None
+
+    def bound_category(self, path: InputPath) -> str | None:
+        """The category of the names the function binds the value at `path` to (`sex =
+        raw["RIAGENDR"]`, `d["age"] = raw["RIDAGEYR"]`, a frame's column as its first row),
+        when they agree on one."""
+        fn = self.function
+        if fn is None or len(path) < 2:
+            return None
+        chain = tuple(value for _, value in path)
+        bound = bound_names(fn, self.facts)
+        names = bound.get(chain) or (bound.get(chain[:-1], []) if path[-1] == ("index", 0) else [])
+        categories = {self.named_category(name) for name in names} - {None}
         return categories.pop() if len(categories) == 1 else None
 
     def named_category(self, name: str) -> str | None:

@@ -1,0 +1,125 @@
+"""The names a function gives the values it reads of its inputs.
+
+A value read under a key that says nothing (a survey's code `raw["RIAGENDR"]`, a column
+`row["c3"]`, an attribute `rec.f2`) is named by where the code puts it: `sex =
+raw["RIAGENDR"]`, `d["age"] = raw["RIDAGEYR"]`, `self.gender = rec.f2`, `Person(age=row["c3"])`,
+`{"sex": raw["RIAGENDR"]}`. The input's leaf there carries that name's category
+(LeafMaker.category_of). Conversions in between (`int(...)`, `.astype(int)`, `.strip()`)
+keep the value what it was.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from analysis.caches import Cache
+from analysis.facts.module import ModuleFacts
+from analysis.source.functions import FunctionNode
+
+# An input's value read by a chain of keys, attributes and positions from a parameter:
+# ("raw", "RIDAGEYR"), ("self", "data", "sex"), ("row", 2).
+Chain = tuple[str | int, ...]
+
+# Calls that give the value back in another type or spelling, not another value.
+CONVERTERS = frozenset({"int", "float", "str", "bool", "Decimal", "to_numeric", "to_datetime"})
+CONVERTING_METHODS = frozenset(
+    {"astype", "strip", "lower", "upper", "casefold", "title", "capitalize", "fillna", "item"}
+)
+
+BOUND_NAMES: Cache[int, dict[Chain, list[str]]] = Cache("the names a function binds reads to")
+
+
+def bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
+    """By each chain the function reads of its inputs, the names it binds the value to."""
+    return facts.caches.value(BOUND_NAMES, id(fn), lambda: _bound_names(fn))
+
+
+def _bound_names(fn: FunctionNode) -> dict[Chain, list[str]]:
+    found: dict[Chain, list[str]] = {}
+    for name, value in bindings(fn):
+        chain = read_chain(value)
+        if chain is not None and len(chain) > 1 and name not in found.get(chain, []):
+            found.setdefault(chain, []).append(name)
+    return found
+
+
+def bindings(fn: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
+    """Each (name, value) the function binds: assignments to a name, a constant key or an
+    attribute (pairwise for tuples), keyword arguments and the constant keys of dicts."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                yield from assigned(target, node.value)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            yield from assigned(node.target, node.value)
+        elif isinstance(node, ast.Call):
+            yield from ((kw.arg, kw.value) for kw in node.keywords if kw.arg)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    yield key.value, value
+
+
+def assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr]]:
+    if isinstance(target, ast.Name):
+        yield target.id, value
+    elif isinstance(target, ast.Attribute):
+        yield target.attr, value
+    elif isinstance(target, ast.Subscript):
+        key = target.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            yield key.value, value
+    elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
+        if len(target.elts) == len(value.elts):
+            for t, v in zip(target.elts, value.elts, strict=True):
+                yield from assigned(t, v)
+
+
+def read_chain(node: ast.expr) -> Chain | None:
+    """The chain of a read of a parameter (`raw["a"].b[2]`, `rec.get("a")`), through
+    conversions; None for anything else."""
+    node = unconverted(node)
+    steps: list[str | int] = []
+    while True:
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            if not isinstance(key, ast.Constant) or not isinstance(key.value, (str, int)):
+                return None
+            if isinstance(key.value, bool):
+                return None
+            steps.append(key.value)
+            node = node.value
+        elif isinstance(node, ast.Attribute):
+            steps.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call) and got_key(node) is not None:
+            steps.append(got_key(node))  # type: ignore[arg-type]
+            node = node.func.value  # type: ignore[attr-defined]
+        elif isinstance(node, ast.Name):
+            return (node.id, *reversed(steps))
+        else:
+            return None
+
+
+def got_key(call: ast.Call) -> str | None:
+    """The key of `record.get("key")` or `record.get("key", default)`."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "get" and call.args):
+        return None
+    key = call.args[0]
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+
+
+def unconverted(node: ast.expr) -> ast.expr:
+    """`int(x)`, `x.astype(int)`, `pd.to_numeric(x)`, `x.strip().lower()`: x."""
+    while isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name in CONVERTERS and len(node.args) == 1:
+            node = node.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr in CONVERTING_METHODS:
+            node = func.value
+        else:
+            break
+    return node

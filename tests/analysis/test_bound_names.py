@@ -1,0 +1,64 @@
+"""A value read under a key that says nothing (a survey's code, a column `c3`) is named by
+where the function puts it (analysis/facts/bound_names.py): `sex = raw["RIAGENDR"]`,
+`d["age"] = raw["RIDAGEYR"]`, `Person(age=row["c3"])`."""
+
+from __future__ import annotations
+
+import pytest
+from analysis_kit import model_of, verdict
+
+SURVEY = """\
+def egfr(raw):
+    age = int(raw["RIDAGEYR"])
+    sex = raw.get("RIAGENDR")
+    kappa = 0.7 if sex == 2 else 0.9
+    return round(142 * (1.2 / kappa) ** -0.3 * 0.9938 ** age, 2)
+"""
+
+FRAME = """\
+import pandas as pd
+
+def derive(raw: pd.DataFrame) -> pd.DataFrame:
+    d = pd.DataFrame({"id": raw["SEQN"]})
+    d["age"] = raw["RIDAGEYR"].astype(float)
+    d["risk"] = (d["age"] > 60).astype(float) * 2 + raw["LBXTC"] / 100
+    return d[["id", "risk"]]
+"""
+
+KEYWORDS = """\
+def premium(row):
+    return quote(age=row["c3"], smoker=row["c4"])
+
+def quote(age, smoker):
+    return 100 + (50 if age > 50 else 0) + (30 if smoker else 0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "qualname", "attributes"),
+    [
+        (SURVEY, "egfr", {"age", "gender"}),
+        (FRAME, "derive", {"age"}),
+        (KEYWORDS, "premium", {"age"}),
+    ],
+    ids=["survey codes", "a frame's column", "keyword arguments"],
+)
+def test_a_value_is_named_by_where_the_function_puts_it(
+    source: str, qualname: str, attributes: set[str]
+) -> None:
+    found = {f.attribute for f in verdict(source, qualname).findings}
+    assert found == attributes
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # A bound, not an age; a weak word (a cloud's region); two categories disagreeing.
+        'def f(cfg):\n    max_age = cfg["LIMIT"]\n    return max_age * 2\n',
+        'def f(cfg):\n    region = cfg["zone"]\n    return region.upper()\n',
+        'def f(raw):\n    age = raw["X"]\n    sex = raw["X"]\n    return age\n',
+    ],
+    ids=["a bound", "a weak word", "two categories"],
+)
+def test_names_that_are_no_persons_attribute_leave_the_value_unnamed(source: str) -> None:
+    assert not model_of(source).protected
