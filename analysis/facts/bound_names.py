@@ -2,8 +2,9 @@
 
 A value read under a key that says nothing (a survey's code `raw["RIAGENDR"]`, a column
 `row["c3"]`, an attribute `rec.f2`) is named by where the code puts it: `sex =
-raw["RIAGENDR"]`, `d["age"] = raw["RIDAGEYR"]`, `self.gender = rec.f2`, `Person(age=row["c3"])`,
-`{"sex": raw["RIAGENDR"]}`. The input's leaf there carries that name's category
+raw["RIAGENDR"]`, `d["age"] = raw["RIDAGEYR"]`, `self.gender = rec.f2`,
+`Person(age=row["c3"])`, `{"sex": raw["RIAGENDR"]}`, `quote(row["c3"])` of the module's
+`def quote(age)`. The input's leaf there carries that name's category
 (LeafMaker.category_of). Conversions in between (`int(...)`, `.astype(int)`, `.strip()`)
 keep the value what it was.
 """
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 
 from analysis.caches import Cache
 from analysis.facts.module import ModuleFacts
-from analysis.source.functions import FunctionNode
+from analysis.source.functions import FunctionNode, called_function
 
 # An input's value read by a chain of keys, attributes and positions from a parameter:
 # ("raw", "RIDAGEYR"), ("self", "data", "sex"), ("row", 2).
@@ -32,21 +33,45 @@ BOUND_NAMES: Cache[int, dict[Chain, list[str]]] = Cache("the names a function bi
 
 def bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
     """By each chain the function reads of its inputs, the names it binds the value to."""
-    return facts.caches.value(BOUND_NAMES, id(fn), lambda: _bound_names(fn))
+    return facts.caches.value(BOUND_NAMES, id(fn), lambda: _bound_names(fn, facts))
 
 
-def _bound_names(fn: FunctionNode) -> dict[Chain, list[str]]:
+def _bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
     found: dict[Chain, list[str]] = {}
-    for name, value in bindings(fn):
+    held = aliases(fn)
+    for name, value in bindings(fn, facts):
         chain = read_chain(value)
+        if chain is not None and chain[0] in held:
+            chain = (*held[chain[0]], *chain[1:])
         if chain is not None and len(chain) > 1 and name not in found.get(chain, []):
             found.setdefault(chain, []).append(name)
     return found
 
 
-def bindings(fn: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
+def aliases(fn: FunctionNode) -> dict[str, Chain]:
+    """Locals that hold a part of an input, bound once: `p = data["person"]`, and the items
+    of a list read in a loop, as its first (`for p in data["people"]`)."""
+    found: dict[str, Chain] = {}
+    twice: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, chain = node.targets[0], read_chain(node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            target, chain = node.target, read_chain(node.iter)
+            chain = (*chain, 0) if chain is not None else None
+        else:
+            continue
+        if isinstance(target, ast.Name) and chain is not None and len(chain) > 1:
+            if target.id in found:
+                twice.add(target.id)
+            found[target.id] = chain
+    return {name: chain for name, chain in found.items() if name not in twice}
+
+
+def bindings(fn: FunctionNode, facts: ModuleFacts) -> Iterator[tuple[str, ast.expr]]:
     """Each (name, value) the function binds: assignments to a name, a constant key or an
-    attribute (pairwise for tuples), keyword arguments and the constant keys of dicts."""
+    attribute (pairwise for tuples), keyword arguments, the positional arguments of the
+    project's functions it calls and the constant keys of dicts."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -55,10 +80,25 @@ def bindings(fn: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
             yield from assigned(node.target, node.value)
         elif isinstance(node, ast.Call):
             yield from ((kw.arg, kw.value) for kw in node.keywords if kw.arg)
+            yield from positional(node, facts)
         elif isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     yield key.value, value
+
+
+def positional(call: ast.Call, facts: ModuleFacts) -> Iterator[tuple[str, ast.expr]]:
+    """The parameters of the module's (or project's) function a call runs that its
+    positional arguments bind."""
+    called = called_function(call, facts.functions)
+    if called is None:
+        return
+    callee, bound = called
+    params = [*callee.args.posonlyargs, *callee.args.args][1 if bound else 0 :]
+    for param, arg in zip(params, call.args, strict=False):
+        if isinstance(arg, ast.Starred):
+            return
+        yield param.arg, arg
 
 
 def assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr]]:

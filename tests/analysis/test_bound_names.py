@@ -33,6 +33,27 @@ def quote(age, smoker):
     return 100 + (50 if age > 50 else 0) + (30 if smoker else 0)
 """
 
+POSITIONAL = """\
+class Scorer:
+    def score(self, rec):
+        return round(self._rate(rec.f2) * rec.f3, 2)
+
+    def _rate(self, gender):
+        return 1.2 if gender == "F" else 1.0
+"""
+
+# Parts of the input held by locals: a member of a list in a loop, a record's part.
+ALIASES = """\
+def household_score(data):
+    total = 0
+    for member in data["members"]:
+        age = member["m2"]
+        total += 2 if age > 65 else 1
+    head = data["head"]
+    sex = head["h1"]
+    return total * (1.1 if sex == "F" else 1.0)
+"""
+
 
 @pytest.mark.parametrize(
     ("source", "qualname", "attributes"),
@@ -40,8 +61,10 @@ def quote(age, smoker):
         (SURVEY, "egfr", {"age", "gender"}),
         (FRAME, "derive", {"age"}),
         (KEYWORDS, "premium", {"age"}),
+        (POSITIONAL, "Scorer.score", {"gender"}),
+        (ALIASES, "household_score", {"age", "gender"}),
     ],
-    ids=["survey codes", "a frame's column", "keyword arguments"],
+    ids=["survey codes", "a frame's column", "keywords", "positional arguments", "aliases"],
 )
 def test_a_value_is_named_by_where_the_function_puts_it(
     source: str, qualname: str, attributes: set[str]
