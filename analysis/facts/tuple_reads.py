@@ -60,7 +60,14 @@ def tuple_positions(
 
 def unpacked(target: ast.expr, value: ast.expr, matcher: Matcher) -> dict[int, str]:
     """Positions an assignment takes from the tuple, by the local that takes each:
-    `value, unit = age` -> {0: "value", 1: "unit"}, `w = weight[0]` -> {0: "w"}."""
+    `value, unit = age` -> {0: "value", 1: "unit"}, `w = weight[0]` -> {0: "w"}, `age, sex =
+    x[0], x[1]` -> {0: "age", 1: "sex"}."""
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
+        found: dict[int, str] = {}
+        if len(target.elts) == len(value.elts):
+            for t, v in zip(target.elts, value.elts, strict=True):
+                found.update(unpacked(t, v, matcher))
+        return found
     if isinstance(target, (ast.Tuple, ast.List)) and matcher(value):
         names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
         if 2 <= len(names) <= MAX_POSITIONS and all(names):

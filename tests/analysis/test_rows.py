@@ -28,6 +28,11 @@ def label(person):
     return name.upper() if age > 60 else name
 
 
+def risk_row(x):
+    age, sex, chol = x[0], x[1], x[2]
+    return (2.0 if age > 60 else 1.0) * (1.2 if sex == 1 else 1.0) + chol / 100
+
+
 def pairs(points):
     return [x + y for x, y in points]
 """
@@ -49,3 +54,8 @@ def test_a_row_read_at_a_named_position_or_unpacked_is_what_its_names_say() -> N
     assert protected("label") == [("person[1]", "age")]
     assert verdict(ROWS, "rate").biased_attributes == ["gender"]
     assert verdict(ROWS, "label").biased_attributes == ["age"]
+
+
+def test_a_row_whose_items_are_taken_one_by_one_is_named_by_their_locals() -> None:
+    assert protected("risk_row") == [("x[0]", "age"), ("x[1]", "gender")]
+    assert verdict(ROWS, "risk_row").biased_attributes == ["age", "gender"]
