@@ -238,6 +238,27 @@ VERDICTS = [
         {"age"},
         id="an age threshold flag is the age",
     ),
+    # A bank-marketing table's `job` column, beside the age and the education.
+    pytest.param(
+        "def approve(row):\n"
+        "    score = 600 + (20 if row['education'] == 'tertiary' else 0)\n"
+        "    if row['job'] in ('student', 'unemployed'):\n"
+        "        score -= 80\n"
+        "    return score - (30 if row['age'] < 25 else 0)\n",
+        "approve",
+        {"age", "education", "occupation"},
+        id="a job beside a person's age is their occupation",
+    ),
+    # A queue's job: no person.
+    pytest.param(
+        "def retry(job, attempts):\n"
+        "    if job.status == 'failed' and attempts < 3:\n"
+        "        return job.requeue()\n"
+        "    return None\n",
+        "retry",
+        set(),
+        id="a queued job is no occupation",
+    ),
     # Portuguese names, one with an accent.
     pytest.param(
         "def prêmio(idade, sexo, capital):\n"
