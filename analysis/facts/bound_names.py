@@ -4,9 +4,9 @@ A value read under a key that says nothing (a survey's code `raw["RIAGENDR"]`, a
 `row["c3"]`, an attribute `rec.f2`) is named by where the code puts it: `sex =
 raw["RIAGENDR"]`, `d["age"] = raw["RIDAGEYR"]`, `self.gender = rec.f2`,
 `Person(age=row["c3"])`, `{"sex": raw["RIAGENDR"]}`, `quote(row["c3"])` of the module's
-`def quote(age)`. The input's leaf there carries that name's category
-(LeafMaker.category_of). Conversions in between (`int(...)`, `.astype(int)`, `.strip()`)
-keep the value what it was.
+`def quote(age)`, `raw.rename(columns={"RIAGENDR": "sex"})`. The input's leaf there carries
+that name's category (LeafMaker.category_of). Conversions in between (`int(...)`,
+`.astype(int)`, `.strip()`) keep the value what it was.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import ast
 from collections.abc import Iterator
 
 from analysis.caches import Cache
+from analysis.facts.frame_reads import renamed_columns
 from analysis.facts.module import ModuleFacts
 from analysis.source.functions import FunctionNode, called_function
 
@@ -39,12 +40,24 @@ def bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
 def _bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
     found: dict[Chain, list[str]] = {}
     held = aliases(fn)
-    for name, value in bindings(fn, facts):
-        chain = read_chain(value)
+    read = [(name, read_chain(value)) for name, value in bindings(fn, facts)]
+    for name, chain in read + renamed(fn, facts):
         if chain is not None and chain[0] in held:
             chain = (*held[chain[0]], *chain[1:])
         if chain is not None and len(chain) > 1 and name not in found.get(chain, []):
             found.setdefault(chain, []).append(name)
+    return found
+
+
+def renamed(fn: FunctionNode, facts: ModuleFacts) -> list[tuple[str, Chain | None]]:
+    """`raw.rename(columns={"RIDAGEYR": "age"})`: the column read as ("raw", "RIDAGEYR") is
+    named "age"."""
+    found: list[tuple[str, Chain | None]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            frame = read_chain(node.func.value)
+            for old, new in renamed_columns(node, facts).items():
+                found.append((new, None if frame is None else (*frame, old)))
     return found
 
 

@@ -180,7 +180,46 @@ def frame_columns(fn: FunctionNode, name: str, facts: ModuleFacts) -> list[str]:
     for where, row in applied_rows(fn, names, facts):  # `df.apply(lambda r: r["age"], axis=1)`
         columns += [f for f in record_accesses(where, row, facts) if f not in FRAME_API]
     columns += queried_columns(fn, names)
+    for local, mapping in renamed_frames(fn, names, facts).items():
+        # `df = raw.rename(columns={"RIDAGEYR": "age"})`: `df["age"]` is `raw["RIDAGEYR"]`
+        columns += [
+            mapping.get(f, f)
+            for f in record_accesses(fn, local, facts)
+            if f not in FRAME_API and f not in FRAME_METHODS
+        ]
     return list(dict.fromkeys(columns))
+
+
+def renamed_frames(
+    fn: FunctionNode, names: set[str], facts: ModuleFacts
+) -> dict[str, dict[str, str]]:
+    """Locals holding one of `names` with columns renamed, each with its new names' old
+    ones: `df = raw.rename(columns={"RIDAGEYR": "age"})` (the mapping written there or a
+    module's constant)."""
+    found: dict[str, dict[str, str]] = {}
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target, value = node.targets[0], node.value
+        if not (isinstance(target, ast.Name) and isinstance(value, ast.Call)):
+            continue
+        renames, func = renamed_columns(value, facts), value.func
+        if renames and isinstance(func, ast.Attribute) and is_input(func.value, names):
+            found[target.id] = {new: old for old, new in renames.items()}
+    return found
+
+
+def renamed_columns(call: ast.Call, facts: ModuleFacts) -> dict[str, str]:
+    """The old names and the new of `frame.rename(columns={...})` (a mapping written there or
+    a module's constant); {} for any other call."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "rename"):
+        return {}
+    for kw in call.keywords:
+        mapping = facts.const(kw.value) if kw.arg == "columns" else None
+        if isinstance(mapping, dict):
+            return {k: v for k, v in mapping.items() if isinstance(k, str) and isinstance(v, str)}
+    return {}
 
 
 def applied_rows(

@@ -480,6 +480,11 @@ class Harvester:
         table = self.facts.const(func.value, self.local)
         if func.attr == "get" and isinstance(table, dict) and node.args:
             self.file(self.subjects(node.args[0]), list(table))
+        elif func.attr in TABLE_METHODS and len(node.args) == 1:
+            # `df["sex"].map({1: 1.0, 2: 1.012})`: the mapping's keys are the column's values
+            mapping = self.facts.const(node.args[0], self.local)
+            if isinstance(mapping, dict):
+                self.file(self.subjects(func.value), list(mapping))
         elif func.attr in STR_METHODS:
             for name in self.subjects(func.value):
                 self.facts.hint(name).kinds.add("str")
@@ -507,6 +512,10 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+# A Series' methods that look each value up in a mapping: its keys are the values.
+TABLE_METHODS = frozenset({"map", "replace"})
 
 
 def compared_values(op: ast.cmpop, value: Any) -> list[Any] | None:

@@ -13,6 +13,7 @@ from analysis.caches import Cache
 from analysis.facts.annotations import annotation_kind, literal_choices
 from analysis.facts.bound_names import bound_names
 from analysis.facts.callers import category_from_callers, category_named_by_callers, value_name
+from analysis.facts.harvest import TABLE_METHODS
 from analysis.facts.hint import Hint
 from analysis.facts.module import ModuleFacts
 from analysis.facts.param_docs import DOCUMENTED_FLAGS
@@ -567,7 +568,8 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
     """The constant values each name, attribute or key is compared with in `fn`, whatever
     the way: `kind == "female"`, `s.lower() in FEMALE_CODES` (a module's constant), `match
     kind: case "male":`, `sex is Sex.FEMALE` (the member's name and value), or the keys of
-    the table it looks up (`{"M": 1.0, "F": 0.85}[code]`, `RATES.get(kind)`)."""
+    the table it looks up (`{"M": 1.0, "F": 0.85}[code]`, `RATES.get(kind)`,
+    `df["sex"].map(FACTORS)`)."""
     found: dict[str, list[Any]] = {}
 
     def add(subject: ast.expr, values: Any) -> None:
@@ -588,6 +590,14 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
             and isinstance(table := facts.const(node.func.value), dict)
         ):
             add(node.args[0], table)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in TABLE_METHODS
+            and len(node.args) == 1
+            and isinstance(table := facts.const(node.args[0]), dict)
+        ):
+            add(node.func.value, table)  # `df["sex"].map({"F": 1.2, "M": 1.0})`
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 cases = case_values(case.pattern)

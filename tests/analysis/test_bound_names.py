@@ -54,6 +54,18 @@ def household_score(data):
     return total * (1.1 if sex == "F" else 1.0)
 """
 
+# A survey's codes renamed, by a mapping of the module: the frame is read by the new names.
+RENAMED = """\
+import pandas as pd
+
+NAMES = {"RIDAGEYR": "age", "RIAGENDR": "sex"}
+
+def egfr(raw: pd.DataFrame) -> pd.Series:
+    df = raw.rename(columns=NAMES)
+    sex_factor = df["sex"].map({1: 1.0, 2: 1.012})
+    return (142 * 0.9938 ** df["age"] * sex_factor + raw["LBXSCR"]).round(2)
+"""
+
 
 @pytest.mark.parametrize(
     ("source", "qualname", "attributes"),
@@ -63,8 +75,9 @@ def household_score(data):
         (KEYWORDS, "premium", {"age"}),
         (POSITIONAL, "Scorer.score", {"gender"}),
         (ALIASES, "household_score", {"age", "gender"}),
+        (RENAMED, "egfr", {"age", "gender"}),
     ],
-    ids=["survey codes", "a frame's column", "keywords", "positional arguments", "aliases"],
+    ids=["survey", "a frame's column", "keywords", "positional", "aliases", "renamed columns"],
 )
 def test_a_value_is_named_by_where_the_function_puts_it(
     source: str, qualname: str, attributes: set[str]

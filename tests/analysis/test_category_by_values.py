@@ -168,3 +168,27 @@ def test_what_an_input_is_compared_with_in_any_form_names_its_category(
     report = verdict(WAYS_OF_COMPARING, qualname)
     assert report.status == "biased", report.reason
     assert report.biased_attributes == [category]
+
+
+MAPPED = """\
+import pandas as pd
+
+FACTORS = {1: 1.0, 2: 1.012}
+
+
+def egfr(df: pd.DataFrame) -> pd.Series:
+    return (142 * 0.9938 ** df["age"] * df["sex"].map(FACTORS)).round(2)
+
+
+def rated(df: pd.DataFrame) -> pd.Series:
+    return df["premium"] * df["c7"].replace({"F": 1.2, "M": 1.0})
+"""
+
+
+def test_the_keys_a_column_is_mapped_by_are_its_values() -> None:
+    # A survey's sex coded 1 and 2, looked up in a mapping: without those codes every
+    # lookup is NaN, whatever the sex, and nothing differs.
+    assert 2 in leaf(model_of(MAPPED, "egfr"), "df['sex'][0]").pool
+    assert set(verdict(MAPPED, "egfr").biased_attributes) == {"age", "gender"}
+    # The mapping's keys are both letters of a sex: the column is the sex.
+    assert verdict(MAPPED, "rated").biased_attributes == ["gender"]
