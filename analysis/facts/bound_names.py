@@ -24,9 +24,22 @@ from analysis.source.functions import FunctionNode, called_function
 Chain = tuple[str | int, ...]
 
 # Calls that give the value back in another type or spelling, not another value.
-CONVERTERS = frozenset({"int", "float", "str", "bool", "Decimal", "to_numeric", "to_datetime"})
+CONVERTERS = frozenset(
+    {"int", "float", "str", "bool", "Decimal", "to_numeric", "to_datetime", "dict", "deepcopy"}
+)
 CONVERTING_METHODS = frozenset(
-    {"astype", "strip", "lower", "upper", "casefold", "title", "capitalize", "fillna", "item"}
+    {
+        "astype",
+        "strip",
+        "lower",
+        "upper",
+        "casefold",
+        "title",
+        "capitalize",
+        "fillna",
+        "item",
+        "copy",
+    }
 )
 
 BOUND_NAMES: Cache[int, dict[Chain, list[str]]] = Cache("the names a function binds reads to")
@@ -62,8 +75,9 @@ def renamed(fn: FunctionNode, facts: ModuleFacts) -> list[tuple[str, Chain | Non
 
 
 def aliases(fn: FunctionNode) -> dict[str, Chain]:
-    """Locals that hold a part of an input, bound once: `p = data["person"]`, and the items
-    of a list read in a loop, as its first (`for p in data["people"]`)."""
+    """Locals that hold an input or a part of it, bound once: `p = data["person"]`, `d =
+    dict(raw)`, and the items of a list read in a loop, as its first (`for p in
+    data["people"]`)."""
     found: dict[str, Chain] = {}
     twice: set[str] = set()
     for node in ast.walk(fn):
@@ -74,7 +88,7 @@ def aliases(fn: FunctionNode) -> dict[str, Chain]:
             chain = (*chain, 0) if chain is not None else None
         else:
             continue
-        if isinstance(target, ast.Name) and chain is not None and len(chain) > 1:
+        if isinstance(target, ast.Name) and chain is not None:
             if target.id in found:
                 twice.add(target.id)
             found[target.id] = chain

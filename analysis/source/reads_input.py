@@ -64,23 +64,40 @@ def rooted_at_input(node: ast.AST, names: AbstractSet[str]) -> bool:
 
 def aliases(nodes: Iterable[ast.AST], gives: Callable[[ast.expr], bool]) -> set[str]:
     """The local names assigned alone (`p = ...`) among `nodes` from a value `gives` accepts:
-    `p = applicant`, `adults = [c for c in people if ...]`, or with a fallback for when it is
-    missing (`demo = applicant.get("demographics") or {}`)."""
+    `p = applicant`, `adults = [c for c in people if ...]`, a copy (`p = dict(applicant)`),
+    or with a fallback for when it is missing (`demo = applicant.get("demographics") or
+    {}`)."""
     return {
         node.targets[0].id
         for node in nodes
         if isinstance(node, ast.Assign)
         and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
-        and gives(without_fallback(node.value))
+        and gives(held_value(node.value))
     }
 
 
-def without_fallback(value: ast.expr) -> ast.expr:
-    """`x` of `x or {}`: the value, without the default put in its place when it is empty."""
-    while isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and value.values:
-        value = value.values[0]
-    return value
+# Calls that copy what they are given: the copy holds the same fields.
+COPIES = frozenset({"dict", "copy", "deepcopy"})
+
+
+def held_value(value: ast.expr) -> ast.expr:
+    """`x` of `x or {}`, `dict(x)`, `x.copy()`, `copy.deepcopy(x)`: the value, without the
+    default put in its place when it is empty, nor the copy made of it."""
+    while True:
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and value.values:
+            value = value.values[0]
+        elif isinstance(value, ast.Call) and not value.keywords:
+            func = value.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in COPIES and len(value.args) == 1:
+                value = value.args[0]
+            elif isinstance(func, ast.Attribute) and func.attr == "copy" and not value.args:
+                value = func.value
+            else:
+                return value
+        else:
+            return value
 
 
 def constant_key(node: ast.AST) -> Any:

@@ -137,6 +137,20 @@ def test_a_local_holding_a_field_or_a_fallback_reads_the_field() -> None:
     assert report.biased_attributes == ["gender"]
 
 
+@pytest.mark.parametrize(
+    "copy", ["dict(applicant)", "applicant.copy()", "copy.deepcopy(applicant)"]
+)
+def test_a_local_holding_a_copy_reads_the_fields(copy: str) -> None:
+    source = (
+        "import copy\n"
+        "def loading(applicant):\n"
+        f"    data = {copy}\n"
+        "    data['base'] = data.get('base', 100)\n"
+        "    return data['base'] * (0.9 if data['gender'] == 'female' else 1.0)\n"
+    )
+    assert verdict(source, "loading").biased_attributes == ["gender"]
+
+
 KEYS_BY_CONSTANT = """\
 AGE = "age"
 COL_SEX = "sex"
