@@ -569,7 +569,8 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
     the way: `kind == "female"`, `s.lower() in FEMALE_CODES` (a module's constant), `match
     kind: case "male":`, `sex is Sex.FEMALE` (the member's name and value), or the keys of
     the table it looks up (`{"M": 1.0, "F": 0.85}[code]`, `RATES.get(kind)`,
-    `df["sex"].map(FACTORS)`)."""
+    `df["sex"].map(FACTORS)`) and the words such a table decodes it into (`{1: "Male", 2:
+    "Female"}`)."""
     found: dict[str, list[Any]] = {}
 
     def add(subject: ast.expr, values: Any) -> None:
@@ -579,9 +580,14 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
 
     for _, subject, other in comparisons(fn):
         add(subject, constants_of(other, facts))
+
+    def decoded(table: dict[Any, Any]) -> list[Any]:
+        # Its keys, and the words it decodes them into (`{1: "Male", 2: "Female"}[code]`).
+        return [*table, *(v for v in table.values() if isinstance(v, str))]
+
     for node in ast.walk(fn):
         if isinstance(node, ast.Subscript) and isinstance(table := facts.const(node.value), dict):
-            add(node.slice, table)
+            add(node.slice, decoded(table))
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -589,7 +595,7 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
             and node.args
             and isinstance(table := facts.const(node.func.value), dict)
         ):
-            add(node.args[0], table)
+            add(node.args[0], decoded(table))
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -597,7 +603,7 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
             and len(node.args) == 1
             and isinstance(table := facts.const(node.args[0]), dict)
         ):
-            add(node.func.value, table)  # `df["sex"].map({"F": 1.2, "M": 1.0})`
+            add(node.func.value, decoded(table))  # `df["sex"].map({1: "Male", 2: "Female"})`
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 cases = case_values(case.pattern)

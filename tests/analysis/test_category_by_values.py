@@ -182,6 +182,11 @@ def egfr(df: pd.DataFrame) -> pd.Series:
 
 def rated(df: pd.DataFrame) -> pd.Series:
     return df["premium"] * df["c7"].replace({"F": 1.2, "M": 1.0})
+
+
+def decoded(df: pd.DataFrame) -> pd.Series:
+    label = df["c2"].map({1: "Male", 2: "Female"})
+    return df["chol"] * (label == "Female").astype(float) + df["chol"]
 """
 
 
@@ -192,3 +197,5 @@ def test_the_keys_a_column_is_mapped_by_are_its_values() -> None:
     assert set(verdict(MAPPED, "egfr").biased_attributes) == {"age", "gender"}
     # The mapping's keys are both letters of a sex: the column is the sex.
     assert verdict(MAPPED, "rated").biased_attributes == ["gender"]
+    # A code decoded into the words of a sex is the sex.
+    assert verdict(MAPPED, "decoded").biased_attributes == ["gender"]
