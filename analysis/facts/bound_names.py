@@ -52,7 +52,7 @@ def bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
 
 def _bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]:
     found: dict[Chain, list[str]] = {}
-    held = aliases(fn)
+    held = held_parts(fn)
     read = [(name, read_chain(value)) for name, value in bindings(fn, facts)]
     for name, chain in read + renamed(fn, facts):
         if chain is not None and chain[0] in held:
@@ -74,7 +74,7 @@ def renamed(fn: FunctionNode, facts: ModuleFacts) -> list[tuple[str, Chain | Non
     return found
 
 
-def aliases(fn: FunctionNode) -> dict[str, Chain]:
+def held_parts(fn: FunctionNode) -> dict[str, Chain]:
     """Locals that hold an input or a part of it, bound once: `p = data["person"]`, `d =
     dict(raw)`, and the items of a list read in a loop, as its first (`for p in
     data["people"]`)."""
@@ -160,9 +160,9 @@ def read_chain(node: ast.expr) -> Chain | None:
         elif isinstance(node, ast.Attribute):
             steps.append(node.attr)
             node = node.value
-        elif isinstance(node, ast.Call) and got_key(node) is not None:
-            steps.append(got_key(node))  # type: ignore[arg-type]
-            node = node.func.value  # type: ignore[attr-defined]
+        elif isinstance(node, ast.Call) and (got := got_key(node)) is not None:
+            steps.append(got)
+            node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         elif isinstance(node, ast.Name):
             return (node.id, *reversed(steps))
         else:
