@@ -180,12 +180,17 @@ def got_key(call: ast.Call) -> str | None:
 
 def unconverted(node: ast.expr) -> ast.expr:
     """`int(x)`, `x.astype(int)`, `pd.to_numeric(x)`, `x.strip().lower()`: x."""
+    return unwrapped(node, CONVERTERS, CONVERTING_METHODS)
+
+
+def unwrapped(node: ast.expr, functions: frozenset[str], methods: frozenset[str]) -> ast.expr:
+    """What calls of `functions` (on one argument) and of `methods` are made on."""
     while isinstance(node, ast.Call):
         func = node.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-        if name in CONVERTERS and len(node.args) == 1:
+        if name in functions and len(node.args) == 1:
             node = node.args[0]
-        elif isinstance(func, ast.Attribute) and func.attr in CONVERTING_METHODS:
+        elif isinstance(func, ast.Attribute) and func.attr in methods:
             node = func.value
         else:
             break

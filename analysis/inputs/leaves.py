@@ -11,7 +11,7 @@ from typing import Any
 
 from analysis.caches import Cache
 from analysis.facts.annotations import annotation_kind, literal_choices
-from analysis.facts.bound_names import bound_names
+from analysis.facts.bound_names import bound_names, unwrapped
 from analysis.facts.callers import category_from_callers, category_named_by_callers, value_name
 from analysis.facts.harvest import TABLE_METHODS
 from analysis.facts.hint import Hint
@@ -613,15 +613,7 @@ def compared_values(fn: ast.AST, facts: ModuleFacts) -> dict[str, list[Any]]:
 
 def normalised(node: ast.expr) -> ast.expr:
     """The text a normalising call is made on: `kind` of `kind.strip().lower()`."""
-    while isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in NORMALISING:
-            node = func.value
-        elif isinstance(func, ast.Name) and func.id in NORMALISING and len(node.args) == 1:
-            node = node.args[0]
-        else:
-            break
-    return node
+    return unwrapped(node, frozenset({"str"}), NORMALISING)
 
 
 def case_values(pattern: ast.pattern) -> list[ast.expr]:
