@@ -6,12 +6,17 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from analysis.execution.harness.callcopy import dumps_call
+import pytest
+
+from analysis.execution.harness.callcopy import BoundedBuffer, Oversized, dumps_call
 
 
 def copied(*args: Any) -> list[Any]:
-    loaded: list[Any] = pickle.loads(dumps_call({"args": list(args), "kwargs": {}}))["args"]
-    return loaded
+    loaded: list[Any] = pickle.loads(dumps_call({"args": list(args), "kwargs": {}}, LIMIT))
+    return loaded["args"]
+
+
+LIMIT = 1 << 20
 
 
 def test_a_lambda_with_its_closure_and_defaults_is_copied_by_value() -> None:
@@ -37,3 +42,16 @@ def test_an_object_holding_a_local_function_is_copied_and_shares_it() -> None:
     table = {"law": law, "same": law}
     (copy,) = copied(table)
     assert copy["law"](40) == 0.4 and copy["law"] is copy["same"]
+
+
+def test_arguments_past_the_limit_stop_pickling_at_the_limit() -> None:
+    # A loaded table of tens of megabytes is not copied whole to be thrown away: the pickler
+    # writes a frame at a time and the buffer refuses the one past the limit.
+    table = [{"age": i, "sex": "F", "name": f"person {i}"} for i in range(300_000)]
+    with pytest.raises(Oversized):
+        dumps_call({"args": [table], "kwargs": {}}, LIMIT)
+    buffer = BoundedBuffer(LIMIT)
+    with pytest.raises(Oversized):
+        pickle.Pickler(buffer, protocol=4).dump(table)
+    assert 0 < buffer.tell() <= LIMIT
+    assert len(dumps_call({"args": [table[:10]], "kwargs": {}}, LIMIT)) < LIMIT

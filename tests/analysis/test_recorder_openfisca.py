@@ -70,7 +70,7 @@ def test_an_array_of_an_enum_s_codes_keeps_its_enum_when_a_call_is_pickled() -> 
 
 
     array = EnumArray(numpy.array([1, 0], dtype=numpy.int16), Housing)
-    loaded = pickle.loads(dumps_call({"args": [array], "kwargs": {}}))["args"][0]
+    loaded = pickle.loads(dumps_call({"args": [array], "kwargs": {}}, 1 << 20))["args"][0]
     assert loaded.possible_values is Housing
     assert list(loaded.decode_to_str()) == ["tenant", "owner"]
 
@@ -90,7 +90,7 @@ class Household:
 
 def test_an_object_answering_unknown_attributes_itself_pickles_by_its_fields() -> None:
     household = Household(["ann", "bob"])
-    loaded = pickle.loads(dumps_call({"args": [household], "kwargs": {}}))["args"][0]
+    loaded = pickle.loads(dumps_call({"args": [household], "kwargs": {}}, 1 << 20))["args"][0]
     assert loaded.members == ["ann", "bob"] and loaded.ann == "ann"
     with pytest.raises(RecursionError):
         pickle.loads(pickle.dumps(household))  # the default way

@@ -137,8 +137,29 @@ def restore_fields(obj: Any, state: dict[str, Any]) -> None:
     obj.__dict__.update(state)
 
 
-def dumps_call(arguments: dict[str, Any]) -> bytes:
-    buffer = io.BytesIO()
+class Oversized(Exception):
+    """A call's arguments pickle to more bytes than a call may keep."""
+
+
+class BoundedBuffer(io.BytesIO):
+    """Takes at most `limit` bytes, then raises Oversized: the pickler writes a frame at a
+    time, so an argument of a hundred megabytes (a loaded table, a model) stops costing at
+    the limit, not after its whole copy (drgpy's README examples: 24 s of pickling, 1 s
+    without it)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def write(self, data: Any) -> int:
+        if self.tell() + memoryview(data).nbytes > self.limit:
+            raise Oversized
+        return super().write(data)
+
+
+def dumps_call(arguments: dict[str, Any], limit: int) -> bytes:
+    """The arguments pickled, or Oversized past `limit` bytes."""
+    buffer = BoundedBuffer(limit)
     values = [*arguments["args"], *arguments["kwargs"].values()]
     CallPickler(buffer, OpenFiscaReferences(values)).dump(arguments)
     return buffer.getvalue()
