@@ -48,6 +48,7 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
         "harness/datarows.py",  # evidence: a data file's rows, shaped for a function
         "harness/namedfiles.py",  # evidence: a data file an argument names, kept in the call
         "harness/testplugin.py",  # evidence: the recording run's tests
+        "harness/instrument.py",  # evidence: targets that report their own calls (3.11)
         "harness/recorder.py",  # evidence: the recording run
         "harness/recorded.py",  # evidence: recorded calls replayed
         "harness/held.py",

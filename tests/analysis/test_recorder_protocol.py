@@ -580,3 +580,90 @@ def test_on_a_python_with_sys_monitoring_calls_are_recorded_through_it(tmp_path:
     lines = [json.loads(channel.open(line)) for line in done.stdout.splitlines()]
     assert [arguments(c)["args"][0]["sex"] for c in calls(lines)] == ["m", "f"]
     assert lines[-1]["counts"]["repeated"] == 1
+
+
+# -- without sys.monitoring: the targets report their own calls (harness/instrument.py) -----
+
+no_monitoring = pytest.mark.skipif(
+    hasattr(__import__("sys"), "monitoring"), reason="this Python records through sys.monitoring"
+)
+RATED = """\
+import functools
+
+def logged(f):
+    @functools.wraps(f)
+    def inner(*args, **kwargs):
+        return f(*args, **kwargs)
+    return inner
+
+@logged
+def rate(person):
+    \"\"\"Rates a person.\"\"\"
+    return person["age"]
+
+if __name__ == "__main__":
+    rate({"age": 64})
+"""
+
+
+def rated_targets(root: Path) -> list[dict[str, Any]]:
+    # As the host names a decorated function: the lines of its decorator and of its `def`.
+    return [{"id": 0, "file": f"{root}/pkg/rated.py", "name": "rate", "lines": [9, 10]}]
+
+
+@no_monitoring
+def test_a_target_reports_its_own_calls_and_no_profile_hook_slows_the_tests(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    # A profile hook is called at every call of every function: a numeric test runs ten
+    # times slower under it. The target's file is compiled with a call of the recorder
+    # first in its body, after its docstring, through its decorator.
+    write(tmp_path, {
+        "pkg/__init__.py": "", "pkg/rated.py": RATED,
+        "tests/test_rated.py": """\
+            import sys
+            from pkg.rated import rate
+            def test_fast():
+                assert sys.getprofile() is None
+                assert rate.__doc__ == "Rates a person."
+                assert rate({"age": 70}) == 70
+        """,
+    })  # fmt: skip
+    assert h.load("", qualname="", paths=[str(tmp_path)], cwd=str(tmp_path), stub_missing=False)
+    entries = [pytest_entry("tests/test_rated.py")]
+    lines = h.record(
+        {"targets": rated_targets(tmp_path), "entries": entries, "repo": str(tmp_path)}
+    )
+    assert next(line for line in lines if "entry" in line)["status"] == "pytest exit code 0"
+    assert [arguments(c)["args"][0] for c in calls(lines)] == [{"age": 70}]
+    # Compiled for this run alone: no bytecode cache of the project holds the recorder's call.
+    cached = [p.read_bytes() for p in tmp_path.rglob("*.pyc")]
+    assert not any(b"__codebias_recorded_call__" in data for data in cached)
+
+
+@no_monitoring
+def test_a_target_imported_before_or_run_as_a_program_is_recorded_through_the_profile(
+    h: InProcessHarness, tmp_path: Path
+) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "", "pkg/rated.py": RATED, "pkg/pricing.py": PRICING,
+        "tests/test_pricing.py": """\
+            import sys
+            from pkg.pricing import mutate
+            def test_slow():
+                assert sys.getprofile() is not None
+                mutate({"sex": "f"})
+        """,
+    })  # fmt: skip
+    assert h.load("", qualname="", paths=[str(tmp_path)], cwd=str(tmp_path), stub_missing=False)
+    __import__("pkg.pricing")  # compiled before the recording: it has no call of the recorder
+    entries = [
+        pytest_entry("tests/test_pricing.py"),
+        # runpy compiles a program's file itself: the targets in it have no call either.
+        {"kind": "script", "path": f"{tmp_path}/pkg/rated.py", "argv": [], "label": "rated"},
+    ]
+    found = [*targets(tmp_path, "mutate"), {**rated_targets(tmp_path)[0], "id": 1}]
+    lines = h.record({"targets": found, "entries": entries, "repo": str(tmp_path)})
+    assert next(line for line in lines if "entry" in line)["status"] == "pytest exit code 0"
+    recorded_args = [arguments(c)["args"][0] for c in calls(lines)]
+    assert recorded_args == [{"sex": "f"}, {"age": 64}]

@@ -40,6 +40,7 @@ Part of the child script (see harness/runner.py): joined into one script with th
 
 import base64
 import builtins
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -54,7 +55,7 @@ from typing import Any
 if __name__ != "__main__":
     # Imported, as the tests drive the recorder in-process; in the sandbox the parts arrive
     # as one script (analysis.execution.process.HARNESS_SOURCE) and nothing is imported.
-    from analysis.execution.harness.callcopy import bound_arguments, dumps_call
+    from analysis.execution.harness.callcopy import Oversized, bound_arguments, dumps_call
     from analysis.execution.harness.clock import EntryOutcome, EntryTimeout, TestTimeout, Timer
     from analysis.execution.harness.datarows import (
         SHAPE_TRIES,
@@ -65,6 +66,7 @@ if __name__ != "__main__":
         shapes_for,
     )
     from analysis.execution.harness.describe import Describer
+    from analysis.execution.harness.instrument import Instrumentation
     from analysis.execution.harness.namedfiles import named_file
     from analysis.execution.harness.openfisca import is_population
     from analysis.execution.harness.testplugin import recording_plugin, source_file
@@ -118,6 +120,11 @@ class CallRecorder:
         self.main: dict[str, str] | None = None
         self.busy = False
         self.off = False
+        # Without sys.monitoring: the targets' files compiled so that the targets report
+        # their own calls (harness/instrument.py), and whether they do now (`install`).
+        self.instrumentation: Instrumentation | None = None
+        self.hooked = False
+        self.unhooked_main = False  # a program run from a target's file, compiled by runpy
         # While a data entry's call runs: the calls it records, sent only if it returns.
         self.held: list[tuple[int, str, dict[str, Any]]] | None = None
         self.lock = threading.Lock()
@@ -144,7 +151,16 @@ class CallRecorder:
         if event == "return" and self.deferred:
             self.returned(frame)
             return
-        if event != "call" or self.busy or self.off:
+        if event == "call" and not self.hooked:
+            self.called(frame)
+
+    def on_call(self, frame: Any) -> None:
+        """An instrumented target starts (harness/instrument.py)."""
+        if self.hooked:
+            self.called(frame)
+
+    def called(self, frame: Any) -> None:
+        if self.busy or self.off:
             return
         code = frame.f_code
         target = self.by_code.get(code, -1)
@@ -183,11 +199,19 @@ class CallRecorder:
             monitoring.set_events(MONITORING_TOOL, monitoring.events.PY_START)
             monitoring.restart_events()
             return
+        instrumentation = self.instrumentation
+        if instrumentation is not None and instrumentation.complete and not self.unhooked_main:
+            self.hooked = True  # the targets call the recorder themselves: no profile's cost
+            return
+        self.profile()
+
+    def profile(self) -> None:
         sys.setprofile(self.on_profile)
         threading.setprofile(self.on_profile)
 
     def uninstall(self) -> None:
         self.deferred.clear()  # a call that raised never returns: its arguments are not kept
+        self.hooked = False
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
             monitoring.set_events(MONITORING_TOOL, 0)
@@ -246,6 +270,8 @@ class CallRecorder:
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
             monitoring.set_local_events(MONITORING_TOOL, code, monitoring.events.PY_RETURN)
+        elif self.hooked and sys.getprofile() is None:
+            self.profile()  # an instrumented target has no return hook: the profile's
 
     def keep_call(self, target: int, params: tuple[list[Any], dict[str, Any], list[Any]]) -> None:
         """Pickle, check, describe and send one call's arguments (or count why not); a call
@@ -260,12 +286,12 @@ class CallRecorder:
         args = [named_file(value) or value for value in args]
         kwargs = {key: named_file(value) or value for key, value in kwargs.items()}
         try:
-            data = dumps_call({"args": args, "kwargs": kwargs})
+            data = dumps_call({"args": args, "kwargs": kwargs}, self.max_pickle)
+        except Oversized:
+            self.counts["oversized"] += 1
+            return
         except Exception:  # noqa: BLE001 - whatever pickling raises, the call is skipped
             self.counts["unpicklable"] += 1
-            return
-        if len(data) > self.max_pickle:
-            self.counts["oversized"] += 1
             return
         digest = hashlib.sha256(data).hexdigest()
         kept = self.kept.setdefault(target, set())
@@ -355,10 +381,15 @@ class CallRecorder:
         per_test = float(msg.get("seconds_per_test", 10.0))
         cwd = os.getcwd()
         ACTIVE[:] = [self]
+        instrumentation = None
+        if getattr(sys, "monitoring", None) is None:
+            instrumentation = self.instrumentation = Instrumentation(self.targets, self.on_call)
         try:
-            self.run_entries(entries, total, share, per_test, cwd)
+            with instrumentation or contextlib.nullcontext():
+                self.run_entries(entries, total, share, per_test, cwd)
         finally:
             ACTIVE.clear()
+            self.instrumentation = None
         self.harness.send({"recorded": True, "counts": self.counts})
 
     def run_entries(
@@ -421,20 +452,25 @@ class CallRecorder:
                 return
             argv = [str(a) for a in entry.get("argv", [])]
             self.source = label
-            self.install()  # a program is recorded from its first line
             if kind == "script":
                 path = str(entry["path"])
                 self.main = {"path": path}
                 sys.argv = [path, *argv]
                 sys.path.insert(0, os.path.dirname(path))  # as `python path` puts it first
+                self.unhooked_main = self.instrumentation is not None and (
+                    os.path.abspath(path) in self.instrumentation.by_file
+                )
+                self.install()  # a program is recorded from its first line
                 try:
                     runpy.run_path(path, run_name="__main__")
                 finally:
                     sys.path.remove(os.path.dirname(path))
+                    self.unhooked_main = False
             elif kind == "module":
                 name = str(entry["name"])
                 self.main = {"module": name}
                 sys.argv = [name, *argv]
+                self.install()  # a program is recorded from its first line
                 runpy.run_module(name, run_name="__main__", alter_sys=True)
             else:
                 outcome.status = f"unknown entry kind {kind!r}"
