@@ -285,6 +285,24 @@ class Policy(Strict):
             return "region"  # `ist_sachsen`, `is_california_resident` (config/places.py)
         return None
 
+    @cached_property
+    def _telling_values(self) -> dict[tuple[str, ...], str]:
+        found: dict[tuple[str, ...], str] = {}
+        for category in TELLING_CATEGORIES & set(self.enabled_categories):
+            for value in self.protected[category].values:
+                tokens = name_tokens(value) if isinstance(value, str) else ()
+                if tokens and len("".join(tokens)) >= 3 and tokens not in UNTELLING_VALUES:
+                    found.setdefault(tokens, category)
+        return found
+
+    def category_told_by_value(self, text: str) -> str | None:
+        """The category a recorded value is a value of by itself, under a key that says
+        nothing (`{"g": "female"}`, `row.c3 == "Hispanic"`): the whole text one of the
+        policy's own values of a category whose values are seldom anything else. Not an
+        age's number, a place (a shop's), a job title (a user's role), a nationality (a
+        cuisine's, a language's); nor `White`, `north`, `other`, `M`."""
+        return self._telling_values.get(name_tokens(text)) if len(text) <= 40 else None
+
     def category_of_threshold(self, tokens: tuple[str, ...]) -> str | None:
         """A flag named for one side of a threshold of a numeric category: `under_26`,
         `is_over_65`, `older_than_70`, `under_75_in_year` -> age. The whole name is the side
@@ -332,6 +350,15 @@ GLUED_AGE = re.compile(r"(age)(days?|mos|months?|yrs|years?|wks|weeks?|group|grp
 
 
 # How a yes/no flag is named: `is_female`, `hasDisability`.
+# Categories whose values say by themselves what they are (Policy.category_told_by_value).
+TELLING_CATEGORIES = frozenset(
+    {"gender", "race", "religion", "marital_status", "sexual_orientation", "education"}
+)
+# Values of those that are as often something else: a colour, a git branch, an answer.
+UNTELLING_VALUES = frozenset(
+    {("white",), ("black",), ("other",), ("others",), ("none",), ("unknown",), ("true",),
+     ("false",), ("master",), ("yes",), ("no",)}
+)  # fmt: skip
 FLAG_PREFIXES = frozenset({"is", "has", "was", "are", "ist"})  # "ist": German "is"
 # The first word of an option that says how to work with an attribute, not what a person's
 # is: `keep_country_plus=True`, `include_gender`, `use_race_coefficient`.

@@ -50,7 +50,7 @@ from analysis.shapes import (
 from analysis.shapes import plain_value as plain_input
 from analysis.source.functions import FunctionInfo, all_arguments
 from analysis.values import MISSING, is_number
-from config.policy import Policy
+from config.policy import Policy, name_tokens
 
 # The categories of an input's paths, as the synthesised model found them.
 Known: TypeAlias = dict[InputPath, str]
@@ -404,6 +404,7 @@ def walk(
 
     match node:
         case Scalar() | EnumValue():
+            category = category or told_by_value(node, name, policy)
             if category is not None and not (isinstance(node, Scalar) and node.kind == "none"):
                 yield FoundLeaf(steps, name, category, node)
         case MappingValue():
@@ -420,14 +421,43 @@ def walk(
         case FrameValue():
             for column, values in node.columns:
                 step = ("key", column)
-                yield from rows_of(values.values, node.rows, (*steps, step), column,
-                                   named(column, step))  # fmt: skip
+                found = named(column, step) or told_by_values(values.values, column, policy)
+                yield from rows_of(values.values, node.rows, (*steps, step), column, found)
         case SeriesValue():
             label = node.name or name
             found = policy.canonical_category(label) if node.name else category
             yield from rows_of(node.column.values, node.length, steps, label, found)
         case _:
             return
+
+
+# Fields whose text is a person's name or free words: "Christian" there is a first name.
+TEXT_FIELDS = frozenset(
+    {"name", "names", "title", "label", "text", "description", "message", "comment", "note",
+     "notes", "first", "last", "surname", "username", "email", "address", "street", "city",
+     "id", "slug", "query", "prompt", "content", "body", "subject", "summary"}
+)  # fmt: skip
+
+
+def told_by_value(node: Described, name: str, policy: Policy) -> str | None:
+    """The category a recorded text is a value of by itself, where no name says it
+    (`{"g": "female"}`, `holder.grp == "Hispanic"`: Policy.category_told_by_value), unless
+    its field is a name or free text."""
+    if not (isinstance(node, Scalar) and isinstance(node.value, str)):
+        return None
+    if set(name_tokens(name)) & TEXT_FIELDS:
+        return None
+    return policy.category_told_by_value(node.value)
+
+
+def told_by_values(values: tuple[Described, ...], name: str, policy: Policy) -> str | None:
+    """A column's category by its texts: more than half its distinct ones values of one."""
+    texts = {v.value for v in values if isinstance(v, Scalar) and isinstance(v.value, str)}
+    told = [told_by_value(Scalar("str", text), name, policy) for text in texts]
+    categories = {c for c in told if c is not None}
+    if len(categories) != 1 or 2 * sum(c is not None for c in told) <= len(texts):
+        return None
+    return categories.pop()
 
 
 def items_of(
@@ -505,7 +535,8 @@ def unprotected_values(node: Described, category: str | None, policy: Policy) ->
     match node:
         case Scalar():
             if category is None and node.kind not in ("none", "bool"):
-                yield node.value
+                if told_by_value(node, "", policy) is None:
+                    yield node.value
         case MappingValue():
             for key, item in node.items:
                 inner = category_under(key, category, policy) if isinstance(key, str) else category

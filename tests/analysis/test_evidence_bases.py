@@ -110,6 +110,29 @@ def test_records_objects_and_lists_of_people_by_their_keys_and_fields() -> None:
     assert dates[0] == DateValue("1980-05-01") and DateValue("1950-05-01") in dates
 
 
+def test_a_value_says_its_category_where_no_name_does_but_not_in_a_name_field() -> None:
+    # `{"g": "female"}`, a column `c3` of "Hispanic" and "Asian": the key says nothing, the
+    # recorded values do. A first name "Christian" is no religion; `White` alone a colour.
+    record = {"t": "map", "type": "dict", "len": 4, "items": [
+        ["g", scalar("female")], ["first_name", scalar("Christian")],
+        ["colour", scalar("White")], ["n", scalar("Ann")],
+    ]}  # fmt: skip
+    found = leaves(model("def f(person):\n    return 1\n", ("person", "arg", record)))
+    assert list(found) == ["person['g']"]
+    assert found["person['g']"].category == "gender"
+    assert found["person['g']"].pool[:2] == ["female", "male"]
+    cohort = {
+        "t": "frame", "type": "DataFrame", "rows": 3,
+        "columns": [
+            ["c3", {"dtype": "object", "values": [scalar(v) for v in ("Hispanic", "Asian", "Other")]}],
+            ["c4", {"dtype": "object", "values": [scalar(v) for v in ("north", "south", "east")]}],
+        ],
+    }  # fmt: skip
+    found = leaves(model("def f(df):\n    return df\n", ("df", "arg", cohort)))
+    assert sorted(found) == ["df['c3'][*]", "df['c3'][0]"]
+    assert found["df['c3'][0]"].category == "race"
+
+
 def test_a_value_field_carries_its_parent_s_category() -> None:
     measured = {"t": "map", "type": "dict", "len": 2,
                 "items": [["value", scalar(17)], ["unit", scalar("years")]]}  # fmt: skip
@@ -152,7 +175,7 @@ def test_a_year_of_birth_is_tried_as_other_years() -> None:
 def test_a_name_the_docstring_calls_an_age_is_an_age_in_the_recorded_call_too() -> None:
     source = (
         "def annuity(mt, x):\n"
-        "    \"\"\"Args:\n        mt: the table\n        x: the age of the annuitant\n    \"\"\"\n"
+        '    """Args:\n        mt: the table\n        x: the age of the annuitant\n    """\n'
         "    return mt[x]\n"
     )
     table = {"t": "seq", "type": "list", "len": 2, "items": [scalar(0.1), scalar(0.2)]}

@@ -280,3 +280,17 @@ def test_a_function_is_tested_for_the_people_its_names_say(
     from analysis_kit import verdict
 
     assert set(verdict(source, qualname).biased_attributes) == attributes
+
+
+def test_a_value_tells_its_category_only_when_it_is_seldom_anything_else() -> None:
+    policy = default_policy()
+    told = {
+        text: policy.category_told_by_value(text)
+        for text in ("Female", "non-binary", "Hispanic", "divorced", "High School", "Sikh",
+                     "White", "north", "other", "M", "engineer", "German", "Berlin", "65",
+                     "female applicants were fewer this year")
+    }  # fmt: skip
+    assert {text: c for text, c in told.items() if c} == {
+        "Female": "gender", "non-binary": "gender", "Hispanic": "race",
+        "divorced": "marital_status", "High School": "education", "Sikh": "religion",
+    }  # fmt: skip
