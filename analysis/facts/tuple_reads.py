@@ -61,7 +61,7 @@ def tuple_positions(
 def unpacked(target: ast.expr, value: ast.expr, matcher: Matcher) -> dict[int, str]:
     """Positions an assignment takes from the tuple, by the local that takes each:
     `value, unit = age` -> {0: "value", 1: "unit"}, `w = weight[0]` -> {0: "w"}, `age, sex =
-    x[0], x[1]` -> {0: "age", 1: "sex"}."""
+    x[0], x[1]` -> {0: "age", 1: "sex"}, `self.sex = x[3]` -> {3: "sex"}."""
     if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
         found: dict[int, str] = {}
         if len(target.elts) == len(value.elts):
@@ -73,11 +73,23 @@ def unpacked(target: ast.expr, value: ast.expr, matcher: Matcher) -> dict[int, s
         if 2 <= len(names) <= MAX_POSITIONS and all(names):
             return {i: local or "" for i, local in enumerate(names)}
         return {}
-    if isinstance(target, ast.Name):
+    local = target_name(target)
+    if local:
         index = position_of(value, matcher)
         if index is not None:
-            return {index: target.id}
+            return {index: local}
     return {}
+
+
+def target_name(target: ast.expr) -> str:
+    """The name an assignment gives its value: `age = ...`, `self.age = ...`,
+    `record["age"] = ...`."""
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    key = constant_key(target) if isinstance(target, ast.Subscript) else None
+    return key if isinstance(key, str) else ""
 
 
 def helper_positions(

@@ -636,13 +636,15 @@ class InputBuilder:
         path, base = spot.path, spot.base
         if not isinstance(fn, FUNCTIONS):
             return None
+        if annotation is not None and not sequence_annotation(annotation):
+            return None
         positions = tuple_positions(fn, name, self.facts, base)
         documented = documented_items(self.examples, path) if annotation is None else 0
         if documented:
             # Documented as `(17, 'years')`: that many items, whether read in a loop
             # (`input[count + 1]`) or by branches for other shapes (`len(h) == 4`).
             positions = {i: positions.get(i, "") for i in range(documented)}
-        if annotation is None and self.leaf_maker.held_as_tuple(name, positions):
+        if self.leaf_maker.held_as_tuple(name, positions):
             return self.leaf_maker.tuple_shape(name, positions, path, leaves, default)
         return None
 
@@ -830,3 +832,18 @@ def unpacking_calls(fn: FunctionNode) -> dict[str, list[ast.Call]]:
                 if k.arg is None and isinstance(k.value, ast.Name):
                     found.setdefault(k.value.id, []).append(node)
     return found
+
+
+# A list or tuple declared without saying what is where: `patient: list` read as `patient[0]`
+# for the age and `patient[3]` for the sex.
+SEQUENCE_TYPES = frozenset({"list", "tuple", "List", "Tuple", "Sequence"})
+
+
+def sequence_annotation(annotation: ast.expr) -> bool:
+    """Whether an annotation says only that a value is a list or tuple (`list`,
+    `tuple[float, ...]`, `typing.List`)."""
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr in SEQUENCE_TYPES
+    return isinstance(annotation, ast.Name) and annotation.id in SEQUENCE_TYPES

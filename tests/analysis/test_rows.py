@@ -35,6 +35,24 @@ def risk_row(x):
 
 def pairs(points):
     return [x + y for x, y in points]
+
+
+class Patient:
+    def __init__(self, characteristics: list, ts: float = 1.0):
+        self.age = characteristics[0]
+        self.weight = characteristics[2]
+        self.gender = characteristics[3]
+        self.lbm = 1.1 * self.weight if self.gender == 1 else 1.07 * self.weight
+        self.ts = ts
+
+    def clearance(self, dose):
+        return dose * self.lbm / (1 + max(self.age - 53, 0) / 100)
+
+
+def first_two(pair: tuple[float, float]):
+    record = {}
+    record["age"] = pair[0]
+    return record["age"] * pair[1]
 """
 
 
@@ -59,3 +77,13 @@ def test_a_row_read_at_a_named_position_or_unpacked_is_what_its_names_say() -> N
 def test_a_row_whose_items_are_taken_one_by_one_is_named_by_their_locals() -> None:
     assert protected("risk_row") == [("x[0]", "age"), ("x[1]", "gender")]
     assert verdict(ROWS, "risk_row").biased_attributes == ["age", "gender"]
+
+
+def test_a_declared_list_whose_items_go_to_named_fields_is_a_row() -> None:
+    # `patient: list` read as `self.age = patient[0]`, `self.gender = patient[3]`: the
+    # annotation says only that it is a list; the fields it fills say what is where.
+    assert protected("Patient.__init__") == [
+        ("characteristics[0]", "age"), ("characteristics[3]", "gender"),
+    ]  # fmt: skip
+    assert protected("first_two") == [("pair[0]", "age")]
+    assert verdict(ROWS, "Patient.clearance").biased_attributes == ["age", "gender"]
