@@ -16,6 +16,7 @@ NAMES = [
     ("education_level", "education"),
     ("highestDegree", "education"),
     ("job_title", "occupation"),
+    ("filing_status", "marital_status"),  # a US taxpayer's: single, married filing jointly
     ("occupation", "occupation"),
     ("page", None),
     ("mileage", None),
