@@ -52,7 +52,7 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
     current = {leaf.path: typical(leaf) for leaf in model.leaves if leaf.pool}
     outcome = run(model, session, [current])[0]
     spent = 1
-    if not walkable(outcome):
+    if not walkable(outcome, current):
         return False
     seen = {error_kind(outcome.error, current)}
     told: dict[InputPath, list[Any]] = {}  # values error messages offered each input
@@ -99,20 +99,24 @@ def forward(
     if ok is not None:
         return ok
     for i, (move, ctx, o) in enumerate(zip(moves, tried, outcomes, strict=True)):
-        if not walkable(o) or error_kind(o.error, ctx) in seen:
+        if not walkable(o, ctx) or error_kind(o.error, ctx) in seen:
             continue
         if not any(spoken_of(leaf, ctx, o.error, policy) for leaf, _ in move):
             return i
     return None
 
 
-def walkable(outcome: Outcome) -> bool:
+def walkable(outcome: Outcome, ctx: dict[InputPath, Any]) -> bool:
     """Whether another value may get a failed call past where it failed."""
     if outcome.ok or outcome.needs:
         return False
     error = BUILDING.sub("", outcome.error)
-    # A key missing from a record is learnt (missing_fields), not walked around.
-    return missing_key(error) is None and not error.startswith(HOPELESS)
+    # A key missing from a record is learnt (missing_fields), not walked around; a key that
+    # is a value tried is a table's lookup of it (`RATES[year][status]`: KeyError: 'married').
+    missing = missing_key(error)
+    tried = list(ctx.values())
+    looked_up = missing is not None and any(same(k, v) for k in missing[0] for v in tried)
+    return (missing is None or looked_up) and not error.startswith(HOPELESS)
 
 
 def error_kind(error: str, ctx: dict[InputPath, Any]) -> str:

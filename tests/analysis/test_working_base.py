@@ -41,6 +41,19 @@ def test_a_change_whose_error_speaks_of_it_is_a_step_back() -> None:
     assert forward([((sex, "Male"),), ((sex, "female"),)], [ctx, ctx], [back, on], seen) == 1
 
 
+def test_a_key_error_of_a_value_tried_is_a_lookup_to_walk_past_not_a_missing_field() -> None:
+    # `TAX[year][status]`: with the year moved into the table, the status tried is looked up
+    # (KeyError: 'married'), the next check; a key no input holds is a field the record
+    # lacks, learnt elsewhere (missing_fields), not walked around.
+    model = model_of(CHECKED, "sds")
+    sex, method = leaf(model, "measurement.sex"), leaf(model, "measurement.method")
+    ctx = {sex.path: "married", method.path: "height"}
+    looked_up = Outcome(False, error="KeyError: 'married'")
+    missing = Outcome(False, error="KeyError: 'c3'")
+    assert forward([((method, "height"),)], [ctx], [looked_up], set()) == 0
+    assert forward([((method, "height"),)], [ctx], [missing], set()) is None
+
+
 def test_the_walk_reaches_a_call_that_runs_and_the_bias_is_proved() -> None:
     # Every made-up call raised ("a height of 0.0 is implausible") and the function ended
     # unverified; the walk passes the range (a weight of 10), then the age (a younger child).
