@@ -41,6 +41,7 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
         "harness/output.py",
         "harness/stubs.py",
         "harness/frames.py",
+        "harness/getters.py",  # a record's getters (`person.get_age()`)
         "harness/openfisca.py",  # evidence: OpenFisca objects in recorded calls
         "harness/callcopy.py",  # evidence: a recorded call's arguments, pickled
         "harness/describe.py",  # evidence: what a recorded argument holds

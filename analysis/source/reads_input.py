@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 
+from analysis.execution.harness.getters import getter_field
 from analysis.source.functions import KEY_READERS
 from analysis.values import MISSING
 
@@ -24,8 +25,8 @@ FieldStep = Literal["key", "attr"]
 FIELD_STEPS: frozenset[str] = frozenset(get_args(FieldStep))
 
 # The syntax of a field read: `h["k"]`, `h.k`, `h.get("k", d)` (a KEY_READERS method),
-# `getattr(h, "k", d)`, an accessor's `h("k", ...)`.
-ReadBy = Literal["subscript", "attribute", "reader", "getattr", "accessor"]
+# `getattr(h, "k", d)`, an accessor's `h("k", ...)`, a getter's `h.get_k()`.
+ReadBy = Literal["subscript", "attribute", "reader", "getattr", "accessor", "getter"]
 
 
 class FieldAccess(NamedTuple):
@@ -136,8 +137,15 @@ def readings(node: ast.AST) -> tuple[Reading, ...]:
         return () if key is MISSING else ((node.value, key, "key", "subscript"),)
     if isinstance(node, ast.Attribute):
         return ((node.value, node.attr, "attr", "attribute"),)
-    if not isinstance(node, ast.Call) or not node.args:
+    if not isinstance(node, ast.Call):
         return ()
+    if not node.args:
+        # `p.get_age()`: the getter of a field (a record built for the sandbox answers it)
+        func = node.func
+        field = getter_field(func.attr) if isinstance(func, ast.Attribute) else None
+        if field is None or node.keywords:
+            return ()
+        return ((func.value, field, "attr", "getter"),)  # type: ignore[union-attr]
     func, first = node.func, node.args[0]
     found: tuple[Reading, ...] = ()
     if isinstance(func, ast.Attribute) and func.attr in KEY_READERS:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from analysis_kit import model_of, verdict
 
+from analysis.execution.harness.getters import getter_field
+
 READS: dict[str, tuple[str, set[tuple[str, str]]]] = {
     "subscript": (
         "def f(applicant):\n    return applicant['age'] > 40\n",
@@ -24,6 +26,10 @@ READS: dict[str, tuple[str, set[tuple[str, str]]]] = {
     "getattr()": (
         "def f(person):\n    return getattr(person, 'education') == 'phd'\n",
         {("person.education", "education")},
+    ),
+    "a getter": (
+        "def f(person):\n    return person.get_age() > 65 or person.getSex() == 'F'\n",
+        {("person.age", "age"), ("person.sex", "gender")},
     ),
     "through a local alias": (
         "def f(applicant):\n    p = applicant\n    return p['age'] > 40\n",
@@ -202,3 +208,19 @@ def test_a_name_the_function_binds_itself_is_not_the_constant() -> None:
     assert "person['age']" not in {
         leaf.display for leaf in model_of(KEYS_BY_CONSTANT, "by_own_key").leaves
     }
+
+
+def test_a_getter_is_read_as_its_field_and_the_record_answers_it() -> None:
+    # Code written against a class (`person.get_age()`) is handed a record: the record
+    # answers the getter with its field, so the call runs and the bias is proved.
+    source = "def discount(person):\n    return 0.2 if person.get_age() >= 65 else 0.0\n"
+    assert verdict(source, "discount").biased_attributes == ["age"]
+
+
+@pytest.mark.parametrize(
+    ("method", "field"),
+    [("get_age", "age"), ("getAge", "age"), ("getDateOfBirth", "dateOfBirth"),
+     ("get", None), ("gettext", None), ("getattr", None), ("get_", None)],
+)  # fmt: skip
+def test_a_getter_s_name_says_its_field(method: str, field: str | None) -> None:
+    assert getter_field(method) == field

@@ -74,6 +74,7 @@ if __name__ != "__main__":
     # one script, these two first (analysis.execution.process.HARNESS_SOURCE), and nothing is
     # imported.
     from analysis.execution.harness.frames import Column, Table
+    from analysis.execution.harness.getters import getter_field
     from analysis.execution.harness.held import ENVIRONMENT, json_reader, json_writer, signer
     from analysis.execution.harness.loading import (
         command_callback,
@@ -125,8 +126,9 @@ class CallTimeout(BaseException):
 
 
 class Record(dict):
-    """A person or object as code receives it: answers r["age"], r.get("age"), r.age and, as
-    an accessor, r("age", period); a call that names no field gives the record itself."""
+    """A person or object as code receives it: answers r["age"], r.get("age"), r.age, a
+    getter's r.get_age() and, as an accessor, r("age", period); a call that names no field
+    gives the record itself."""
 
     def __call__(self, *args, **kwargs):
         if args and isinstance(args[0], str) and args[0] in self:
@@ -139,6 +141,9 @@ class Record(dict):
         except KeyError:
             if name in GROUP_AGGREGATES:
                 return GROUP_AGGREGATES[name]
+            field = getter_field(name)
+            if field is not None and field in self:
+                return lambda: self[field]  # `person.get_age()` (harness/getters.py)
             raise AttributeError(name) from None
 
     def __setattr__(self, name, value):
