@@ -644,6 +644,8 @@ class InputBuilder:
             # Documented as `(17, 'years')`: that many items, whether read in a loop
             # (`input[count + 1]`) or by branches for other shapes (`len(h) == 4`).
             positions = {i: positions.get(i, "") for i in range(documented)}
+        if annotation is not None and not self.leaf_maker.named_row(name, positions):
+            return None  # `months: list` read at [0] and [1]: a list of numbers, not a row
         if self.leaf_maker.held_as_tuple(name, positions):
             return self.leaf_maker.tuple_shape(name, positions, path, leaves, default)
         return None
