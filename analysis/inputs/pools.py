@@ -222,8 +222,8 @@ def age_form(name: str, kinds: set[str]) -> str | None:
         return "date"
     if "isodate" in kinds:
         return "isodate"
-    if tokens & {"year", "birthyear"} or ("born" in tokens and not dated):
-        return "year"  # `dob_year`, `year_born`: a year, though `dob` alone is a date
+    if tokens & {"year", "birthyear", "yob"} or ("born" in tokens and not dated):
+        return "year"  # `dob_year`, `year_born`, `yob`: a year, though `dob` alone is a date
     return "isodate" if dated else None
 
 

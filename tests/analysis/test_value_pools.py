@@ -434,6 +434,11 @@ def test_a_year_of_the_date_of_birth_is_a_year_not_a_date() -> None:
     # `dob` alone is a date; `dob_year` compared with 1960 is a year.
     pool = leaf(model_of("def f(dob_year):\n    return dob_year < 1960\n"), "dob_year").pool
     assert 1960 in pool and all(isinstance(value, int) for value in pool)
+    # `yob` (year of birth) worked into an age: tried as the years the policy's ages give.
+    years = leaf(model_of("def f(yob):\n    return 2024 - yob > 60\n"), "yob").pool
+    this_year = __import__("datetime").date.today().year
+    assert {this_year - 80, this_year - 60, this_year - 30} <= set(years)
+    assert verdict("def f(yob):\n    return 2024 - yob > 60\n", "f").biased_attributes == ["age"]
 
 
 # cvd-risk's EDACS: the troponin cut-off a helper returns for the sex, compared with both
