@@ -142,10 +142,10 @@ def readings(node: ast.AST) -> tuple[Reading, ...]:
     if not node.args:
         # `p.get_age()`: the getter of a field (a record built for the sandbox answers it)
         func = node.func
-        field = getter_field(func.attr) if isinstance(func, ast.Attribute) else None
-        if field is None or node.keywords:
+        if not isinstance(func, ast.Attribute) or node.keywords:
             return ()
-        return ((func.value, field, "attr", "getter"),)  # type: ignore[union-attr]
+        field = getter_field(func.attr)
+        return () if field is None else ((func.value, field, "attr", "getter"),)
     func, first = node.func, node.args[0]
     found: tuple[Reading, ...] = ()
     if isinstance(func, ast.Attribute) and func.attr in KEY_READERS:

@@ -121,11 +121,13 @@ def test_a_value_says_its_category_where_no_name_does_but_not_in_a_name_field() 
     assert list(found) == ["person['g']"]
     assert found["person['g']"].category == "gender"
     assert found["person['g']"].pool[:2] == ["female", "male"]
+    races = [scalar(v) for v in ("Hispanic", "Asian", "Other")]
+    directions = [scalar(v) for v in ("north", "south", "east")]
     cohort = {
         "t": "frame", "type": "DataFrame", "rows": 3,
         "columns": [
-            ["c3", {"dtype": "object", "values": [scalar(v) for v in ("Hispanic", "Asian", "Other")]}],
-            ["c4", {"dtype": "object", "values": [scalar(v) for v in ("north", "south", "east")]}],
+            ["c3", {"dtype": "object", "values": races}],
+            ["c4", {"dtype": "object", "values": directions}],
         ],
     }  # fmt: skip
     found = leaves(model("def f(df):\n    return df\n", ("df", "arg", cohort)))
