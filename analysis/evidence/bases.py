@@ -443,17 +443,21 @@ def told_by_value(node: Described, name: str, policy: Policy) -> str | None:
     """The category a recorded text is a value of by itself, where no name says it
     (`{"g": "female"}`, `holder.grp == "Hispanic"`: Policy.category_told_by_value), unless
     its field is a name or free text."""
-    if not (isinstance(node, Scalar) and isinstance(node.value, str)):
-        return None
-    if set(name_tokens(name)) & TEXT_FIELDS:
+    if not (isinstance(node, Scalar) and isinstance(node.value, str)) or text_field(name):
         return None
     return policy.category_told_by_value(node.value)
+
+
+def text_field(name: str) -> bool:
+    return bool(set(name_tokens(name)) & TEXT_FIELDS)
 
 
 def told_by_values(values: tuple[Described, ...], name: str, policy: Policy) -> str | None:
     """A column's category by its texts: more than half its distinct ones values of one."""
     texts = {v.value for v in values if isinstance(v, Scalar) and isinstance(v.value, str)}
-    told = [told_by_value(Scalar("str", text), name, policy) for text in texts]
+    if text_field(name):
+        return None
+    told = [policy.category_told_by_value(text) for text in texts]
     categories = {c for c in told if c is not None}
     if len(categories) != 1 or 2 * sum(c is not None for c in told) <= len(texts):
         return None
