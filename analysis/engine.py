@@ -31,6 +31,7 @@ from analysis.execution.interpreter import Interpreter, current_interpreter
 from analysis.execution.process import Call, Executor, Limits, Outcome, Target
 from analysis.facts.imports import ImportedNames
 from analysis.facts.in_place import changed_in_place
+from analysis.facts.instance_reads import instance_name
 from analysis.facts.module import ModuleFacts
 from analysis.facts.preparations import prepared_by_callers
 from analysis.inputs.builder import InputBuilder
@@ -451,7 +452,9 @@ class Engine:
         source = module.parsed.source if source is None else source
         stub = self.policy.python.stub
         project, location = module.project, module.location
-        changes = changed_in_place(info.node)
+        changes = changed_in_place(
+            info.node, instance_name(info.node) if info.owner is not None else ""
+        )
         prepare = prepared_by_callers(info.node, module.facts)
         if project is None or location is None or not module.runnable:
             return Target(

@@ -1,7 +1,12 @@
-"""The inputs a function changes in place, when that is how it answers: a method that sets
-`self.table` and returns nothing, a function that fills in the record it is given
-(`customer["discount"] = rate`). What it leaves on them is its output (the harness shows
-them after the call in place of its None), so two people it treats differently show it.
+"""The inputs a function changes in place, when that is how it answers: a function that
+fills in the record it is given (`customer["discount"] = rate`), a frame it adds a column to.
+What it leaves on them is its output (the harness shows them after the call in place of its
+None), so two people it treats differently show it.
+
+A method's own instance is not among them, nor a constructor's: what an object stores on
+itself (`self.table`, `self.tax`) is judged where it is read, by the method or property that
+returns it. The object answers with what it returns, prints or raises, as the real-world
+labels do (tests/realworld/README.md, "Constructors and methods that return None").
 """
 
 from __future__ import annotations
@@ -18,14 +23,15 @@ CHANGING_METHODS = frozenset(
 )  # fmt: skip
 
 
-def changed_in_place(fn: FunctionNode) -> tuple[str, ...]:
+def changed_in_place(fn: FunctionNode, instance: str = "") -> tuple[str, ...]:
     """The parameters `fn` changes in place, in order, when it returns no value (a
-    constructor's object is its output already; a generator's items are)."""
+    generator's items are its output), other than `instance`, the name a method gives its
+    own object."""
     if fn.name == "__init__" or not returns_nothing(fn):
         return ()
     params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
     changed = {root for root in changed_roots(fn)}
-    return tuple(p for p in params if p in changed)
+    return tuple(p for p in params if p in changed and p != instance)
 
 
 def returns_nothing(fn: FunctionNode) -> bool:

@@ -1,5 +1,6 @@
-"""A constructor is judged by the object it sets up: the instance it is given starts empty, its
-own parameters are the inputs, and what it ends as is the output."""
+"""A constructor's own parameters are its inputs; it answers with what it prints or raises.
+What it stores on the object is judged where it is read: by the method or property that
+returns it (tests/realworld/README.md, "Constructors and methods that return None")."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ SOURCE = (
     "    def __init__(self, age, base):\n"
     "        self.age = age\n"
     "        self.amount = base * (2 if age > 60 else 1)\n"
+    "    def quote(self):\n"
+    "        return self.amount\n"
+    "class Referral:\n"
+    "    def __init__(self, age, reason):\n"
+    "        self.reason = reason\n"
+    "        if age > 70:\n"
+    "            print('refer to a specialist:', reason)\n"
 )
 
 
@@ -29,8 +37,16 @@ def test_a_constructor_that_only_keeps_its_inputs_is_clean() -> None:
     assert report.status == "clean", (report.findings, report.reason)
 
 
-def test_a_constructor_that_sets_a_price_by_age_is_biased() -> None:
-    report = verdict(SOURCE, "Premium.__init__")
+def test_a_price_a_constructor_stores_by_age_is_found_where_it_is_returned() -> None:
+    stored = verdict(SOURCE, "Premium.__init__")
+    assert stored.status == "clean", (stored.findings, stored.reason)
+    returned = verdict(SOURCE, "Premium.quote")
+    assert returned.status == "biased", returned.reason
+    assert [f.attribute for f in returned.findings] == ["age"]
+
+
+def test_a_constructor_that_prints_its_decision_is_biased() -> None:
+    report = verdict(SOURCE, "Referral.__init__")
     assert report.status == "biased", report.reason
     assert [f.attribute for f in report.findings] == ["age"]
 

@@ -451,9 +451,9 @@ def test_an_attribute_the_constructor_makes_of_a_parameter_reads_that_parameter(
     assert sorted(f.attribute for f in report.findings) == ["gender", "race"], report.reason
 
 
-# A method that returns nothing does its work on its object: the table it picks, set on
-# `self`, is its output (cgmzscore's LmsBoxCox). One that only reads and prints stays judged
-# by what it prints; one that sets the same whatever the sex is clean.
+# A method that returns nothing and only stores on its object (cgmzscore's LmsBoxCox picks its
+# table into `self.table`) is judged by what it prints or raises: the table is judged where it
+# is read. One that fills in a record it is given answers with that record.
 CHART = """
 class Chart:
     def __init__(self, chart: str, sex: str, age_in_days: int):
@@ -468,15 +468,24 @@ class Chart:
             table_sex = "girls"
         self.table = f"{self.chart}_{table_sex}"
 
-    def mark_seen(self):
-        self.seen = True
+    def table_name(self):
+        self.pick_table()
+        return self.table
+
+    def fill(self, row: dict):
+        row["table"] = "boys" if self.sex == "M" else "girls"
 """
 
 
-def test_what_a_method_sets_on_its_object_is_its_output() -> None:
-    report = verdict(CHART, "Chart.pick_table")
+def test_what_a_method_stores_on_its_object_is_judged_where_it_is_read() -> None:
+    assert verdict(CHART, "Chart.pick_table").status == "clean"
+    report = verdict(CHART, "Chart.table_name")
     assert report.status == "biased" and {f.attribute for f in report.findings} == {"gender"}
-    assert verdict(CHART, "Chart.mark_seen").status == "clean"
+
+
+def test_what_a_method_fills_in_a_record_it_is_given_is_its_output() -> None:
+    report = verdict(CHART, "Chart.fill")
+    assert report.status == "biased" and {f.attribute for f in report.findings} == {"gender"}
 
 
 def test_the_parameters_a_procedure_changes_are_found_in_its_source() -> None:
@@ -492,3 +501,5 @@ def test_the_parameters_a_procedure_changes_are_found_in_its_source() -> None:
     )
     found = {f.name: changed_in_place(f) for f in tree.body if isinstance(f, ast.FunctionDef)}
     assert found == {"fill": ("customer", "log"), "answer": (), "reads": ()}
+    method = ast.parse("def keep(self, row):\n    self.seen = row\n    row['seen'] = True\n")
+    assert changed_in_place(method.body[0], instance="self") == ("row",)

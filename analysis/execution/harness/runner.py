@@ -415,9 +415,7 @@ class Harness:
                 else:
                     result = self.target(*args, **kwargs)
                 printing = result is None  # what it printed is its output too
-                if printing and args and getattr(self.target, "__name__", "") == "__init__":
-                    result, printing = args[0], False  # a constructor gives what it set up
-                elif printing and self.changes:
+                if printing and self.changes:
                     result = self.changed(args, kwargs)
                 if isinstance(result, CoroutineType):
                     import asyncio  # imported lazily: most modules never need it
