@@ -20,7 +20,7 @@ from analysis.errors import (
     SandboxUnavailable,
     SessionDied,
 )
-from analysis.evidence.bases import borrowed_model
+from analysis.evidence.bases import borrowed_model, lend_values
 from analysis.evidence.calls import RecordedCall
 from analysis.evidence.replay import (
     RECORDED_EXECUTIONS,
@@ -153,13 +153,9 @@ class Judgement:
         """The values the project's runs passed other functions by this one's parameter
         names: the model itself when only they hold a person (a method of an instance a
         fixture set up), else the model searched once every made-up call has raised."""
-        found = borrowed_model(
-            self.info,
-            self.model,
-            self.bench.evidence.project_calls(self.module.project),
-            self.builder,
-            self.policy,
-        )
+        project_calls = self.bench.evidence.project_calls(self.module.project)
+        lend_values(self.model, project_calls)
+        found = borrowed_model(self.info, self.model, project_calls, self.builder, self.policy)
         if found is None or not found[0].protected:
             return
         model, self.borrowed_calls = found

@@ -60,6 +60,9 @@ class Leaf:
     # Helpers of the project it is passed to whose own parameter decides something with it
     # (`generate_centile(..., sex=sex)` looking up the sex's table): for the static review.
     passed_to: tuple[str, ...] = ()
+    # Declared a `Decimal` (`rate: Decimal`): its numbers are handed over as Decimals, as
+    # the code adds them to other Decimals (a float and a Decimal do not add).
+    decimal: bool = False
 
     @property
     def guarded(self) -> bool:
@@ -128,7 +131,10 @@ class LeafShape:
     leaf: Leaf
 
     def encode(self, values: dict[InputPath, Any]) -> Any:
-        return encode_value(values[self.leaf.path])
+        value = values[self.leaf.path]
+        if self.leaf.decimal and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return {"__cb__": "decimal", "v": repr(value)}
+        return encode_value(value)
 
     def plain(self, values: dict[InputPath, Any]) -> Any:
         return plain_value(values[self.leaf.path])
@@ -329,6 +335,30 @@ class SeriesShape(CollectionShape):
         return self.plain_pair(values)
 
 
+@dataclass(frozen=True)
+class KeyedShape:
+    """A table read by a key the person's input gives (`rates[state]`,
+    `tables.provinces[province.value]`, a field `dict[str, Params]`): the same item under every
+    key (the child's AnyKeyTable). The key alone then changes only what the code itself does
+    with it; what a caller's table holds for each key is data, not the function's treatment."""
+
+    item: Shape
+
+    first_item: ClassVar[Step] = ("key", "*")
+
+    def leaves(self) -> list[Leaf]:
+        return self.item.leaves()
+
+    def groups(self) -> list[Shape]:
+        return self.item.groups()  # one item, no peer: not a group of people
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "anykey", "item": self.item.encode(values)}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return {"*": self.item.plain(values)}
+
+
 Shape = (
     LeafShape
     | MadeShape
@@ -341,6 +371,7 @@ Shape = (
     | MappingShape
     | FrameShape
     | SeriesShape
+    | KeyedShape
 )
 
 
@@ -534,6 +565,8 @@ def every_item(path: InputPath, model: InputModel) -> InputPath:
                 if i < len(steps):
                     steps[i] = ("index", "*")
                     walk(shape.item, i + 1)
+            case KeyedShape():
+                walk(shape.item, i + 1)  # one item: every key's
             case RecordShape() | JsonTextShape() | ObjectShape() | TupleShape() | RecordedShape():
                 inner = next((sub for sub in shape.fields.values() if holds(sub)), None)
                 if inner is not None:

@@ -34,6 +34,7 @@ from analysis.evidence.described import (
 from analysis.evidence.pool import around, recorded_pool
 from analysis.facts.people import only_people
 from analysis.inputs.builder import VALUE_FIELDS, InputBuilder
+from analysis.inputs.pools import dedupe
 from analysis.shapes import (
     InputModel,
     InputPath,
@@ -58,6 +59,7 @@ Known: TypeAlias = dict[InputPath, str]
 MAX_LEAVES = 24  # protected leaves of one recorded call, at most
 MAX_VARIED = 6  # other inputs' values of one recorded call varied around it, at most
 MAX_FIXED = 2000  # unprotected values kept to tell echoes from other inputs, at most
+MAX_LENT = 4  # values the project's runs passed by one parameter name, taken in at most
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,27 @@ def borrowed_model(
         return None
     mixed = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))
     return only_people(mixed, info, policy, builder.facts), tuple(dict.fromkeys(used))
+
+
+def lend_values(model: InputModel, calls: list[RecordedCall]) -> None:
+    """The plain values the project's runs passed other functions by a parameter's own name
+    (`metric_key="rhr"` to the helper a wrapper hands it on to) put first in that
+    parameter's pool, when it is of no category and the code names no value for it: a
+    made-up key finds no row of the project's tables, whoever the person is."""
+    offered: dict[str, list[Any]] = {}
+    for call in calls:
+        for passed in call.params:
+            node = passed.node
+            if not isinstance(node, Scalar) or node.kind not in ("str", "int", "float"):
+                continue
+            values = offered.setdefault(passed.name, [])
+            if node.value not in ("", *values) and len(values) < MAX_LENT:
+                values.append(node.value)
+    for leaf in model.leaves:
+        lent = offered.get(leaf.name)
+        if lent and len(leaf.path) == 1 and not leaf.protected and not leaf.from_code:
+            leaf.pool = dedupe([*lent, *leaf.pool])
+            leaf.typical, leaf.from_code = 0, len(lent)
 
 
 def numeric(param: Param) -> bool:

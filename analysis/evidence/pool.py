@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.evidence.described import EnumValue, Scalar
-from analysis.inputs.pools import dedupe
+from analysis.inputs.pools import AGE_BAND, age_bands, dedupe
 from analysis.values import DateValue, EnumMember, is_number
 from config.policy import Category
 
@@ -157,6 +157,11 @@ def texts(recorded: Scalar, code: list[Any], policy: list[Any]) -> RecordedPool:
     as_date = date_texts(value)
     if as_date is not None:
         return as_date
+    ages = [v for v in policy if is_number(v)]
+    if ages and AGE_BAND.fullmatch(value.strip()):
+        # An age recorded as its band ("30-39"): the bands of the policy's ages, so written.
+        bands = age_bands(ages, value)
+        return RecordedPool(dedupe([value, *bands])[:MAX_RECORDED_POOL], 0)
     if recorded.choices:
         declared = tuple(c for c in recorded.choices if isinstance(c, str))
         return RecordedPool(dedupe([value, *declared])[:MAX_RECORDED_POOL], 0, declared)

@@ -55,6 +55,15 @@ def annotation_kind(annotation: ast.expr) -> str | None:
     }.get(name)
 
 
+def declares_decimal(annotation: ast.expr) -> bool:
+    """`Decimal`, `Optional[Decimal]`, `decimal.Decimal | None`: a number held as a Decimal."""
+    return annotation_kind(annotation) == "float" and any(
+        (isinstance(node, ast.Name) and node.id == "Decimal")
+        or (isinstance(node, ast.Attribute) and node.attr == "Decimal")
+        for node in ast.walk(annotation)
+    )
+
+
 def subscripted_kind(annotation: ast.Subscript) -> str | None:
     """The kind of `X[...]`: what Optional, Annotated or Union hold, a list, a dict, a
     Literal."""

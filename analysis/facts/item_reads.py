@@ -6,10 +6,11 @@ from __future__ import annotations
 import ast
 
 from analysis.caches import Cache
-from analysis.facts.fieldreads import FieldRead, Matcher, record_accesses
+from analysis.facts.fieldreads import KEY_NAMES, FieldRead, Matcher, record_accesses, with_aliases
 from analysis.facts.module import ModuleFacts
 from analysis.source.mentions import mentions
 from analysis.source.reads_input import aliases, constant_key, input_subscript, is_input
+from config.policy import Policy
 
 # (function, list's or mapping's name, mapping) -> the fields read from its items.
 ITEM_FIELDS: Cache[tuple[int, str, bool], dict[str, FieldRead]] = Cache("fields of items")
@@ -251,3 +252,59 @@ def unpacking_loops(fn: ast.AST) -> dict[str, list[list[str]]]:
         if 2 <= len(locals_) <= MAX_ROW_ITEMS:
             found.setdefault(iterated.id, []).append(locals_)
     return found
+
+
+def person_keyed_reads(fn: ast.AST, base: Matcher, policy: Policy) -> Matcher | None:
+    """Reads of what `base` matches by a key the person's own input gives: `rates[state]`,
+    `tables.provinces[province.value]` after `province = req.province`; a matcher of those
+    reads (the table's item, followed through `params = rates[state]`), or None. A key
+    is the person's when it names a protected attribute (`sex`, `req.province`) or is a local
+    worked out from one; a name of a column or key (`sex_col`) is not."""
+    matcher = with_aliases(fn, base)
+    keyed = person_key_names(fn, policy)
+    reads = {
+        id(node)
+        for node in matcher.nodes(fn)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and matcher(node.value)
+        and keyed_by(node.slice, keyed, policy)
+    }
+    if not reads:
+        return None
+    return Matcher(lambda node: id(node) in reads, matcher.words)
+
+
+def person_key_names(fn: ast.AST, policy: Policy) -> set[str]:
+    """Locals assigned from a protected input (`province = req.province`, `g = sex.lower()`)."""
+    return {
+        target.id
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Assign) and names_protected(node.value, set(), policy)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def keyed_by(key: ast.expr, locals_: set[str], policy: Policy) -> bool:
+    if isinstance(key, (ast.Constant, ast.Slice)):
+        return False
+    return names_protected(key, locals_, policy)
+
+
+def names_protected(node: ast.AST, locals_: set[str], policy: Policy) -> bool:
+    """Whether an expression reads a protected input by its name, or a local worked out from
+    one; never a name of a column or key that holds one (`sex_col`, `age_key`)."""
+    for sub in ast.walk(node):
+        word = (
+            sub.id
+            if isinstance(sub, ast.Name)
+            else sub.attr
+            if isinstance(sub, ast.Attribute)
+            else None
+        )
+        if word is None or word.lower().rsplit("_", 1)[-1] in KEY_NAMES:
+            continue
+        if word in locals_ or policy.canonical_category(word) is not None:
+            return True
+    return False

@@ -32,7 +32,12 @@ from analysis.facts.frame_reads import (
     is_frame,
     vectorised,
 )
-from analysis.facts.item_reads import element_accesses, held_item_accesses, unpacked_rows
+from analysis.facts.item_reads import (
+    element_accesses,
+    held_item_accesses,
+    person_keyed_reads,
+    unpacked_rows,
+)
 from analysis.facts.module import ModuleFacts, enum_members
 from analysis.facts.param_docs import (
     DOCUMENTED_FLAGS,
@@ -73,6 +78,7 @@ from analysis.shapes import (
     InputModel,
     InputPath,
     JsonTextShape,
+    KeyedShape,
     Leaf,
     LeafShape,
     ListShape,
@@ -510,6 +516,42 @@ class InputBuilder:
             HeldObjects(self, fn, leaves).mark_read_by_members(built, cls, name)
         return built
 
+    def declared_table(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """`dict[str, Params]`, `dict[str, list[ClaimCode]]`: a table of the project's records
+        by keys the declaration does not list (the provinces' parameters), read by whatever
+        key; unless the function goes through its entries (then its items are people)."""
+        values = mapped_values(spot.annotation)
+        if values is None or spot.depth >= MAX_DEPTH:
+            return None
+        facts = self.facts
+        if annotated_class(values, facts) is None and annotated_item_class(values, facts) is None:
+            return None
+        if isinstance(fn, FUNCTIONS) and iterated(fn, spot.base or name_matcher(spot.name)):
+            return None
+        item_path = (*spot.path, KeyedShape.first_item)
+        item = self.shape(fn, spot.name, values, MISSING, item_path, leaves, spot.depth + 1)
+        return KeyedShape(item)
+
+    def person_keyed_table(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
+        """A table read by a key the person's input gives (`rates[state]`,
+        `tables.provinces[province.value]`): the same item under every key, a record of what
+        is read from it (`rates[state]["rate"]`, `params = rates[state]; params.credit`),
+        else one value."""
+        if not isinstance(fn, FUNCTIONS):
+            return None
+        reads = person_keyed_reads(fn, spot.base or name_matcher(spot.name), self.policy)
+        if reads is None:
+            return None
+        item_path = (*spot.path, KeyedShape.first_item)
+        accessed = record_accesses(fn, spot.name, self.facts, reads)
+        if accessed:
+            record = self.record(fn, accessed, item_path, leaves, spot.depth + 1, local=True)
+            return KeyedShape(record)
+        # one value under every key: no category of its own (`age_factors[sex]` is no age)
+        return KeyedShape(
+            self.leaf(spot.name, item_path, leaves, [], None, MISSING, category_name="item")
+        )
+
     def frame(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A DataFrame of the columns the function reads; a cell is reached as df["AGEP"][0]:
         the column, then the row tried."""
@@ -791,9 +833,11 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     Recogniser("member of a project enum", anywhere, InputBuilder.of_enum),
     Recogniser("list of a project class", anywhere, InputBuilder.list_of_class),
     Recogniser("instance of a project class", anywhere, InputBuilder.of_class),
+    Recogniser("table of a declared type", anywhere, InputBuilder.declared_table),
     Recogniser("DataFrame", within_depth, InputBuilder.frame),
     Recogniser("text of JSON", within_depth, InputBuilder.json_text),
     Recogniser("mapping unpacked into a call", within_depth, InputBuilder.unpacked_record),
+    Recogniser("table read by the person's key", within_depth, InputBuilder.person_keyed_table),
     Recogniser("record of the fields read", within_depth, InputBuilder.fields_record),
     Recogniser("list or mapping of records", within_depth, InputBuilder.records_collection),
     Recogniser("list of rows a loop unpacks", within_depth, InputBuilder.unpacked_rows),
@@ -834,6 +878,42 @@ def unpacking_calls(fn: FunctionNode) -> dict[str, list[ast.Call]]:
                 if k.arg is None and isinstance(k.value, ast.Name):
                     found.setdefault(k.value.id, []).append(node)
     return found
+
+
+# Annotations of a mapping: `dict[str, Params]`, `Mapping[str, float]`.
+MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping"})
+
+
+# What goes through a mapping's entries: `offers.items()`, `for k in table`.
+ENTRY_METHODS = frozenset({"items", "values", "keys"})
+
+
+def iterated(fn: FunctionNode, mapping: Matcher) -> bool:
+    """Whether `fn` goes through the entries of what `mapping` matches."""
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.comprehension)) and mapping(node.iter):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ENTRY_METHODS
+            and mapping(node.func.value)
+        ):
+            return True
+    return False
+
+
+def mapped_values(annotation: ast.expr | None) -> ast.expr | None:
+    """The annotation of the values of a mapping annotated `dict[K, V]` (`dict[str,
+    Params]`, `Mapping[str, list[ClaimCode]]`)."""
+    if not isinstance(annotation, ast.Subscript):
+        return None
+    container = annotation.value
+    name = container.attr if isinstance(container, ast.Attribute) else getattr(container, "id", "")
+    items = annotation.slice
+    if name not in MAPPING_TYPES or not isinstance(items, ast.Tuple) or len(items.elts) != 2:
+        return None
+    return items.elts[1]
 
 
 # A list or tuple declared without saying what is where: `patient: list` read as `patient[0]`

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from analysis.caches import Cache
-from analysis.facts.annotations import annotation_kind, literal_choices
+from analysis.facts.annotations import annotation_kind, declares_decimal, literal_choices
 from analysis.facts.bound_names import bound_names, unwrapped
 from analysis.facts.callers import category_from_callers, category_named_by_callers, value_name
 from analysis.facts.harvest import TABLE_METHODS
@@ -267,9 +267,10 @@ class LeafMaker:
             name,
             pool,
             category,
-            typical_index(pool, category, self.policy, default, hint, frozenset(own)),
+            typical_index(pool, category, self.policy, default, hint, frozenset(own), name),
             from_code=from_code,
             declared=tuple(declared),
+            decimal=annotation is not None and declares_decimal(annotation),
         )
         leaves.append(leaf)
         return LeafShape(leaf)

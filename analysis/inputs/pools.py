@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime
 import operator
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from analysis.facts.hint import Hint
@@ -110,7 +111,7 @@ def is_given(default: Any) -> bool:
 def in_form(pool: list[Any], form: str | None, plain: bool, kinds: set[str]) -> list[Any]:
     """The values that suit how the leaf carries its value: text or dates for an age given
     as a date; only dates for an input of no category (`plain`) annotated as one."""
-    if form in ("date", "isodate"):
+    if form in ("date", "isodate", "band"):
         return [v for v in pool if isinstance(v, (str, DateValue))]  # `age > 70` is no date
     if plain and "dateobj" in kinds:
         return [v for v in pool if isinstance(v, DateValue)]  # annotated `date`: nothing else
@@ -167,6 +168,8 @@ def category_values(
         # A birth date: a baby's too (`(measured - born).days < 365`), whom whole years miss.
         born = (datetime.date.today() - datetime.timedelta(days=100)).isoformat()
         cat_values.append(DateValue(born) if form == "date" else born)
+    if form == "band":
+        cat_values = age_bands(category.values)
     if "bool" in kinds:
         values += [True, False]  # `is_male: bool`: the category's words are all truthy
     fitting = [v for v in cat_values if fits(v, kinds)]
@@ -187,8 +190,13 @@ def ordinary_values(name: str, kinds: set[str]) -> list[Any]:
     else:
         values = kind_defaults(kinds)
     if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
-        values += next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
+        values += magnitudes(name)
     return values
+
+
+def magnitudes(name: str) -> list[float]:
+    """Ordinary values of what a name says it measures: `gross_pay`, `height_cm`."""
+    return next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
 
 
 # What a category of words holds where the code uses it as a number: a code (0/1, 1/2).
@@ -213,15 +221,21 @@ def coded_use(use: frozenset[str], category: Category) -> bool:
 AGE_DATE_TOKENS = frozenset({"dob", "birthdate", "birthday"})
 
 
+# Names of an age carried as the text of its band: `age_bucket`, `age_group: str`.
+AGE_BAND_TOKENS = frozenset({"bucket", "band", "bracket", "group", "range", "cohort"})
+
+
 def age_form(name: str, kinds: set[str]) -> str | None:
     """How an age-category input carries the age: a birth "year", a "date" object, an
-    "isodate" string, or None for the age itself."""
+    "isodate" string, the text of its "band" ("30-39"), or None for the age itself."""
     tokens = set(name_tokens(name))
     dated = bool(tokens & AGE_DATE_TOKENS) or {"date", "birth"} <= tokens
     if "dateobj" in kinds:
         return "date"
     if "isodate" in kinds:
         return "isodate"
+    if tokens & AGE_BAND_TOKENS and "str" in kinds:
+        return "band"
     if tokens & {"year", "birthyear", "yob"} or ("born" in tokens and not dated):
         return "year"  # `dob_year`, `year_born`, `yob`: a year, though `dob` alone is a date
     return "isodate" if dated else None
@@ -231,11 +245,34 @@ def as_form(age: Any, form: str | None) -> Any:
     """A default age as the input carries it: 30 -> 1996, "1996-06-15" or date(1996-06-15)."""
     if form is None or isinstance(age, bool) or not isinstance(age, (int, float)):
         return age
+    if form == "band":
+        return age_bands([age])[0]
     year = datetime.date.today().year - int(age)
     if form == "year":
         return year
     iso = f"{year:04d}-06-15"
     return DateValue(iso) if form == "date" else iso
+
+
+# An age band as text: "30-39", "18 - 24", "65 to 74".
+AGE_BAND = re.compile(r"(\d{1,3})(\s*(?:-|–|to)\s*)(\d{1,3})")
+
+
+def age_bands(ages: Sequence[Any], like: str = "30-39") -> list[str]:
+    """The bands that hold `ages`, of the width and spelling of `like` (decades by default,
+    the bands most tables of ages keep), then the open bands of the old (`65+`, `70+`) in
+    which such tables often end."""
+    found = AGE_BAND.fullmatch(like.strip()) or AGE_BAND.fullmatch("30-39")
+    assert found is not None
+    low, joint, high = int(found.group(1)), found.group(2), int(found.group(3))
+    width = max(high - low + 1, 1)
+    bands: list[str] = []
+    for age in ages:
+        if is_number(age) and not isinstance(age, bool) and age >= 0:
+            start = low + (int(age) - low) // width * width
+            bands.append(f"{start}{joint}{start + width - 1}")
+    bands += [f"{int(a)}+" for a in ages if is_number(a) and a >= 60 and a % 5 == 0]
+    return dedupe(bands)
 
 
 def realistic(pool: list[Any], category: Category) -> list[Any]:
@@ -272,8 +309,10 @@ def typical_index(
     default: Any,
     hint: Hint | None = None,
     own_kinds: frozenset[str] = frozenset(),
+    name: str = "",
 ) -> int:
-    """A protected leaf rests on its category's first value; others on their default or first.
+    """A protected leaf rests on its category's first value; others on their default, an
+    ordinary magnitude of what their `name` says (a pay, a height), or their first.
     `own_kinds`: how the input itself is used (not every name of its category).
 
     Never on a value the code refuses (`assert x is not None` after `x=None` in the
@@ -290,6 +329,12 @@ def typical_index(
         usual = usual_values(pool, policy.protected[category], fine, hint, own_kinds)
         if usual:
             return pool.index(usual[0])
+    # A pay or a height rests on an ordinary one (30,000 a year, 165 cm), not on the code's
+    # boundary of it (`if gross < 0`: -1): a base call of a negative pay answers "no tax"
+    # whoever the person is.
+    ordinary = next((v for v in magnitudes(name) if v in pool and fine(v)), None)
+    if ordinary is not None:
+        return pool.index(ordinary)
     # A required input rests on a value, not on None: the code's `if x is None:` reports a
     # missing input, and a base on which two inputs are missing fails whatever one varies.
     given = [i for i, v in enumerate(pool) if fine(v) and not (v is None and default is MISSING)]

@@ -58,7 +58,8 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
     told: dict[InputPath, list[Any]] = {}  # values error messages offered each input
     for _ in range(MAX_STEPS):
         spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error, policy)]
-        single = told_moves(spoken, current, outcome.error, told)
+        single = zeros_moved(model.leaves, current, outcome.error)
+        single += told_moves(spoken, current, outcome.error, told)
         single += single_moves(model.leaves, spoken, current)
         for moves in (single, paired_moves(spoken, current)):
             moves = moves[: max(0, min(MAX_STEP_CALLS, MAX_CALLS - spent))]
@@ -161,6 +162,30 @@ def spellings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {text for text in (value.strip(), repr(value)) if len(text) >= 2}
     return set()
+
+
+# A division by zero, in floats, ints or Decimals (`decimal.DivisionUndefined` is 0/0).
+DIVISION_BY_ZERO = re.compile(
+    r"^(ZeroDivisionError|InvalidOperation: \[<class 'decimal\.Division(ByZero|Undefined)'>\])"
+)
+
+
+def zeros_moved(leaves: list[Leaf], current: dict[InputPath, Any], error: str) -> list[Move]:
+    """After a division by zero, every amount at zero moved at once to the first other
+    number of its pool: a record of rates and maxima built at zero divides by several of
+    them, and moving one at a time only meets the next (the same error, no step forward)."""
+    if not DIVISION_BY_ZERO.match(BUILDING.sub("", error)):
+        return []
+    move = tuple(
+        (leaf, other)
+        for leaf in leaves
+        if not leaf.protected
+        and is_number(current.get(leaf.path))
+        and not isinstance(current.get(leaf.path), bool)
+        and current[leaf.path] == 0
+        and (other := next((v for v in leaf.pool if is_number(v) and v > 0), None)) is not None
+    )
+    return [move] if len(move) > 1 else []
 
 
 def told_moves(

@@ -45,10 +45,11 @@ call that touches a stub fails with "needs": the modules it needed, so it proves
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs, optional args: instance of a
 class of the module, by qualified name; optional set: attributes set once it is built),
-"enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"), "date" (v: ISO date),
-"literal" (v: a Python literal: bytes, complex, Ellipsis, a set), "made" (function: what
-that function of the module returns when called without arguments), "frame" (columns: a
-DataFrame), "series" (values: a Series), "recorded" (an argument of a recorded call with
+"enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"), "decimal" (v: a number's
+text), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set),
+"made" (function: what that function of the module returns when called without arguments),
+"frame" (columns: a DataFrame), "series" (values: a Series), "anykey" (item: a dict holding
+that item under every key), "recorded" (an argument of a recorded call with
 leaves set: recorded.py). `Harness.decode_<tag>` builds each.
 """
 
@@ -148,6 +149,26 @@ class Record(dict):
 
     def __setattr__(self, name, value):
         self[name] = value
+
+
+class AnyKeyTable(dict):
+    """A table the code reads by a key its person's input gives (`rates[state]`, a
+    `dict[str, Params]` of provinces): every key holds the same item, built on first read, so
+    that the key alone changes nothing but the code's own treatment of it."""
+
+    def __init__(self, build):
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key):
+        value = self[key] = self._build()
+        return value
+
+    def get(self, key, default=None):
+        return self[key]
+
+    def __contains__(self, key):
+        return True
 
 
 def _reduce(function):
@@ -555,11 +576,20 @@ class Harness:
             return Column(values)
         return pandas.Series(values)
 
+    def decode_anykey(self, value):
+        item = value["item"]
+        return AnyKeyTable(lambda: self.decode(item))
+
     def decode_tuple(self, value):
         return tuple(self.decode(v) for v in value["items"])
 
     def decode_float(self, value):
         return float(value["v"])
+
+    def decode_decimal(self, value):
+        import decimal
+
+        return decimal.Decimal(value["v"])
 
     def decode_date(self, value):
         import datetime
