@@ -32,6 +32,7 @@ from analysis.facts.frame_reads import (
     is_frame,
     vectorised,
 )
+from analysis.facts.hint import Hint
 from analysis.facts.item_reads import (
     element_accesses,
     held_item_accesses,
@@ -539,6 +540,8 @@ class InputBuilder:
         else one value."""
         if not isinstance(fn, FUNCTIONS):
             return None
+        if spot.base is None and self.facts.hints.get(spot.name.lower(), Hint()).given:
+            return None  # the project passes its own table (`_clamp(bw, _WILKS_RANGE, sex)`)
         reads = person_keyed_reads(fn, spot.base or name_matcher(spot.name), self.policy)
         if reads is None:
             return None

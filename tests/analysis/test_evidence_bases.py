@@ -8,7 +8,7 @@ import ast
 import datetime
 from typing import Any
 
-from analysis.evidence.bases import known_categories, recorded_model
+from analysis.evidence.bases import known_categories, lend_values, recorded_model
 from analysis.evidence.calls import FunctionKey, RecordedCall, RecordedParam
 from analysis.evidence.described import Reader
 from analysis.evidence.pool import around_number
@@ -240,3 +240,34 @@ def test_another_input_s_number_is_moved_in_its_own_arithmetic() -> None:
     assert values[0] == 10**400
     assert {1000, 2.5, 2 * 10**400, 10**401, 10**400 // 2, 0} == set(values[1:])
     assert around_number(1.5, []).values == [1.5, 3.0, 15.0, 0.75, 0]
+
+
+def test_an_age_recorded_as_its_band_is_tried_as_other_bands_so_written() -> None:
+    source = "def f(p):\n    return TABLE.get(p['age_bucket'] + '|' + p['sex'])\n"
+    person = {"t": "map", "type": "dict", "len": 2,
+              "items": [["age_bucket", scalar("30-39")], ["sex", scalar("M")]]}  # fmt: skip
+    pool = leaves(model(source, ("p", "arg", person)))["p['age_bucket']"].pool
+    assert pool[0] == "30-39" and {"60-69", "70-79", "65+"} <= set(pool)
+    person["items"][0] = ["age_bucket", scalar("18 - 24")]
+    pool = leaves(model(source, ("p", "arg", person)))["p['age_bucket']"].pool
+    assert pool[0] == "18 - 24" and "25 - 31" in pool and "60 - 66" in pool
+
+
+def test_a_parameter_takes_the_values_the_project_passed_by_its_name() -> None:
+    source = "def score(metric_key, value, sex):\n    return lookup(metric_key, value, sex)\n"
+    tree = ast.parse(source)
+    info = find_function(tree, "score")
+    assert info is not None
+    synthesised = InputBuilder(ModuleFacts(tree), default_policy()).build(info)
+    reader = Reader()
+    passed = (
+        RecordedParam("metric_key", "arg", 0, reader.node(scalar("rhr"))),  # type: ignore[arg-type]
+        RecordedParam("sex", "arg", 1, reader.node(scalar("M"))),  # type: ignore[arg-type]
+    )
+    call = RecordedCall("c1", FunctionKey("case.py", "lookup"), "README.md example", passed)
+    lend_values(synthesised, [call])
+    by_name = {leaf.name: leaf for leaf in synthesised.leaves}
+    key = by_name["metric_key"]
+    assert key.pool[key.typical] == "rhr" and key.from_code == 1
+    assert "rhr" not in by_name["value"].pool  # another name: nothing lent
+    assert by_name["sex"].pool[0] != "M" or by_name["sex"].from_code  # protected: its own pool

@@ -462,3 +462,10 @@ def test_the_values_a_helper_returns_are_thresholds_of_what_they_are_compared_wi
     assert 16.0 in pool and 34.0 in pool
     report = verdict(THRESHOLD_FROM_A_HELPER, "Edacs.stratify")
     assert [f.attribute for f in report.findings] == ["gender"]
+
+
+def test_an_age_carried_as_the_text_of_its_band_is_tried_as_bands() -> None:
+    source = "def f(age_bucket: str, sex: str):\n    return TABLE.get(f'{age_bucket}|{sex}')\n"
+    pool = leaf(model_of(source), "age_bucket").pool
+    assert {"30-39", "60-69", "70-79", "65+"} <= set(pool)
+    assert all(isinstance(value, str) for value in pool)
