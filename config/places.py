@@ -32,7 +32,7 @@ US_STATES = (
     "delaware", "florida", "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas",
     "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan", "minnesota",
     "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire", "new jersey",
-    "new mexico", "north carolina", "north dakota", "ohio", "oklahoma", "oregon",
+    "new mexico", "new york", "north carolina", "north dakota", "ohio", "oklahoma", "oregon",
     "pennsylvania", "rhode island", "south carolina", "south dakota", "tennessee", "texas",
     "utah", "vermont", "virginia", "washington state", "west virginia", "wisconsin", "wyoming",
     "puerto rico",
@@ -52,6 +52,14 @@ PROVINCES = (
 )  # fmt: skip
 
 PLACES = COUNTRIES + US_STATES + PROVINCES
+
+# The codes of US states and Canadian provinces, as forms and tables write them: read as
+# places only two or more together (`state in ("CA", "NY")`), one alone is as often else.
+REGION_CODES = frozenset(
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH "
+    "NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR "
+    "AB BC MB NB NL NS NT NU ON PE QC SK YT".split()
+)
 
 # Words that may follow the place in a flag: `is_california_resident`.
 RESIDENCE_WORDS = frozenset({"resident", "residents", "based", "citizen", "born", "native"})

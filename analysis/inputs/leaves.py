@@ -21,6 +21,7 @@ from analysis.inputs.pools import age_form, typical_index, value_pool
 from analysis.shapes import InputModel, InputPath, Leaf, LeafShape, Shape, TupleShape, display
 from analysis.source.functions import FunctionInfo, FunctionNode
 from analysis.values import MISSING, EnumMember, is_number
+from config.places import REGION_CODES, names_a_place
 from config.policy import FLAG_PREFIXES, Policy, contains_run, name_tokens
 
 # Categories whose words name a person's attribute in any description ("the age", "sex of").
@@ -138,6 +139,12 @@ def coded_field(path: InputPath, kinds: set[str], hint: Hint | None) -> bool:
 
 # What a caller's inputs are, by the caller's own names (InputBuilder.caller_model).
 CallerModel = Callable[[FunctionInfo], InputModel]
+
+
+def places_compared(texts: list[str]) -> bool:
+    """Whether a value is compared with a place by name, or with two codes of places."""
+    codes = {text for text in texts if text in REGION_CODES}
+    return len(codes) >= 2 or any(names_a_place(name_tokens(text)) for text in texts)
 
 
 class LeafMaker:
@@ -386,6 +393,15 @@ class LeafMaker:
             word = self.policy.word_in(value)
             if category is not None and word is not None and self.policy.strength(word) == "strong":
                 return category
+        # `grp in ("Asian", "Hispanic")`, `lvl == "bachelor"`: values that tell their category
+        texts = words(compared)
+        told = {self.policy.category_told_by_value(value) for value in texts}
+        spelt = [value for value in compared if isinstance(value, str)]
+        if places_compared(spelt) and "region" in self.policy.enabled_categories:
+            told.add("region")  # `state == "California"`, `province in ("ON", "QC")`
+        told.discard(None)
+        if len(told) == 1:
+            return told.pop()
         # `s == "F"` beside `s == "M"`, `{"M": 1.0, "F": 0.85}[code]`: a sex by its letters
         if SEX_LETTERS <= letters(compared):
             return "gender"

@@ -226,16 +226,21 @@ def test_long_results_that_differ_only_past_the_cap_still_differ(h: InProcessHar
     assert young[:1000] == old[:1000]
 
 
-def test_a_constructor_s_output_is_the_object_it_set_up(h: InProcessHarness) -> None:
+def test_a_constructor_answers_with_what_it_prints_not_what_it_sets_up(
+    h: InProcessHarness,
+) -> None:
     source = (
         "class Policy:\n"
         "    def __init__(self, age):\n"
         "        self.band = 'senior' if age > 60 else 'adult'\n"
+        "        if age > 80:\n"
+        "            print('refer')\n"
     )
     h.load(source, qualname="Policy.__init__")
     new = {"__cb__": "new", "class": "Policy", "kwargs": {"age": 30}}
-    assert h.call(new, 70)["repr"] == "Policy({'band': 'senior'})"
-    assert h.call(new, 30)["repr"] == "Policy({'band': 'adult'})"
+    stored, printed = h.call(new, 70), h.call(new, 90)
+    assert stored["repr"] == "None" and stored["printing"] and stored["stdout"] == ""
+    assert printed["stdout"] == "refer\n"
 
 
 # -- values ----------------------------------------------------------------------------------

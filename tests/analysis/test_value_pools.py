@@ -484,3 +484,25 @@ def test_a_field_rests_on_the_value_the_code_falls_back_on() -> None:
     assert folder.pool[folder.typical] == "./data"
     sex = leaf(model, "config['sex']")  # a person's own field rests on a value of its category
     assert sex.pool[sex.typical] != "unknown"
+
+
+@pytest.mark.parametrize(
+    ("test", "attribute"),
+    [
+        ("grp in ('Asian', 'Hispanic')", "race"),
+        ("lvl == 'bachelor'", "education"),
+        ("where == 'California'", "region"),
+        ("where in ('CA', 'NY')", "region"),
+    ],
+)
+def test_an_input_compared_with_values_that_tell_their_category_carries_it(
+    test: str, attribute: str
+) -> None:
+    name = test.split()[0]
+    source = f"def rate(amount, {name}):\n    return amount * (1.2 if {test} else 1.0)\n"
+    assert verdict(source, "rate").biased_attributes == [attribute]
+
+
+def test_one_code_of_a_place_alone_says_nothing() -> None:
+    source = "def rate(amount, kind):\n    return amount * (1.2 if kind == 'CA' else 1.0)\n"
+    assert verdict(source, "rate").status == "skipped"
