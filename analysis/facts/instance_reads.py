@@ -7,6 +7,7 @@ properties of its class it reaches through the instance (`self.calculate_tax()`,
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from analysis.caches import Cache
 from analysis.facts.fieldreads import FieldRead, field_matcher, name_matcher, record_accesses
@@ -112,6 +113,32 @@ def state_set_elsewhere(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> l
             ):
                 read.append(node.attr)
     return read[:MAX_STATE]
+
+
+def state_set_outside(
+    fn: FunctionNode, instance: str, cls: ast.ClassDef, protected: Callable[[str], bool]
+) -> list[str]:
+    """Attributes of the instance that `fn` (or a method it reaches through it) reads and no
+    method of the class sets: what a caller, a loader or an ORM puts there
+    (`self.__dict__.update(record)`, `setattr(self, k, v)`, `age = Column(Integer)` in the
+    class body); when one of them is `protected` by its name (else an attribute so read is as
+    often one the class lacks by mistake). Not methods, properties, nested classes, nor a
+    class body's plain constants."""
+    members = {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
+    for stmt in cls.body:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if not isinstance(value, ast.Call):  # `age = Column(...)` is a column, not a value
+            members |= {target.id for target in assigned_names(stmt) if value is not None}
+    for stmt in cls.body:
+        if isinstance(stmt, FUNCTIONS) and (own := instance_name(stmt)):
+            members |= attributes_set(stmt, own)
+    read: list[str] = []
+    for method, name in reached_methods(fn, instance, cls):
+        read += [a for a in sorted(instance_attributes(method, name, ast.Load) - members)]
+    read = list(dict.fromkeys(read))
+    # One protected attribute so set says the class takes its fields from outside: the
+    # others read beside it come the same way (`self.age >= 18 and self.income > 1000`).
+    return read[:MAX_STATE] if any(map(protected, read)) else []
 
 
 def assigned_names(stmt: ast.stmt) -> list[ast.Name]:

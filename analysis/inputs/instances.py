@@ -15,7 +15,12 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from analysis.facts.fieldreads import FieldRead, record_accesses
 from analysis.facts.frame_reads import frame_name
-from analysis.facts.instance_reads import held_reads, reached_methods, state_set_elsewhere
+from analysis.facts.instance_reads import (
+    held_reads,
+    reached_methods,
+    state_set_elsewhere,
+    state_set_outside,
+)
 from analysis.facts.module import ModuleFacts
 from analysis.inputs.classes import (
     MAX_DEPTH,
@@ -149,7 +154,12 @@ class HeldObjects:
         else:
             built = self.constructed(cls, path, 0, reads)
         self.mark_read_by_members(built, cls, name)
-        state = state_set_elsewhere(self.fn, name, cls) if isinstance(built, ObjectShape) else []
+        state: list[str] = []
+        if isinstance(built, ObjectShape):
+            state = state_set_elsewhere(self.fn, name, cls)
+            protected = self.policy.canonical_category
+            outside = state_set_outside(self.fn, name, cls, lambda a: protected(a) is not None)
+            state += [attr for attr in outside if attr not in state and attr not in built.fields]
         if not state:
             return built
         fields = dict(built.fields)

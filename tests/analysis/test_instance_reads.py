@@ -503,3 +503,42 @@ def test_the_parameters_a_procedure_changes_are_found_in_its_source() -> None:
     assert found == {"fill": ("customer", "log"), "answer": (), "reads": ()}
     method = ast.parse("def keep(self, row):\n    self.seen = row\n    row['seen'] = True\n")
     assert changed_in_place(method.body[0], instance="self") == ("row",)
+
+
+# Fields a caller, a loader or an ORM puts on the instance: columns declared in the class body
+# (`age = Column(...)`), a record poured into `__dict__`, attributes a classmethod sets.
+SET_FROM_OUTSIDE = """
+class Column:
+    def __init__(self, *args):
+        self.args = args
+
+
+class Patient:
+    age = Column("age")
+    VERSION = 2
+
+    def risk(self):
+        return 2 if self.age > 70 else 1
+
+
+class Loaded:
+    def __init__(self, record):
+        self.__dict__.update(record)
+
+    def eligible(self):
+        return self.age >= 18 and self.income > 1000
+
+
+class Stock:
+    def __init__(self, record):
+        self.__dict__.update(record)
+
+    def value(self):
+        return self.price * self.units
+"""
+
+
+def test_what_an_orm_or_a_loader_puts_on_the_instance_is_its_input() -> None:
+    assert verdict(SET_FROM_OUTSIDE, "Patient.risk").biased_attributes == ["age"]
+    assert verdict(SET_FROM_OUTSIDE, "Loaded.eligible").biased_attributes == ["age"]
+    assert verdict(SET_FROM_OUTSIDE, "Stock.value").status == "skipped"  # no person there
