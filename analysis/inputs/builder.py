@@ -404,8 +404,17 @@ class InputBuilder:
             ):
                 fname = stmt.target.id
                 fdefault = self.facts.const(stmt.value) if stmt.value else MISSING
+                where = (*path, (step, fname))
+                alias = field_alias(stmt)
+                if alias and not self.policy.canonical_category(fname):
+                    if self.policy.canonical_category(alias):
+                        # `years: int = Field(alias="Age")`: the data's own name says what it is
+                        fields[fname] = self.leaf(
+                            fname, where, leaves, [], stmt.annotation, fdefault, category_name=alias
+                        )
+                        continue
                 fields[fname] = self.shape(
-                    cls, fname, stmt.annotation, fdefault, (*path, (step, fname)), leaves, depth + 1
+                    cls, fname, stmt.annotation, fdefault, where, leaves, depth + 1
                 )
         # `>>> PatientData(age=55, sex="male", region="moderate")` in the class's docstring
         examples = self.facts.caches.value(  # every method taking the record asks again
@@ -897,6 +906,25 @@ def unpacking_calls(fn: FunctionNode) -> dict[str, list[ast.Call]]:
                 if k.arg is None and isinstance(k.value, ast.Name):
                     found.setdefault(k.value.id, []).append(node)
     return found
+
+
+# The keywords of pydantic's `Field` that give the name a field has in the data.
+ALIAS_KEYWORDS = frozenset({"alias", "validation_alias", "serialization_alias"})
+
+
+def field_alias(stmt: ast.AnnAssign) -> str | None:
+    """The name a declared field has in the data: `Field(alias="Age")`, as its value or in
+    its `Annotated[int, Field(alias="Age")]`."""
+    calls = [stmt.value] if isinstance(stmt.value, ast.Call) else []
+    annotation = stmt.annotation
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
+        calls += [e for e in annotation.slice.elts[1:] if isinstance(e, ast.Call)]
+    for call in calls:
+        for keyword in call.keywords:
+            if keyword.arg in ALIAS_KEYWORDS and isinstance(keyword.value, ast.Constant):
+                if isinstance(keyword.value.value, str):
+                    return keyword.value.value
+    return None
 
 
 # Annotations of a mapping: `dict[str, Params]`, `Mapping[str, float]`.

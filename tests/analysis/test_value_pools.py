@@ -506,3 +506,22 @@ def test_an_input_compared_with_values_that_tell_their_category_carries_it(
 def test_one_code_of_a_place_alone_says_nothing() -> None:
     source = "def rate(amount, kind):\n    return amount * (1.2 if kind == 'CA' else 1.0)\n"
     assert verdict(source, "rate").status == "skipped"
+
+
+def test_a_field_s_alias_in_the_data_says_what_it_holds() -> None:
+    source = (
+        "from typing import Annotated\n"
+        "from pydantic import BaseModel, Field\n"
+        "class Applicant(BaseModel):\n"
+        "    years: Annotated[int, Field(alias='Age')]\n"
+        "    kind: str = Field(..., alias='Gender')\n"
+        "    score: int = Field(0, alias='Score')\n"
+        "def approve(a: Applicant) -> bool:\n"
+        "    return a.years < 60 and a.kind == 'male' and a.score > 1\n"
+    )
+    model = model_of(source, "approve")
+    assert {leaf.display: leaf.category for leaf in model.leaves} == {
+        "a.years": "age",
+        "a.kind": "gender",
+        "a.score": None,
+    }
