@@ -101,6 +101,9 @@ NAMES = [
     ("is_resident", "region"),
     ("non_resident", "region"),
     ("residential_status", "region"),
+    ("resident_status", "region"),
+    ("is_tax_resident", "region"),
+    ("domicile", "region"),
     ("resident_age", "age"),
     ("metronome_bpm", None),
     # A US state is where US code keeps a person's residence; a thing's state is not one, nor
