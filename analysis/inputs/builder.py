@@ -199,7 +199,15 @@ class InputBuilder:
             # `def f(age, sex, *folds)`: the named ones go by position, then the extras.
             for param in params:
                 param.keyword = param.keyword and param.name not in positional_names
-            extras = vararg_leaf(fn, args.vararg, (("param", args.vararg.arg),), leaves)
+            where: InputPath = (("param", args.vararg.arg),)
+            spot = Spot(args.vararg.arg, None, MISSING, where, 0, None)
+            people = self.records_collection(spot, fn, leaves)
+            if people is not None and not isinstance(people, ListShape):
+                for leaf in people.leaves():  # read as a mapping: no list of arguments
+                    leaves.remove(leaf)
+                people = None
+            # `def count(*people): p["gender"] for p in people`: records, one per argument
+            extras = people or vararg_leaf(fn, args.vararg, where, leaves)
             params.append(Param(args.vararg.arg, False, extras, spread=True))
         if args.kwarg is not None:
             params += self.keyword_record(fn, args.kwarg, leaves)

@@ -155,3 +155,8 @@ def test_a_constructor_given_column_names_takes_no_person() -> None:
     )
     assert not model_of(source, "Flagger.__init__").protected
     assert {leaf.name for leaf in model_of(source, "quote").protected} == {"age", "sex"}
+
+
+def test_records_passed_one_per_extra_argument_are_people() -> None:
+    source = "def count(*people):\n    return sum(1 for p in people if p['gender'] == 'female')\n"
+    assert verdict(source, "count").biased_attributes == ["gender"]
