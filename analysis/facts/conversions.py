@@ -35,7 +35,10 @@ FORM_WORDS = frozenset(
      "convert", "converted", "conversion", "unit", "units", "2", "tuple", "label", "labels",
      "name", "encode", "encoded", "encoding", "decode", "decoded", "recode", "recoded", "map",
      "mapped", "mapping", "lookup", "translate", "int", "integer", "num", "number", "numeric",
-     "id", "text", "display", "abbrev", "abbreviation", "short", "enum", "codes", "cat", "key"}
+     "id", "text", "display", "abbrev", "abbreviation", "short", "enum", "codes", "cat", "key",
+     # a transform of it as a model's term takes it: `ln_age`, `age_squared`, `scaled_age`
+     "ln", "log", "sqrt", "squared", "square", "cubed", "scaled", "centered", "centred",
+     "standardized", "standardised", "transformed"}
 )  # fmt: skip
 
 # Units an attribute is counted in: `months_to_days(m)` restates whatever it is handed.

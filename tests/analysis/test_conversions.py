@@ -28,6 +28,9 @@ from config.policy import default_policy
         # date): its class names what it computes.
         ("age.formula", "age"),
         ("vek.formula_2020_01", "age"),
+        # a transform of it as a model's term takes it
+        ("ASCVD.ln_age", "age"),
+        ("age_squared", "age"),
     ],
 )
 def test_conversions_are_named_by_the_attribute_and_form_words_only(
