@@ -216,11 +216,16 @@ class ObjectShape(FieldsShape):
 
     cls: str
     by_position: int = 0
+    # Made without its constructor, its state set by hand: one whose constructor sets what
+    # the method reads from a file, a parse, a database (instances.HeldObjects.bare).
+    bare: bool = False
 
     def encode(self, values: dict[InputPath, Any]) -> Any:
         fields = self.encoded_fields(values)
         state = {name[1:]: fields.pop(name) for name in list(fields) if name[0] == SET_AFTER}
         built: dict[str, Any] = {"__cb__": "new", "class": self.cls, "kwargs": fields}
+        if self.bare:
+            built["bare"] = True
         if VARARGS in fields:
             extra = fields.pop(VARARGS)
             names = list(fields)[: self.by_position]

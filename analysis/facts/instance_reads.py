@@ -122,23 +122,32 @@ def state_set_outside(
     method of the class sets: what a caller, a loader or an ORM puts there
     (`self.__dict__.update(record)`, `setattr(self, k, v)`, `age = Column(Integer)` in the
     class body); when one of them is `protected` by its name (else an attribute so read is as
-    often one the class lacks by mistake). Not methods, properties, nested classes, nor a
-    class body's plain constants."""
-    members = {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
-    for stmt in cls.body:
-        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
-        if not isinstance(value, ast.Call):  # `age = Column(...)` is a column, not a value
-            members |= {target.id for target in assigned_names(stmt) if value is not None}
+    often one the class lacks by mistake)."""
+    set_in: set[str] = set()
     for stmt in cls.body:
         if isinstance(stmt, FUNCTIONS) and (own := instance_name(stmt)):
-            members |= attributes_set(stmt, own)
-    read: list[str] = []
-    for method, name in reached_methods(fn, instance, cls):
-        read += [a for a in sorted(instance_attributes(method, name, ast.Load) - members)]
-    read = list(dict.fromkeys(read))
+            set_in |= attributes_set(stmt, own)
+    read = [attr for attr in instance_inputs(fn, instance, cls) if attr not in set_in]
     # One protected attribute so set says the class takes its fields from outside: the
     # others read beside it come the same way (`self.age >= 18 and self.income > 1000`).
     return read[:MAX_STATE] if any(map(protected, read)) else []
+
+
+def instance_inputs(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> list[str]:
+    """The attributes of its instance `fn` (or a method it reaches through it) reads, in
+    order: not methods, properties, nested classes, nor a class body's plain constants
+    (`age = Column(...)` in the class body is a column, read as an instance's value), nor
+    what `fn` sets itself."""
+    members = {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
+    for stmt in cls.body:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if value is not None and not isinstance(value, ast.Call):
+            members |= {target.id for target in assigned_names(stmt)}
+    members |= attributes_set(fn, instance)  # what `fn` sets before its helpers read it
+    read: list[str] = []
+    for method, name in reached_methods(fn, instance, cls):
+        read += sorted(instance_attributes(method, name, ast.Load) - members)
+    return list(dict.fromkeys(read))
 
 
 def assigned_names(stmt: ast.stmt) -> list[ast.Name]:

@@ -13,10 +13,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeVar
 
-from analysis.facts.fieldreads import FieldRead, record_accesses
+from analysis.facts.fieldreads import (
+    FieldRead,
+    Matcher,
+    field_matcher,
+    name_matcher,
+    record_accesses,
+)
 from analysis.facts.frame_reads import frame_name
 from analysis.facts.instance_reads import (
     held_reads,
+    instance_inputs,
     reached_methods,
     state_set_elsewhere,
     state_set_outside,
@@ -54,6 +61,7 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
 # Classes whose instances are built from the fields they declare, not by a constructor.
 DECLARED_FIELDS = ("dataclass", "namedtuple", "pydantic")
+MAX_BARE = 12  # attributes of an instance made without its constructor, set by hand at most
 
 # The fields a method reads of one attribute of an object: `age` of `settings` for
 # `self.settings.age`.
@@ -77,6 +85,7 @@ class Shaper(Protocol):
         path: InputPath,
         leaves: list[Leaf],
         depth: int,
+        base: Matcher | None = None,
     ) -> Shape: ...
 
     def class_fields(
@@ -160,15 +169,36 @@ class HeldObjects:
             protected = self.policy.canonical_category
             outside = state_set_outside(self.fn, name, cls, lambda a: protected(a) is not None)
             state += [attr for attr in outside if attr not in state and attr not in built.fields]
-        if not state:
-            return built
-        fields = dict(built.fields)
-        for attr in state:
-            where = (*path, ("attr", attr))
-            fields[SET_AFTER + attr] = self.builder.shape(
-                self.fn, attr, None, MISSING, where, self.leaves, 1
-            )
-        return replace(built, fields=fields)
+        if state:
+            fields = dict(built.fields)
+            for attr in state:
+                fields[SET_AFTER + attr] = self.state(path, attr)
+            built = replace(built, fields=fields)
+        if isinstance(built, ObjectShape) and not any(
+            leaf.protected for leaf in self.leaves if leaf.path[0] == path[0]
+        ):
+            return self.bare(cls, name, path) or built
+        return built
+
+    def state(self, path: InputPath, attr: str, leaves: list[Leaf] | None = None) -> Shape:
+        where = (*path, ("attr", attr))
+        held = field_matcher(name_matcher(path[0][1]), attr)  # `self.people`, read as such
+        return self.builder.shape(
+            self.fn, attr, None, MISSING, where, self.leaves if leaves is None else leaves, 1, held
+        )
+
+    def bare(self, cls: ast.ClassDef, name: str, path: InputPath) -> ObjectShape | None:
+        """An instance whose constructor sets what `fn` reads from elsewhere (a file it
+        opens, a line it parses, a database, the items a method appends): made without its
+        constructor, the attributes `fn` reads set by hand, when they hold a person. None
+        otherwise."""
+        found: list[Leaf] = []
+        read = instance_inputs(self.fn, name, cls)[:MAX_BARE]
+        fields = {SET_AFTER + attr: self.state(path, attr, found) for attr in read}
+        if not any(leaf.protected for leaf in found):
+            return None
+        self.leaves[:] = [leaf for leaf in self.leaves if leaf.path[0] != path[0]] + found
+        return ObjectShape(fields, cls=self.facts.qualname(cls), bare=True)
 
     def constructed(
         self,

@@ -542,3 +542,50 @@ def test_what_an_orm_or_a_loader_puts_on_the_instance_is_its_input() -> None:
     assert verdict(SET_FROM_OUTSIDE, "Patient.risk").biased_attributes == ["age"]
     assert verdict(SET_FROM_OUTSIDE, "Loaded.eligible").biased_attributes == ["age"]
     assert verdict(SET_FROM_OUTSIDE, "Stock.value").status == "skipped"  # no person there
+
+
+# A constructor that sets what the methods read from elsewhere: a file it opens, a line it
+# parses, the items another method appends. The instance is made without it, the attributes
+# the method reads set by hand.
+SET_FROM_ELSEWHERE = """
+import json
+
+
+class FromFile:
+    def __init__(self, path):
+        with open(path) as f:
+            self.sex = json.load(f)["sex"]
+
+    def dose(self):
+        return 5 if self.sex == "F" else 7
+
+
+class Parsed:
+    def __init__(self, line: str):
+        parts = line.split(",")
+        self.name, self.age = parts[0], int(parts[1])
+
+    def senior(self):
+        return self.age >= 65
+
+
+class Register:
+    def __init__(self):
+        self.people = []
+
+    def add(self, name, age):
+        self.people.append({"name": name, "age": age})
+
+    def seniors(self):
+        return [p["name"] for p in self.people if p["age"] > 65]
+"""
+
+
+@pytest.mark.parametrize(
+    ("qualname", "attribute"),
+    [("FromFile.dose", "gender"), ("Parsed.senior", "age"), ("Register.seniors", "age")],
+)
+def test_an_instance_whose_constructor_reads_elsewhere_is_made_without_it(
+    qualname: str, attribute: str
+) -> None:
+    assert verdict(SET_FROM_ELSEWHERE, qualname).biased_attributes == [attribute]

@@ -44,7 +44,8 @@ A module that cannot be imported (or one listed in "stub") is replaced by a reco
 call that touches a stub fails with "needs": the modules it needed, so it proves nothing.
 A value V is JSON, or a tagged object {"__cb__": tag, ...}: "record" (fields: an object that
 answers both item and attribute access), "new" (class, kwargs, optional args: instance of a
-class of the module, by qualified name; optional set: attributes set once it is built),
+class of the module, by qualified name; optional set: attributes set once it is built;
+optional bare: made without its constructor),
 "enum" (class, member), "tuple" (items), "float" (v: "inf"/"nan"), "decimal" (v: a number's
 text), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set),
 "made" (function: what that function of the module returns when called without arguments),
@@ -623,6 +624,8 @@ class Harness:
         if shared and value["class"] in self.plain_instances:
             return self.plain_instances[value["class"]]
         try:
+            if value.get("bare"):  # its state by hand: the constructor reads files, parses...
+                raise TypeError(value["class"])
             obj = cls(*args, **kwargs)
         except TypeError:  # its constructor wants other arguments: fill the fields by hand
             obj = object.__new__(cls)
@@ -637,7 +640,10 @@ class Harness:
             try:
                 setattr(obj, k, self.decode(v))
             except Exception:  # noqa: BLE001 - a property without a setter, slots: as it is
-                pass
+                try:
+                    object.__setattr__(obj, k, self.decode(v))
+                except Exception:  # noqa: BLE001
+                    pass
         if shared:
             self.plain_instances[value["class"]] = obj
         return obj
