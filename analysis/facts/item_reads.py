@@ -254,14 +254,20 @@ def unpacking_loops(fn: ast.AST) -> dict[str, list[list[str]]]:
     return found
 
 
-def person_keyed_reads(fn: ast.AST, base: Matcher, policy: Policy) -> Matcher | None:
+# function -> the locals assigned from a protected input in it (one walk per function).
+PERSON_KEYS: Cache[int, set[str]] = Cache("locals of protected inputs")
+
+
+def person_keyed_reads(
+    fn: ast.AST, base: Matcher, facts: ModuleFacts, policy: Policy
+) -> Matcher | None:
     """Reads of what `base` matches by a key the person's own input gives: `rates[state]`,
     `tables.provinces[province.value]` after `province = req.province`; a matcher of those
     reads (the table's item, followed through `params = rates[state]`), or None. A key
     is the person's when it names a protected attribute (`sex`, `req.province`) or is a local
     worked out from one; a name of a column or key (`sex_col`) is not."""
     matcher = with_aliases(fn, base)
-    keyed = person_key_names(fn, policy)
+    keyed = facts.caches.value(PERSON_KEYS, id(fn), lambda: person_key_names(fn, policy))
     reads = {
         id(node)
         for node in matcher.nodes(fn)

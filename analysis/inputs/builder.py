@@ -559,7 +559,9 @@ class InputBuilder:
             return None
         if spot.base is None and self.facts.hints.get(spot.name.lower(), Hint()).given:
             return None  # the project passes its own table (`_clamp(bw, _WILKS_RANGE, sex)`)
-        reads = person_keyed_reads(fn, spot.base or name_matcher(spot.name), self.policy)
+        reads = person_keyed_reads(
+            fn, spot.base or name_matcher(spot.name), self.facts, self.policy
+        )
         if reads is None:
             return None
         item_path = (*spot.path, KeyedShape.first_item)
