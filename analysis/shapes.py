@@ -341,6 +341,26 @@ class SeriesShape(CollectionShape):
 
 
 @dataclass(frozen=True)
+class CalledShape:
+    """A value its holder hands out when called: `person.age()`, a record's method named for
+    a person's attribute (the child's record answers the call with the value)."""
+
+    inner: Shape
+
+    def leaves(self) -> list[Leaf]:
+        return self.inner.leaves()
+
+    def groups(self) -> list[Shape]:
+        return self.inner.groups()
+
+    def encode(self, values: dict[InputPath, Any]) -> Any:
+        return {"__cb__": "called", "v": self.inner.encode(values)}
+
+    def plain(self, values: dict[InputPath, Any]) -> Any:
+        return self.inner.plain(values)
+
+
+@dataclass(frozen=True)
 class KeyedShape:
     """A table read by a key the person's input gives (`rates[state]`,
     `tables.provinces[province.value]`, a field `dict[str, Params]`): the same item under every
@@ -377,6 +397,7 @@ Shape = (
     | FrameShape
     | SeriesShape
     | KeyedShape
+    | CalledShape
 )
 
 
@@ -572,6 +593,8 @@ def every_item(path: InputPath, model: InputModel) -> InputPath:
                     walk(shape.item, i + 1)
             case KeyedShape():
                 walk(shape.item, i + 1)  # one item: every key's
+            case CalledShape():
+                walk(shape.inner, i)  # the value itself, handed out by a call
             case RecordShape() | JsonTextShape() | ObjectShape() | TupleShape() | RecordedShape():
                 inner = next((sub for sub in shape.fields.values() if holds(sub)), None)
                 if inner is not None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from analysis.caches import Cache
+from analysis.execution.harness.getters import getter_field
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
@@ -75,6 +76,7 @@ from analysis.inputs.leaves import LeafMaker, spread_typicals
 from analysis.inputs.value_lists import list_of_values
 from analysis.inputs.web_request import REQUEST_PARTS, request_reads
 from analysis.shapes import (
+    CalledShape,
     FrameShape,
     InputModel,
     InputPath,
@@ -606,9 +608,19 @@ class InputBuilder:
             return None
         # `dob.year`, `gender.value`: a protected value, not a record
         accessed = object_reads(name, record_accesses(fn, name, self.facts, spot.base), self.policy)
-        if accessed:
-            return self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
-        return None
+        called = [
+            attr
+            for attr in called_attributes(fn, spot.base or name_matcher(name))
+            if attr not in accessed and self.policy.canonical_category(attr)
+        ]
+        if not accessed and not called:
+            return None
+        record = self.record(fn, accessed, path, leaves, depth, local=True, owner=name)
+        for attr in called:  # `person.age()`: a method named for the person's attribute
+            where = (*path, ("attr", attr))
+            value = self.shape(fn, attr, None, MISSING, where, leaves, depth + 1)
+            record.fields[attr] = CalledShape(value)
+        return record
 
     def unpacked_record(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A mapping unpacked into a call of the project (`IndividualCoreFields(**core_data)`,
@@ -939,6 +951,25 @@ def field_alias(stmt: ast.AnnAssign) -> str | None:
 
 # Annotations of a mapping: `dict[str, Params]`, `Mapping[str, float]`.
 MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping"})
+
+
+def called_attributes(fn: FunctionNode, holder: Matcher) -> list[str]:
+    """The attributes of what `holder` matches that `fn` calls with no arguments
+    (`person.age()`), in order."""
+    found: list[str] = []
+    for node in holder.nodes(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and not node.args
+            and not node.keywords
+            and holder(node.func.value)
+            and not node.func.attr.startswith("_")
+            and getter_field(node.func.attr) is None  # `get_age()`: a getter (reads_input)
+            and node.func.attr not in found
+        ):
+            found.append(node.func.attr)
+    return found
 
 
 # What goes through a mapping's entries: `offers.items()`, `for k in table`.

@@ -224,3 +224,10 @@ def test_a_getter_is_read_as_its_field_and_the_record_answers_it() -> None:
 )  # fmt: skip
 def test_a_getter_s_name_says_its_field(method: str, field: str | None) -> None:
     assert getter_field(method) == field
+
+
+def test_a_method_named_for_the_person_s_attribute_hands_it_out() -> None:
+    source = "def retire(p):\n    return 'retire' if p.age() >= 67 and p.name() else 'work'\n"
+    model = model_of(source, "retire")
+    assert [leaf.display for leaf in model.protected] == ["p.age"]
+    assert verdict(source, "retire").biased_attributes == ["age"]

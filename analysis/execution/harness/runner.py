@@ -50,8 +50,8 @@ optional bare: made without its constructor),
 text), "date" (v: ISO date), "literal" (v: a Python literal: bytes, complex, Ellipsis, a set),
 "made" (function: what that function of the module returns when called without arguments),
 "frame" (columns: a DataFrame), "series" (values: a Series), "anykey" (item: a dict holding
-that item under every key), "recorded" (an argument of a recorded call with
-leaves set: recorded.py). `Harness.decode_<tag>` builds each.
+that item under every key), "called" (v: a value handed out when called), "recorded" (an
+argument of a recorded call with leaves set: recorded.py). `Harness.decode_<tag>` builds each.
 """
 
 import builtins
@@ -576,6 +576,10 @@ class Harness:
         except ImportError:
             return Column(values)
         return pandas.Series(values)
+
+    def decode_called(self, value):
+        held = self.decode(value["v"])
+        return lambda *args, **kwargs: held  # `person.age()`: the value, when called
 
     def decode_anykey(self, value):
         item = value["item"]
