@@ -56,12 +56,18 @@ def converts(
 ) -> bool:
     """Whether the function computes attribute `category` itself (see the module's doc).
     `const`: the value of a constant expression of its module (ModuleFacts.const)."""
+    if info.name in REPRESENTATIONS:
+        return True  # an object's text shows what it holds: an echo, no decision
     if named_conversion(info.qualname, category, policy):
         return True
     tokens = name_tokens(info.name)
     if not tokens or not all(t in FORM_WORDS for t in tokens):
         return False
     return Recoding(const or literal).recodes(info.node)
+
+
+# The methods that give an object's text: what it holds, in another form.
+REPRESENTATIONS = frozenset({"__str__", "__repr__", "__format__"})
 
 
 def named_conversion(qualname: str, category: str, policy: Policy) -> bool:

@@ -4,6 +4,7 @@ not."""
 from __future__ import annotations
 
 import pytest
+from analysis_kit import verdict
 
 from analysis.facts.conversions import named_conversion
 from config.policy import default_policy
@@ -136,3 +137,14 @@ def test_a_recode_named_for_a_decision_or_reading_more_is_still_tested(qualname:
 
     report = verdict(RECODES, qualname)
     assert report.status == "biased", (report.status, report.reason)
+
+
+def test_an_object_s_text_is_what_it_holds_not_a_decision() -> None:
+    source = (
+        "class Member:\n"
+        "    def __init__(self, name, age):\n"
+        "        self.name, self.age = name, age\n"
+        "    def __str__(self):\n"
+        "        return f'{self.name}, {\"senior\" if self.age > 65 else \"adult\"} member'\n"
+    )
+    assert verdict(source, "Member.__str__").status == "clean"
