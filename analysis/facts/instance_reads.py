@@ -116,38 +116,63 @@ def state_set_elsewhere(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> l
 
 
 def state_set_outside(
-    fn: FunctionNode, instance: str, cls: ast.ClassDef, protected: Callable[[str], bool]
+    fn: FunctionNode,
+    instance: str,
+    family: list[ast.ClassDef],
+    protected: Callable[[str], bool],
+    known_bases: bool = True,
 ) -> list[str]:
     """Attributes of the instance that `fn` (or a method it reaches through it) reads and no
-    method of the class sets: what a caller, a loader or an ORM puts there
-    (`self.__dict__.update(record)`, `setattr(self, k, v)`, `age = Column(Integer)` in the
-    class body); when one of them is `protected` by its name (else an attribute so read is as
-    often one the class lacks by mistake)."""
+    method of its class or of the project's classes it derives from (`family`, the class
+    first) sets: what a caller, a loader or an ORM puts there (`self.__dict__.update(record)`,
+    `setattr(self, k, v)`, `age = Column(Integer)` in the class body); when one of them is
+    `protected` by its name (else an attribute so read is as often one the class lacks by
+    mistake). A class deriving from one outside the project (`known_bases` False) may get
+    the others from it: then only the protected ones."""
     set_in: set[str] = set()
-    for stmt in cls.body:
-        if isinstance(stmt, FUNCTIONS) and (own := instance_name(stmt)):
-            set_in |= attributes_set(stmt, own)
-    read = [attr for attr in instance_inputs(fn, instance, cls) if attr not in set_in]
+    for cls in family:
+        for stmt in cls.body:
+            if isinstance(stmt, FUNCTIONS) and (own := instance_name(stmt)):
+                set_in |= attributes_set(stmt, own)
+    read = [attr for attr in instance_inputs(fn, instance, family) if attr not in set_in]
+    if not known_bases:
+        read = [attr for attr in read if protected(attr)]
     # One protected attribute so set says the class takes its fields from outside: the
     # others read beside it come the same way (`self.age >= 18 and self.income > 1000`).
     return read[:MAX_STATE] if any(map(protected, read)) else []
 
 
-def instance_inputs(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> list[str]:
+def instance_inputs(fn: FunctionNode, instance: str, family: list[ast.ClassDef]) -> list[str]:
     """The attributes of its instance `fn` (or a method it reaches through it) reads, in
-    order: not methods, properties, nested classes, nor a class body's plain constants
-    (`age = Column(...)` in the class body is a column, read as an instance's value), nor
-    what `fn` sets itself."""
-    members = {stmt.name for stmt in cls.body if isinstance(stmt, (*FUNCTIONS, ast.ClassDef))}
-    for stmt in cls.body:
-        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
-        if value is not None and not isinstance(value, ast.Call):
-            members |= {target.id for target in assigned_names(stmt)}
+    order: not methods, properties, nested classes of its class or of the project's classes
+    it derives from (`family`, the class first), nor their class bodies' plain constants
+    (`age = Column(...)` in a class body is a column, read as an instance's value), nor what
+    `fn` sets itself, nor what it calls (`self.helper()`: a method it gets elsewhere)."""
+    members: set[str] = set()
+    for cls in family:
+        members |= {s.name for s in cls.body if isinstance(s, (*FUNCTIONS, ast.ClassDef))}
+        for stmt in cls.body:
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+            if value is not None and not isinstance(value, ast.Call):
+                members |= {target.id for target in assigned_names(stmt)}
     members |= attributes_set(fn, instance)  # what `fn` sets before its helpers read it
     read: list[str] = []
-    for method, name in reached_methods(fn, instance, cls):
+    for method, name in reached_methods(fn, instance, family[0]):
+        members |= called_attributes(method, name)
         read += sorted(instance_attributes(method, name, ast.Load) - members)
-    return list(dict.fromkeys(read))
+    return [attr for attr in dict.fromkeys(read) if attr not in members]
+
+
+def called_attributes(method: FunctionNode, instance: str) -> set[str]:
+    """The attributes of its instance `method` calls (`self.helper(...)`)."""
+    return {
+        node.func.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == instance
+    }
 
 
 def assigned_names(stmt: ast.stmt) -> list[ast.Name]:

@@ -52,7 +52,7 @@ from analysis.shapes import (
     RecordShape,
     Shape,
 )
-from analysis.source.functions import FunctionNode, constructor
+from analysis.source.functions import FunctionNode, constructor, lineage
 from analysis.values import MISSING
 from config.policy import Policy
 
@@ -167,7 +167,10 @@ class HeldObjects:
         if isinstance(built, ObjectShape):
             state = state_set_elsewhere(self.fn, name, cls)
             protected = self.policy.canonical_category
-            outside = state_set_outside(self.fn, name, cls, lambda a: protected(a) is not None)
+            family, known = self.family(cls)
+            outside = state_set_outside(
+                self.fn, name, family, lambda a: protected(a) is not None, known
+            )
             state += [attr for attr in outside if attr not in state and attr not in built.fields]
         if state:
             fields = dict(built.fields)
@@ -179,6 +182,18 @@ class HeldObjects:
         ):
             return self.bare(cls, name, path) or built
         return built
+
+    def family(self, cls: ast.ClassDef) -> tuple[list[ast.ClassDef], bool]:
+        """`cls` and the project's classes it derives from, and whether every base it names
+        is one of them (or `object`)."""
+        family = lineage(cls, self.facts.classes)
+        names = {c.name for c in family}
+        bases = [b for c in family for b in c.bases]
+        known = all(
+            (b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) in names | {"object"}
+            for b in bases
+        )
+        return family, known
 
     def state(self, path: InputPath, attr: str, leaves: list[Leaf] | None = None) -> Shape:
         where = (*path, ("attr", attr))
@@ -192,8 +207,11 @@ class HeldObjects:
         opens, a line it parses, a database, the items a method appends): made without its
         constructor, the attributes `fn` reads set by hand, when they hold a person. None
         otherwise."""
+        family, known = self.family(cls)
+        if not known:
+            return None  # what a base outside the project sets up is not known here
         found: list[Leaf] = []
-        read = instance_inputs(self.fn, name, cls)[:MAX_BARE]
+        read = instance_inputs(self.fn, name, family)[:MAX_BARE]
         fields = {SET_AFTER + attr: self.state(path, attr, found) for attr in read}
         if not any(leaf.protected for leaf in found):
             return None
