@@ -780,7 +780,7 @@ class InputBuilder:
                 read.where,
                 fname,
                 None,
-                self.fallback(read) if self.policy.canonical_category(fname) is None else MISSING,
+                MISSING,
                 (*path, (read.step, fname)),
                 leaves,
                 depth + 1,
@@ -796,22 +796,6 @@ class InputBuilder:
                 for leaf in fields[fname].leaves():
                     leaf.read_in = leaf.read_in or where.name  # the helper reading it
         return RecordShape(fields)
-
-    def fallback(self, read: FieldRead) -> Any:
-        """The value the code falls back on when a record lacks a field, `config.get(
-        "data_dir", "./data")`: one it works with (a plain constant only; MISSING if none)."""
-        for node in read.matcher.nodes(read.where):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "get"
-                and len(node.args) == 2
-                and read.matcher(node)
-            ):
-                value = self.facts.const(node.args[1])
-                if isinstance(value, (str, int, float)) and value is not MISSING:
-                    return value
-        return MISSING
 
 
 @dataclass(frozen=True)

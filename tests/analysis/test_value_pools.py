@@ -471,21 +471,6 @@ def test_an_age_carried_as_the_text_of_its_band_is_tried_as_bands() -> None:
     assert all(isinstance(value, str) for value in pool)
 
 
-def test_a_field_rests_on_the_value_the_code_falls_back_on() -> None:
-    source = (
-        "from pathlib import Path\n"
-        "def briefing(config):\n"
-        "    folder = Path(config.get('data_dir', './data'))\n"
-        "    sex = config.get('sex', 'unknown')\n"
-        "    return folder.name + (' F' if sex == 'female' else ' M')\n"
-    )
-    model = model_of(source, "briefing")
-    folder = leaf(model, "config['data_dir']")
-    assert folder.pool[folder.typical] == "./data"
-    sex = leaf(model, "config['sex']")  # a person's own field rests on a value of its category
-    assert sex.pool[sex.typical] != "unknown"
-
-
 @pytest.mark.parametrize(
     ("test", "attribute"),
     [
