@@ -144,7 +144,9 @@ CallerModel = Callable[[FunctionInfo], InputModel]
 def places_compared(texts: list[str]) -> bool:
     """Whether a value is compared with a place by name, or with two codes of places."""
     codes = {text for text in texts if text in REGION_CODES}
-    return len(codes) >= 2 or any(names_a_place(name_tokens(text)) for text in texts)
+    # a place by a name longer than a code: `uk` beside `fr` and `de` is a language
+    named = any(len(text) > 3 and names_a_place(name_tokens(text)) for text in texts)
+    return len(codes) >= 2 or named
 
 
 class LeafMaker:
@@ -393,9 +395,11 @@ class LeafMaker:
             word = self.policy.word_in(value)
             if category is not None and word is not None and self.policy.strength(word) == "strong":
                 return category
-        # `grp in ("Asian", "Hispanic")`, `lvl == "bachelor"`: values that tell their category
+        # `grp in ("Asian", "Hispanic")`, `status == "married"`: values that tell their category
         texts = words(compared)
-        told = {self.policy.category_told_by_value(value) for value in texts}
+        # Not an education: a compared "college" or "high-school" is as often a tier or a
+        # level of something else (a record's, a league's) as a person's schooling.
+        told = {self.policy.category_told_by_value(value) for value in texts} - {"education"}
         spelt = [value for value in compared if isinstance(value, str)]
         if places_compared(spelt) and "region" in self.policy.enabled_categories:
             told.add("region")  # `state == "California"`, `province in ("ON", "QC")`

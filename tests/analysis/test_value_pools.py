@@ -475,7 +475,7 @@ def test_an_age_carried_as_the_text_of_its_band_is_tried_as_bands() -> None:
     ("test", "attribute"),
     [
         ("grp in ('Asian', 'Hispanic')", "race"),
-        ("lvl == 'bachelor'", "education"),
+        ("status == 'divorced'", "marital_status"),
         ("where == 'California'", "region"),
         ("where in ('CA', 'NY')", "region"),
     ],
@@ -491,6 +491,10 @@ def test_an_input_compared_with_values_that_tell_their_category_carries_it(
 def test_one_code_of_a_place_alone_says_nothing() -> None:
     source = "def rate(amount, kind):\n    return amount * (1.2 if kind == 'CA' else 1.0)\n"
     assert verdict(source, "rate").status == "skipped"
+    languages = "def words(n, lang):\n    return n if lang in ('uk', 'fr', 'de') else -n\n"
+    assert verdict(languages, "words").status == "skipped"  # Ukrainian, not the UK
+    tiers = "def records(level, n):\n    return n if level in ('college', 'high-school') else 0\n"
+    assert verdict(tiers, "records").status == "skipped"  # a record's tier, no schooling
 
 
 def test_a_field_s_alias_in_the_data_says_what_it_holds() -> None:
