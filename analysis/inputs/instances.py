@@ -205,11 +205,15 @@ class HeldObjects:
     def bare(self, cls: ast.ClassDef, name: str, path: InputPath) -> ObjectShape | None:
         """An instance whose constructor sets what `fn` reads from elsewhere (a file it
         opens, a line it parses, a database, the items a method appends): made without its
-        constructor, the attributes `fn` reads set by hand, when they hold a person. None
-        otherwise."""
+        constructor, the attributes `fn` reads set by hand, when they hold a person and `fn`
+        takes nothing else (a method that also takes a record may find the person there, and
+        needs what the constructor sets up). None otherwise."""
         family, known = self.family(cls)
         if not known:
             return None  # what a base outside the project sets up is not known here
+        args = self.fn.args
+        if len([*args.posonlyargs, *args.args, *args.kwonlyargs]) > 1 or args.vararg or args.kwarg:
+            return None  # the person may come in its other inputs: the constructor's object
         found: list[Leaf] = []
         read = instance_inputs(self.fn, name, family)[:MAX_BARE]
         fields = {SET_AFTER + attr: self.state(path, attr, found) for attr in read}
