@@ -158,13 +158,13 @@ def instance_inputs(fn: FunctionNode, instance: str, family: list[ast.ClassDef])
     members |= attributes_set(fn, instance)  # what `fn` sets before its helpers read it
     read: list[str] = []
     for method, name in reached_methods(fn, instance, family[0]):
-        members |= called_attributes(method, name)
+        members |= methods_called(method, name)
         read += sorted(instance_attributes(method, name, ast.Load) - members)
     return [attr for attr in dict.fromkeys(read) if attr not in members]
 
 
-def called_attributes(method: FunctionNode, instance: str) -> set[str]:
-    """The attributes of its instance `method` calls (`self.helper(...)`)."""
+def methods_called(method: FunctionNode, instance: str) -> set[str]:
+    """The attributes of `instance` that `method` calls (`self.helper(...)`, `table.npx(x)`)."""
     return {
         node.func.attr
         for node in ast.walk(method)

@@ -34,6 +34,7 @@ from analysis.facts.frame_reads import (
     vectorised,
 )
 from analysis.facts.hint import Hint
+from analysis.facts.instance_reads import methods_called
 from analysis.facts.item_reads import (
     element_accesses,
     held_item_accesses,
@@ -823,14 +824,7 @@ def plain_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef
 def duck_class(fn: FunctionNode, name: str, facts: ModuleFacts) -> ast.ClassDef | None:
     """The one class of the module whose methods include every method `fn` calls on
     parameter `name` (`table.npx(age, n)`), when it calls some."""
-    called = {
-        node.func.attr
-        for node in ast.walk(fn)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == name
-    }
+    called = methods_called(fn, name)
     if not called:
         return None
     found = {
