@@ -104,6 +104,11 @@ NAMES = [
     ("resident_status", "region"),
     ("is_tax_resident", "region"),
     ("domicile", "region"),
+    # A disability and an occupation in the words of other languages' code
+    ("engel_derecesi", "disability"),
+    ("grad_der_behinderung", "disability"),
+    ("discapacidad", "disability"),
+    ("meslek", "occupation"),
     ("resident_age", "age"),
     ("metronome_bpm", None),
     # A US state is where US code keeps a person's residence; a thing's state is not one, nor
