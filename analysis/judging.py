@@ -35,6 +35,7 @@ from analysis.execution.process import Executor, Limits, Session, Target
 from analysis.facts.conversions import converts
 from analysis.facts.people import only_people
 from analysis.inputs.builder import InputBuilder
+from analysis.inputs.loaded_tables import seed_table_keys, tables_looked_up
 from analysis.modules import Module, is_test
 from analysis.report import FunctionReport
 from analysis.search.missing_fields import has_opaque_record, learn_missing_fields
@@ -202,7 +203,9 @@ class Judgement:
         limits = self.bench.limits
         limits = replace(limits, session_timeout=limits.session_timeout + extra)
         try:
-            return executor.open(self.bench.target(info, self.module, recorded=replaying), limits)
+            target = self.bench.target(info, self.module, recorded=replaying)
+            tables = tables_looked_up(self.targets, self.module.facts.hints)
+            return executor.open(replace(target, tables=tables), limits)
         except ReplyForged as exc:
             static_review(info, model, report, tampered(exc))
         except LoadDied as exc:  # the module killed its sandbox: an error, as a call can
@@ -217,6 +220,7 @@ class Judgement:
         if session.load_error:
             static_review(self.info, self.model, self.report, f"cannot run: {session.load_error}")
             return None
+        seed_table_keys(self.targets, self.module.facts.hints, session.table_keys)
         # evidence: the calls the project's own runs made come first; what they prove is
         # not searched again, and what they do not is left to the synthesised inputs.
         replayed = self.replay(session, refusals_only)

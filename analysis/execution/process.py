@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import CallsProveNothing, LoadDied, ReplyForged, SessionDied
+from analysis.execution.harness.loading import MAX_TABLE_KEYS, json_scalar
 from analysis.execution.interpreter import Interpreter, current_interpreter
 
 # The child script: its parts joined in order, each standard library only (see harness/runner.py).
@@ -258,6 +259,9 @@ class Target:
     # The module's set-up functions its callers run first (analysis/facts/preparations.py):
     # run once, after loading.
     prepare: tuple[str, ...] = ()
+    # Tables the module builds as it loads, by dotted path, whose keys the child reads once
+    # it has (analysis/facts/hint.py `loaded`): Session.table_keys.
+    tables: tuple[str, ...] = ()
 
 
 def rlimit_setter(limits: Limits) -> Callable[[], None]:
@@ -397,6 +401,8 @@ class Session:
         self.free_calls = 0  # calls that touched no stubbed module
         self.load_error: str | None = None
         self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
+        # The keys of the target's tables the module built as it loaded (Target.tables).
+        self.table_keys: dict[str, tuple[Any, ...]] = {}
         self.channel = Channel()
         assert proc.stdin is not None
         os.set_blocking(proc.stdin.fileno(), False)
@@ -415,6 +421,7 @@ class Session:
         stubbed = reply.get("stubbed")
         if isinstance(stubbed, list):
             self.stubbed = tuple(str(m)[:200] for m in stubbed[:50])
+        self.table_keys = read_table_keys(reply.get("tables"), target.tables)
 
     def run(self, calls: Sequence[Call]) -> list[Outcome]:
         """Run a batch of calls, one outcome each, in order.
@@ -570,6 +577,19 @@ class Session:
         self.close()
 
 
+def read_table_keys(tables: Any, asked: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
+    """The keys the child read of the tables asked for: scalars only, so many at most
+    (whatever else a reply holds is the module's doing, and dropped)."""
+    if not isinstance(tables, dict):
+        return {}
+    kept: dict[str, tuple[Any, ...]] = {}
+    for path in asked:
+        keys = tables.get(path)
+        if isinstance(keys, list):
+            kept[path] = tuple(k for k in keys[:MAX_TABLE_KEYS] if json_scalar(k))
+    return kept
+
+
 def load_message(
     target: Target, limits: Limits, repo_view: str | None, evidence_view: str | None = None
 ) -> dict[str, Any]:
@@ -599,4 +619,5 @@ def load_message(
         "recorded": list(target.recorded),
         "changes": list(target.changes),
         "prepare": list(target.prepare),
+        "tables": list(target.tables),
     }

@@ -78,6 +78,7 @@ class Harvester:
         # `for name, weight in WEIGHTS.items()`: the keys `params[name]` may be, by loop name.
         self.loop_keys: dict[str, list[str]] = {}
         self._assigned: set[str] | None = None
+        self.params = {arg.arg for arg in all_args(fn)}
 
     def run(self) -> None:
         for node in ast.walk(self.fn):
@@ -333,6 +334,8 @@ class Harvester:
         table = self.facts.const(node.value, self.local)
         if isinstance(table, dict):  # RATES[region]: the table's keys are region's values
             self.file(self.subjects(node.slice), list(table))
+        elif table is MISSING:
+            self.loaded_table(node.value, node.slice)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         for side in (node.left, node.right):
@@ -480,6 +483,8 @@ class Harvester:
         table = self.facts.const(func.value, self.local)
         if func.attr == "get" and isinstance(table, dict) and node.args:
             self.file(self.subjects(node.args[0]), list(table))
+        elif func.attr == "get" and table is MISSING and node.args:
+            self.loaded_table(func.value, node.args[0])
         elif func.attr in TABLE_METHODS and len(node.args) == 1:
             # `df["sex"].map({1: 1.0, 2: 1.012})`: the mapping's keys are the column's values
             mapping = self.facts.const(node.args[0], self.local)
@@ -498,6 +503,22 @@ class Harvester:
                     "list" if func.attr in ("append", "extend") else "dict"
                 )
 
+    def loaded_table(self, table: ast.expr, key: ast.expr) -> None:
+        """A table of the module that no constant spells out (`SABITLER.ENGELLILIK.get(
+        degree)`, built from a JSON file at import), looked up by `key`: filed by its dotted
+        path under the key's names, for the sandbox to read its keys. Only a global's: a
+        local, a parameter or the instance holds a table of this call alone."""
+        path = dotted_path(table)
+        if path is None:
+            return
+        root = path.split(".", 1)[0]
+        if root in ("self", "cls") or root.lower() in self.assigned() or root in self.params:
+            return
+        for name in self.subjects(key):
+            loaded = self.facts.hint(name).loaded
+            if path not in loaded and len(loaded) < MAX_LOADED:
+                loaded.append(path)
+
     def link(self, callee: FunctionNode, bound: bool, call: ast.Call) -> None:
         for param, arg in call_bindings(callee, call, bound):
             value = self.facts.const(arg) if isinstance(arg, (ast.Constant, ast.Name)) else MISSING
@@ -512,6 +533,21 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+# Tables of the module built as it runs, per name: a few are enough to learn its codes.
+MAX_LOADED = 4
+
+
+def dotted_path(node: ast.expr) -> str | None:
+    """`SABITLER.ENGELLILIK` for a chain of attributes on a name; None for anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 # A Series' methods that look each value up in a mapping: its keys are the values.

@@ -24,6 +24,10 @@ class Hint:
     # Tables the project itself passes (`_clamp(bw, _WILKS_BW_RANGE, sex)`): whole values of
     # the parameter, where `constants` holds what it is compared with.
     given: list[Any] = field(default_factory=list)
+    # Tables the module builds as it runs, looked up by the name (`SABITLER.ENGELLILIK.get(
+    # degree)`, a dict loaded from a JSON file): no constant says their keys, which the
+    # sandbox reads once the module has loaded (Session.table_keys) and the search tries.
+    loaded: list[str] = field(default_factory=list)
     # (type, value) of every constant, so that adding one costs the same however many there are.
     seen: set[tuple[type, Any]] = field(default_factory=set, repr=False, compare=False)
 
@@ -53,6 +57,7 @@ class Hint:
         self.accepted += [v for v in other.accepted if v not in self.accepted]
         self.bounds += [b for b in other.bounds if b not in self.bounds]
         self.given += [g for g in other.given if not any(g is h for h in self.given)]
+        self.loaded += [t for t in other.loaded if t not in self.loaded]
 
 
 def kind_of(value: Any) -> str:

@@ -86,3 +86,52 @@ def site_builtins():
     site.setquit()
     site.sethelper()
     site.setcopyright()
+
+
+MAX_TABLE_KEYS = 40
+MAX_KEY_TEXT = 100
+
+
+def table_keys(module, paths):
+    """The keys of each table of the module named by a dotted path (`SABITLER.ENGELLILIK`,
+    built from a JSON file as it loaded), as JSON scalars: the codes a protected input is
+    looked up by, which no constant in the source spells out. A path that is not there or
+    holds no mapping (a module's `get`, a request library) is left out."""
+    found = {}
+    for path in paths[:50]:
+        if not isinstance(path, str):
+            continue
+        root, *attributes = path.split(".")
+        try:
+            table = vars(module)[root]
+            for attribute in attributes:
+                table = getattr(table, attribute)
+            keys = list(mapping_keys(table))
+        except Exception:  # noqa: BLE001 - whatever the module holds there, it tells nothing
+            continue
+        scalars = [k for k in keys if json_scalar(k)]
+        if scalars:
+            found[path] = scalars[:MAX_TABLE_KEYS]
+    return found
+
+
+def mapping_keys(table):
+    """A dict's keys, or a pandas table's (a Series' index, a DataFrame's columns)."""
+    from collections.abc import Mapping
+
+    if isinstance(table, Mapping):
+        return table.keys()
+    if type(table).__module__.startswith("pandas") and type(table).__name__ in (
+        "Series",
+        "DataFrame",
+    ):
+        return table.keys()
+    return ()
+
+
+def json_scalar(value: object) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MAX_KEY_TEXT
+    if isinstance(value, float):
+        return value == value and abs(value) != float("inf")
+    return isinstance(value, (bool, int))

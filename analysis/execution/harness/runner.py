@@ -28,7 +28,7 @@ Protocol (parent -> child, one JSON object per line, after the key line):
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
                             "parts": bool}]}
 Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per call, in order
-  {"loaded": true, "stubbed": [str]} | {"loaded": false, "error": str}
+  {"loaded": true, "stubbed": [str], "tables": {path: [key...]}} | {"loaded": false, "error": str}
   {"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
    "parts": [[path, repr, masked]...]} | {"ok": false, "error": str, "needs": [str]}
   (a result that reports an error, `{"error": "..."}`, is a failure: "ReturnedError: ...")
@@ -84,6 +84,7 @@ if __name__ != "__main__":
         refusing_dependency,
         same_source,
         site_builtins,
+        table_keys,
     )
     from analysis.execution.harness.output import (  # noqa: F401 - MAX_ITEMS: the tests read it here
         MAX_ITEMS,
@@ -339,10 +340,16 @@ class Harness:
                 RECORDED.preload(msg.get("recorded", []))
         except BaseException:  # noqa: BLE001 - a call that cannot load fails when it is made
             pass
+        tables = {}
+        try:  # the keys of tables the module built as it loaded, read outside any call
+            with self.alarm(float(msg.get("load_timeout", 10.0))):
+                tables = table_keys(module, msg.get("tables", []))
+        except BaseException:  # noqa: BLE001 - the search goes on with the code's own values
+            pass
         broken = self.guard.check() if self.guard else None
         if broken:
             return {"loaded": False, "error": broken}
-        return {"loaded": True, "stubbed": sorted(STUBS.forced | STUBS.missing)}
+        return {"loaded": True, "stubbed": sorted(STUBS.forced | STUBS.missing), "tables": tables}
 
     def execute(self, msg):
         """Run the source as its module: in its package when it has a dotted name."""

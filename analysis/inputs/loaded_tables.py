@@ -1,0 +1,42 @@
+"""Values from the tables a module builds as it loads: `SABITLER.ENGELLILIK.get(str(degree))`
+where SABITLER is read from the package's JSON file at import. No constant in the source says
+which degrees there are ("1" to "3"), and the policy's words for a disability are none of
+them, so every call takes the table's default. The harvest files the table's dotted path under
+the names that look it up (Hint.loaded); the sandbox reads its keys once the module has loaded
+(Session.table_keys); they join the protected leaf's values from the code, as constants the
+source compared it with would."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from analysis.facts.hint import Hint
+from analysis.inputs.doc_examples import seed_value
+from analysis.shapes import Leaf
+
+
+def tables_looked_up(leaves: list[Leaf], hints: Mapping[str, Hint]) -> tuple[str, ...]:
+    """The dotted paths of the loaded tables that these leaves' names look up."""
+    paths: list[str] = []
+    for leaf in leaves:
+        hint = hints.get(leaf.name.lower())
+        paths += [p for p in (hint.loaded if hint else []) if p not in paths]
+    return tuple(paths)
+
+
+def seed_table_keys(
+    leaves: list[Leaf], hints: Mapping[str, Hint], keys: Mapping[str, tuple[Any, ...]]
+) -> None:
+    """Each leaf tries the keys of the tables its name looks up, those of a type its values
+    already have (a degree given as "0" takes "1", not 1)."""
+    for leaf in leaves:
+        hint = hints.get(leaf.name.lower())
+        types = {type(v) for v in leaf.pool}
+        found = [k for path in (hint.loaded if hint else []) for k in keys.get(path, ())]
+        for key in [k for k in found if type(k) in types][:MAX_SEEDED]:
+            seed_value(leaf, key, first=False)
+
+
+# Keys tried per leaf at most: a table of every postcode is not a pool.
+MAX_SEEDED = 16
