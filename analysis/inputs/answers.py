@@ -2,11 +2,15 @@
 person from standard input, not from a parameter. Each `input()` the function calls is an
 input of its own, in the order the calls stand in the source, named by the variable it is
 kept in (else by its prompt: "Gender (M/F)? "), a number when `int()` or `float()` reads
-it. The harness types them at the prompts, one line each (harness/runner.py ANSWERS)."""
+it. A helper of the module that asks at the prompt it is handed (`yas = ask_number("Your
+age: ", 18)`, its own `int(input(message))` in a loop until the answer is valid) is such a
+call too, a number when the helper reads one. The harness types them at the prompts, one
+line each (harness/runner.py ANSWERS)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from typing import TypeGuard
 
 from analysis.execution.harness.runner import ANSWERS
@@ -17,43 +21,72 @@ __all__ = ["ANSWERS", "prompts"]
 NUMBER_READERS = frozenset({"int", "float", "Decimal"})
 
 
-def prompts(fn: FunctionNode) -> list[tuple[str, str, ast.expr | None]]:
-    """(name, prompt, annotation) of each `input()` call of `fn`'s own body, in source
-    order: the annotation `int` or `float` when that reads the answer."""
+def prompts(
+    fn: FunctionNode, functions: Mapping[str, FunctionNode] | None = None
+) -> list[tuple[str, str, ast.expr | None]]:
+    """(name, prompt, annotation) of each `input()` call of `fn`'s own body, and of each
+    call of a prompt helper among `functions` (the module's), in source order: the
+    annotation `int` or `float` when that reads the answer."""
+    helpers = prompt_helpers(functions or {})
+    helpers.pop(fn.name, None)  # the helper itself asks at its `input()`
     found: list[tuple[int, int, str, str, ast.expr | None]] = []
-    nodes, kept_in = own_nodes(fn)
+    nodes, kept_in = own_nodes(fn, helpers)
     for node in nodes:
-        if not is_input_call(node):
+        if not asks(node, helpers):
             continue
         reader = kept_in.get(id(node))
         prompt = prompt_text(node)
+        number = reader[1] if reader and reader[1] else helpers.get(called_name(node), "")
         name = reader[0] if reader else prompt
-        annotation = ast.Name(reader[1], ast.Load()) if reader and reader[1] else None
+        annotation = ast.Name(number, ast.Load()) if number else None
         found.append((node.lineno, node.col_offset, name or "answer", prompt, annotation))
     return [asked[2:] for asked in sorted(found, key=lambda f: f[:2])]
 
 
-def own_nodes(fn: FunctionNode) -> tuple[list[ast.AST], dict[int, tuple[str, str]]]:
+def prompt_helpers(functions: Mapping[str, FunctionNode]) -> dict[str, str]:
+    """The module's functions that ask at the prompt they are handed (`input(message)`, the
+    message their first parameter), each with the number reader around its answer ("")."""
+    found: dict[str, str] = {}
+    for name, fn in functions.items():
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        if not params:
+            continue
+        nodes, kept_in = own_nodes(fn)
+        calls = [n for n in nodes if is_input_call(n) and handed_prompt(n, params[0])]
+        if calls:
+            found[name] = next((kept_in[id(c)][1] for c in calls if id(c) in kept_in), "")
+    return found
+
+
+def handed_prompt(call: ast.Call, param: str) -> bool:
+    first = call.args[0] if call.args else None
+    return isinstance(first, ast.Name) and first.id == param
+
+
+def own_nodes(
+    fn: FunctionNode, helpers: Mapping[str, str] | None = None
+) -> tuple[list[ast.AST], dict[int, tuple[str, str]]]:
     """The nodes of `fn`'s body outside nested functions and classes, and the names the
-    `input()` calls among them are assigned to: id(call) -> (variable, number reader or "")."""
+    `input()` calls (and calls of the prompt `helpers`) among them are assigned to:
+    id(call) -> (variable, number reader or "")."""
     kept_in: dict[int, tuple[str, str]] = {}
     nodes = list(body_nodes(fn))
     for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                call, reader = unwrapped(node.value)
+                call, reader = unwrapped(node.value, helpers or {})
                 if call is not None:
                     kept_in[id(call)] = (targets[0].id, reader)
     return nodes, kept_in
 
 
-def unwrapped(value: ast.expr) -> tuple[ast.Call | None, str]:
-    """The `input()` call an assigned value reads, through `int(...)`, `.strip()`,
-    `.lower()`...; and the number reader around it, if any."""
+def unwrapped(value: ast.expr, helpers: Mapping[str, str]) -> tuple[ast.Call | None, str]:
+    """The `input()` call (or prompt helper's) an assigned value reads, through `int(...)`,
+    `.strip()`, `.lower()`...; and the number reader around it, if any."""
     reader = ""
     while True:
-        if is_input_call(value):
+        if asks(value, helpers):
             return value, reader
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.args:
             if value.func.id in NUMBER_READERS:
@@ -66,8 +99,18 @@ def unwrapped(value: ast.expr) -> tuple[ast.Call | None, str]:
 
 
 def is_input_call(node: ast.AST) -> TypeGuard[ast.Call]:
+    return called_name(node) == "input"
+
+
+def asks(node: ast.AST, helpers: Mapping[str, str]) -> TypeGuard[ast.Call]:
+    """Whether `node` reads one answer: `input(...)`, or a prompt helper's call."""
+    name = called_name(node)
+    return name == "input" or name in helpers
+
+
+def called_name(node: ast.AST) -> str:
     called = node.func if isinstance(node, ast.Call) else None
-    return isinstance(called, ast.Name) and called.id == "input"
+    return called.id if isinstance(called, ast.Name) else ""
 
 
 def prompt_text(call: ast.AST) -> str:

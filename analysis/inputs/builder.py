@@ -250,7 +250,7 @@ class InputBuilder:
 
     def typed_answers(self, fn: FunctionNode, leaves: list[Leaf]) -> list[Param]:
         """The answers the function reads at its own `input()` prompts (answers.py)."""
-        asked = prompts(fn)
+        asked = prompts(fn, self.facts.functions)
         if not asked:
             return []
         items: dict[str, Shape] = {}

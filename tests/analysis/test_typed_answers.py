@@ -44,3 +44,56 @@ def test_what_the_answers_decide_is_proved_from_the_prompts() -> None:
     # named by its prompt when no variable keeps it
     assert [f.attribute for f in verdict(CALORIES, "region_fee").findings] == ["region"]
     assert verdict(CALORIES, "same_for_all").status == "clean"
+
+
+# A quote script that asks through a helper of its own, which asks again until the answer is
+# valid (the age prompt in another language: "Surucu Yasi", kept in `yas`).
+HELPERS = """\
+def ask_number(message, minimum=0):
+    while True:
+        try:
+            value = int(input(message))
+        except ValueError:
+            print("a number, please")
+            continue
+        if value >= minimum:
+            return value
+        print("too small")
+
+
+def ask_text(message):
+    return input(message).strip().lower()
+
+
+def quote():
+    yas = ask_number("> Surucu Yasi: ", 18)
+    cars = ask_number("> Cars: ")
+    where = ask_text("Do you live in a city or the countryside (urban/rural)? ")
+    factor = 1.45 if yas < 26 else 1.0
+    print(f"premium: {1000 * factor * cars * (1.2 if where == 'urban' else 1.0):.0f}")
+
+
+def greeting():
+    yas = ask_number("Age: ", 18)
+    print("welcome" if yas >= 0 else "welcome")
+"""
+
+
+def test_a_helper_asking_at_the_prompt_it_is_handed_is_a_prompt() -> None:
+    model = model_of(HELPERS, "quote")
+    assert [leaf.name for leaf in model.leaves] == ["yas", "cars", "where"]
+    assert [leaf.category for leaf in model.protected] == ["age", "region"]
+    age = next(x for x in model.leaves if x.name == "yas")
+    assert all(isinstance(v, int) for v in age.pool)  # the helper reads a number
+
+
+def test_answers_typed_at_a_helper_s_prompts_prove_what_they_decide() -> None:
+    report = verdict(HELPERS, "quote")
+    assert sorted(f.attribute for f in report.findings) == ["age", "region"], report.reason
+    assert verdict(HELPERS, "greeting").status == "clean"
+    # The helper itself is asked at its own `input()`: one answer, its message no person.
+    assert [leaf.name for leaf in model_of(HELPERS, "ask_number").leaves] == [
+        "message",
+        "minimum",
+        "value",
+    ]
