@@ -467,6 +467,11 @@ class Harvester:
         if self.facts.is_numeric_constructor(node) and node.args:
             for name in self.subjects(node.args[0]):
                 self.facts.hint(name).kinds.add("num")
+        if node.args and array_conversion(node, self.facts):
+            # `np.asarray(income)`, `_ensure_array(income)`: numpy takes a number as well as
+            # a list, and a number broadcasts against the other inputs' arrays.
+            for name in self.subjects(node.args[0]):
+                self.facts.hint(name).kinds.add("array")
         helper = called_function(node, self.facts.functions)
         if helper is not None:
             self.link(*helper, node)
@@ -533,6 +538,51 @@ class Harvester:
             for subject in self.subjects(arg):
                 if subject != param.lower():
                     self.links.append((param.lower(), subject))
+
+
+# numpy's conversions of a number or a list to an array.
+ARRAY_CONVERSIONS = frozenset(
+    {"asarray", "array", "asanyarray", "atleast_1d", "asfarray", "ascontiguousarray"}
+)
+# module -> its helpers that return a numpy conversion of their first parameter.
+ARRAY_HELPERS: Cache[None, frozenset[str]] = Cache("array helpers")
+
+
+def array_conversion(call: ast.Call, facts: HarvestFacts) -> bool:
+    """Whether `call` makes a numpy array of its first argument: `np.asarray(x)`, or a
+    helper of the module that returns one of its parameter (`_ensure_array(x)`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in ARRAY_CONVERSIONS and isinstance(func.value, ast.Name)
+    if not isinstance(func, ast.Name):
+        return False
+    return func.id in facts.caches.once(ARRAY_HELPERS, lambda: array_helpers(facts.functions))
+
+
+def array_helpers(functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> frozenset[str]:
+    found = set()
+    for name, fn in functions.items():
+        params = fn.args.posonlyargs + fn.args.args
+        if not params:
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Return) and converts(node.value, params[0].arg):
+                found.add(name)
+    return frozenset(found)
+
+
+def converts(node: ast.expr | None, param: str) -> bool:
+    """Whether `node` is numpy's conversion of `param`, however nested
+    (`np.atleast_1d(np.asarray(x, dtype=float))`)."""
+    converted = False
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ARRAY_CONVERSIONS
+        and node.args
+    ):
+        node, converted = node.args[0], True
+    return converted and isinstance(node, ast.Name) and node.id == param
 
 
 # Tables of the module built as it runs, per name: a few are enough to learn its codes.

@@ -82,6 +82,12 @@ def value_pool(
     Returns the pool and how many of its first values come from the code itself.
     """
     kinds = set(hint.kinds)
+    if "array" in kinds:
+        # numpy converts it (`np.asarray(income)`): a number broadcasts against the other
+        # inputs' arrays, where lists of different lengths would raise.
+        kinds -= {"array", "list"}
+        if not kinds & {"int", "float", "num", "str", "bool"}:
+            kinds.add("num")
     pool = in_form(code_values(hint, choices, kinds), form, category is None, kinds)
     coded = category is not None and used_as_code(hint, kinds, use, policy.protected[category])
     if coded:
