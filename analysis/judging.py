@@ -204,7 +204,7 @@ class Judgement:
         limits = replace(limits, session_timeout=limits.session_timeout + extra)
         try:
             target = self.bench.target(info, self.module, recorded=replaying)
-            tables = tables_looked_up(self.targets, self.module.facts.hints)
+            tables = tables_looked_up(self.model.leaves, self.module.facts.hints)
             return executor.open(replace(target, tables=tables), limits)
         except ReplyForged as exc:
             static_review(info, model, report, tampered(exc))
@@ -220,7 +220,7 @@ class Judgement:
         if session.load_error:
             static_review(self.info, self.model, self.report, f"cannot run: {session.load_error}")
             return None
-        seed_table_keys(self.targets, self.module.facts.hints, session.table_keys)
+        seed_table_keys(self.model.leaves, self.module.facts.hints, session.table_keys)
         # evidence: the calls the project's own runs made come first; what they prove is
         # not searched again, and what they do not is left to the synthesised inputs.
         replayed = self.replay(session, refusals_only)

@@ -31,6 +31,7 @@ from typing import Any
 from analysis.errors import CallsProveNothing, LoadDied, ReplyForged, SessionDied
 from analysis.execution.harness.loading import MAX_TABLE_KEYS, json_scalar
 from analysis.execution.interpreter import Interpreter, current_interpreter
+from analysis.values import EnumMember
 
 # The child script: its parts joined in order, each standard library only (see harness/runner.py).
 # First of all the harness takes a copy of the builtins for itself: every function and class
@@ -586,8 +587,18 @@ def read_table_keys(tables: Any, asked: tuple[str, ...]) -> dict[str, tuple[Any,
     for path in asked:
         keys = tables.get(path)
         if isinstance(keys, list):
-            kept[path] = tuple(k for k in keys[:MAX_TABLE_KEYS] if json_scalar(k))
+            told = [k if json_scalar(k) else enum_member(k) for k in keys[:MAX_TABLE_KEYS]]
+            kept[path] = tuple(k for k in told if k is not None)
     return kept
+
+
+def enum_member(value: Any) -> EnumMember | None:
+    """An Enum member the child read as a table's key (loading.enum_key), or None."""
+    if isinstance(value, dict) and value.get("__cb__") == "enum":
+        cls, member = value.get("class"), value.get("member")
+        if isinstance(cls, str) and isinstance(member, str) and len(cls) + len(member) < 200:
+            return EnumMember(cls, member)
+    return None
 
 
 def load_message(

@@ -10,7 +10,11 @@ from pathlib import Path
 from analysis_kit import scan_in_package, verdict, write_package
 
 from analysis.execution.harness.loading import table_keys
+from analysis.facts.hint import Hint
 from analysis.facts.module import ModuleFacts
+from analysis.inputs.loaded_tables import seed_table_keys
+from analysis.shapes import Leaf
+from analysis.values import EnumMember
 
 PAYROLL = """
 import json
@@ -114,3 +118,48 @@ def test_a_package_reading_its_json_file_at_import(tmp_path: Path) -> None:
     report = scan_in_package(root, "payroll/core.py", "taxable")
     assert report.status == "biased", report.reason
     assert {f.attribute for f in report.findings} == {"disability"}
+
+
+RETURN = """
+from enum import Enum
+
+
+class Status(Enum):
+    SINGLE = 1
+    JOINT = 2
+
+
+def _deductions():
+    return {Status.SINGLE: 12000, Status.JOINT: 24000}
+
+
+DEDUCTION = _deductions()
+LIMIT = {year: 10000 + 100 * (year - 2018) for year in range(2018, 2027)}
+RATE = {year: 0.2 for year in range(2016, 2025)}
+
+
+def taxable(income, year, marital_status):
+    return (income - DEDUCTION[marital_status] - LIMIT[year]) * RATE[year]
+"""
+
+
+def test_tables_keyed_by_members_and_years_give_the_values_to_rest_on() -> None:
+    # Every call with a word for the status, or a year neither table has, raises KeyError:
+    # the status rests on a member, the year on a year both tables have.
+    report = verdict(RETURN, "taxable")
+    assert report.status == "biased", report.reason
+    assert [f.attribute for f in report.findings] == ["marital_status"]
+    example = report.findings[0].example
+    assert example is not None and 2018 <= example.inputs["year"] <= 2024
+
+
+def test_an_input_rests_on_a_key_every_table_it_indexes_has() -> None:
+    year = Leaf((("param", "year"),), "year", "year", [0, 1, 2, 3, 10], None)
+    status = Leaf((("param", "s"),), "s", "s", ["married", "single"], "marital_status")
+    hints = {"year": Hint(loaded=["LIMIT", "RATE"]), "s": Hint(loaded=["DEDUCTION"])}
+    members = (EnumMember("Status", "SINGLE"), EnumMember("Status", "JOINT"))
+    keys = {"LIMIT": (2018, 2019, 2020), "RATE": (2016, 2017, 2018, 2019), "DEDUCTION": members}
+    seed_table_keys([year, status], hints, keys)
+    assert year.pool[year.typical] == 2018 and {2016, 2019, 2020} <= set(year.pool)
+    # a protected input's words stay to be tried; it rests on a member, as the table needs
+    assert status.pool[status.typical] == members[0] and "married" in status.pool

@@ -94,8 +94,8 @@ MAX_KEY_TEXT = 100
 
 def table_keys(module, paths):
     """The keys of each table of the module named by a dotted path (`SABITLER.ENGELLILIK`,
-    built from a JSON file as it loaded), as JSON scalars: the codes a protected input is
-    looked up by, which no constant in the source spells out. A path that is not there or
+    built from a JSON file as it loaded), as JSON scalars or Enum members: the codes an
+    input is looked up by, which no constant in the source spells out. A path that is not there or
     holds no mapping (a module's `get`, a request library) is left out."""
     found = {}
     for path in paths[:50]:
@@ -109,10 +109,20 @@ def table_keys(module, paths):
             keys = list(mapping_keys(table))
         except Exception:  # noqa: BLE001 - whatever the module holds there, it tells nothing
             continue
-        scalars = [k for k in keys if json_scalar(k)]
-        if scalars:
-            found[path] = scalars[:MAX_TABLE_KEYS]
+        told = [k if json_scalar(k) else enum_key(k) for k in keys]
+        told = [k for k in told if k is not None]
+        if told:
+            found[path] = told[:MAX_TABLE_KEYS]
     return found
+
+
+def enum_key(value):
+    """An Enum member key as the harness's "enum" value (`FilingStatus.SINGLE`), or None."""
+    from enum import Enum
+
+    if isinstance(value, Enum) and isinstance(value.name, str):
+        return {"__cb__": "enum", "class": type(value).__qualname__, "member": value.name}
+    return None
 
 
 def mapping_keys(table):
