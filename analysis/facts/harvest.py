@@ -334,7 +334,7 @@ class Harvester:
         table = self.facts.const(node.value, self.local)
         if isinstance(table, dict):  # RATES[region]: the table's keys are region's values
             self.file(self.subjects(node.slice), list(table))
-        elif table is MISSING:
+        if table is MISSING or isinstance(table, dict):
             self.loaded_table(node.value, node.slice)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
@@ -486,9 +486,9 @@ class Harvester:
         table's keys under "region"), text (`sex.lower()`, `code.startswith("F")`), a list or
         a dict (`items.append`, `d.items()`)."""
         table = self.facts.const(func.value, self.local)
-        if func.attr == "get" and isinstance(table, dict) and node.args:
-            self.file(self.subjects(node.args[0]), list(table))
-        elif func.attr == "get" and table is MISSING and node.args:
+        if func.attr == "get" and node.args and (table is MISSING or isinstance(table, dict)):
+            if isinstance(table, dict):
+                self.file(self.subjects(node.args[0]), list(table))
             self.loaded_table(func.value, node.args[0])
         elif func.attr in TABLE_METHODS and len(node.args) == 1:
             # `df["sex"].map({1: 1.0, 2: 1.012})`: the mapping's keys are the column's values
@@ -509,10 +509,11 @@ class Harvester:
                 )
 
     def loaded_table(self, table: ast.expr, key: ast.expr) -> None:
-        """A table of the module that no constant spells out (`SABITLER.ENGELLILIK.get(
-        degree)`, built from a JSON file at import), looked up by `key`: filed by its dotted
-        path under the key's names, for the sandbox to read its keys. Only a global's: a
-        local, a parameter or the instance holds a table of this call alone."""
+        """A table of the module looked up by `key` (`SABITLER.ENGELLILIK.get(degree)`,
+        built from a JSON file at import; or written out, its keys Enum members): filed by
+        its dotted path under the key's names, for the sandbox to read its keys as they are
+        once the module has loaded. Only a global's: a local, a parameter or the instance
+        holds a table of this call alone."""
         path = dotted_path(table)
         if path is None:
             return

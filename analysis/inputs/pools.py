@@ -54,6 +54,8 @@ MAGNITUDES: dict[str, list[float]] = {
     "ofc": [50.0, 35.0, 56.0], "circumference": [50.0, 35.0, 56.0],
     "income": MONEY, "salary": MONEY, "wage": MONEY, "wages": MONEY, "earnings": MONEY,
     "gross": MONEY, "pay": MONEY, "revenue": MONEY,
+    # US tax code: (modified) adjusted gross income
+    "agi": MONEY, "magi": MONEY,
     # German payroll code: gross pay, income, wage, taxable income (zu versteuerndes Einkommen)
     "brutto": MONEY, "einkommen": MONEY, "gehalt": MONEY, "lohn": MONEY, "zve": MONEY,
 }  # fmt: skip

@@ -163,3 +163,9 @@ def test_an_input_rests_on_a_key_every_table_it_indexes_has() -> None:
     assert year.pool[year.typical] == 2018 and {2016, 2019, 2020} <= set(year.pool)
     # a protected input's words stay to be tried; it rests on a member, as the table needs
     assert status.pool[status.typical] == members[0] and "married" in status.pool
+
+
+def test_a_table_written_out_is_read_as_it_is_once_loaded() -> None:
+    # Its keys may be members of an Enum the module imports: the child reads them as loaded.
+    source = "RATES = {1: 0.1}\n\ndef f(status):\n    return RATES[status] + RATES.get(status)\n"
+    assert loaded(source, "status") == ["RATES"]

@@ -343,7 +343,7 @@ def test_a_table_the_project_passes_a_helper_is_a_value_of_its_parameter() -> No
     assert verdict(source, "_clamp").status == "biased"
 
 
-@pytest.mark.parametrize("name", ["annual_income", "gross_pay", "brutto_jahr", "zve"])
+@pytest.mark.parametrize("name", ["annual_income", "gross_pay", "brutto_jahr", "zve", "agi"])
 def test_an_amount_of_money_gets_realistic_magnitudes(name: str) -> None:
     """A church tax of 8 or 9 % shows only on an income above the tax-free allowance: an
     income tried at 0, 1 and 100 hides it (German payroll code names it `brutto`, `zve`)."""
