@@ -32,7 +32,7 @@ def h() -> Iterator[InProcessHarness]:
 
 
 def test_load_replies_loaded_and_no_stubs(h: InProcessHarness) -> None:
-    assert h.load("def f(age):\n    return age > 60\n") == {"loaded": True, "stubbed": []}
+    assert h.load("def f(age):\n    return age > 60\n") == {"loaded": True, "stubbed": [], "tables": {}}
 
 
 def test_a_module_that_does_not_compile_is_a_load_error(h: InProcessHarness) -> None:
@@ -373,7 +373,7 @@ def test_the_child_entry_point_speaks_signed_json_lines_and_answers_an_unknown_o
     )
     replies = [json.loads(channel.open(line)) for line in done.stdout.splitlines()]
     assert replies == [
-        {"loaded": True, "stubbed": []},
+        {"loaded": True, "stubbed": [], "tables": {}},
         {
             "ok": True,
             "repr": "True",
