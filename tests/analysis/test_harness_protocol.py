@@ -32,7 +32,8 @@ def h() -> Iterator[InProcessHarness]:
 
 
 def test_load_replies_loaded_and_no_stubs(h: InProcessHarness) -> None:
-    assert h.load("def f(age):\n    return age > 60\n") == {"loaded": True, "stubbed": [], "tables": {}}
+    reply = h.load("def f(age):\n    return age > 60\n")
+    assert reply == {"loaded": True, "stubbed": [], "tables": {}}
 
 
 def test_a_module_that_does_not_compile_is_a_load_error(h: InProcessHarness) -> None:
@@ -69,7 +70,7 @@ def test_a_missing_import_is_stubbed_and_a_call_touching_it_needs_it(h: InProces
         "def g(age):\n"
         "    return age > 60\n"
     )
-    assert h.load(source) == {"loaded": True, "stubbed": ["vendor_sdk_missing"]}
+    assert h.load(source) == {"loaded": True, "stubbed": ["vendor_sdk_missing"], "tables": {}}
     outcome = h.call(30)
     assert outcome == {
         "ok": False,
@@ -93,7 +94,7 @@ def test_without_stub_missing_a_missing_import_fails_the_load(h: InProcessHarnes
 def test_a_forced_stub_replaces_a_module_and_is_reported(h: InProcessHarness) -> None:
     source = "import vendor_forced.client as c\ndef f(age):\n    return c.ping(age)\n"
     reply = h.load(source, stub=["vendor_forced"], stub_missing=False)
-    assert reply == {"loaded": True, "stubbed": ["vendor_forced"]}
+    assert reply == {"loaded": True, "stubbed": ["vendor_forced"], "tables": {}}
     assert h.call(30)["needs"] == ["vendor_forced"]
 
 

@@ -93,10 +93,8 @@ MAX_KEY_TEXT = 100
 
 
 def table_keys(module, paths):
-    """The keys of each table of the module named by a dotted path (`SABITLER.ENGELLILIK`,
-    built from a JSON file as it loaded), as JSON scalars or Enum members: the codes an
-    input is looked up by, which no constant in the source spells out. A path that is not there or
-    holds no mapping (a module's `get`, a request library) is left out."""
+    """The keys of the module's tables named by dotted paths (analysis/inputs/loaded_tables.py),
+    JSON scalars or Enum members; a path to no mapping is left out."""
     found = {}
     for path in paths[:50]:
         if not isinstance(path, str):
@@ -117,7 +115,6 @@ def table_keys(module, paths):
 
 
 def enum_key(value):
-    """An Enum member key as the harness's "enum" value (`FilingStatus.SINGLE`), or None."""
     from enum import Enum
 
     if isinstance(value, Enum) and isinstance(value.name, str):
@@ -129,12 +126,8 @@ def mapping_keys(table):
     """A dict's keys, or a pandas table's (a Series' index, a DataFrame's columns)."""
     from collections.abc import Mapping
 
-    if isinstance(table, Mapping):
-        return table.keys()
-    if type(table).__module__.startswith("pandas") and type(table).__name__ in (
-        "Series",
-        "DataFrame",
-    ):
+    pandas = type(table).__module__.startswith("pandas")
+    if isinstance(table, Mapping) or (pandas and type(table).__name__ in ("Series", "DataFrame")):
         return table.keys()
     return ()
 
