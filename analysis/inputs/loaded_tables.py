@@ -3,8 +3,9 @@ where SABITLER is read from the package's JSON file at import. No constant in th
 which degrees there are ("1" to "3"), and the policy's words for a disability are none of
 them, so every call takes the table's default. The harvest files the table's dotted path under
 the names that look it up (Hint.loaded); the sandbox reads its keys once the module has loaded
-(Session.table_keys); they join the protected leaf's values from the code, as constants the
-source compared it with would."""
+(Session.table_keys); they join the values from the code of every leaf that looks the table
+up, as constants the source compared it with would, and one of no category rests on a key its
+tables all have (a year), not on a value that only raises KeyError."""
 
 from __future__ import annotations
 
