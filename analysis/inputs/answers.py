@@ -22,13 +22,13 @@ NUMBER_READERS = frozenset({"int", "float", "Decimal"})
 
 
 def prompts(
-    fn: FunctionNode, functions: Mapping[str, FunctionNode] | None = None
+    fn: FunctionNode, helpers: Mapping[str, str] | None = None
 ) -> list[tuple[str, str, ast.expr | None]]:
     """(name, prompt, annotation) of each `input()` call of `fn`'s own body, and of each
-    call of a prompt helper among `functions` (the module's), in source order: the
+    call of one of the module's prompt `helpers` (prompt_helpers), in source order: the
     annotation `int` or `float` when that reads the answer."""
-    helpers = prompt_helpers(functions or {})
-    helpers.pop(fn.name, None)  # the helper itself asks at its `input()`
+    # the helper itself asks at its `input()`
+    helpers = {name: reader for name, reader in (helpers or {}).items() if name != fn.name}
     found: list[tuple[int, int, str, str, ast.expr | None]] = []
     nodes, kept_in = own_nodes(fn, helpers)
     for node in nodes:

@@ -51,7 +51,7 @@ from analysis.facts.param_docs import (
 from analysis.facts.people import only_people, strings_name_people
 from analysis.facts.tuple_reads import tuple_positions
 from analysis.inputs.age_tables import tables_by_age
-from analysis.inputs.answers import ANSWERS, prompts
+from analysis.inputs.answers import ANSWERS, prompt_helpers, prompts
 from analysis.inputs.classes import (
     INSTANCE_NAMES,
     MAX_DEPTH,
@@ -121,6 +121,8 @@ VALUE_FIELDS = frozenset({"value", "val", "amount", "quantity", "magnitude", "nu
 # What the builder keeps per module: what its docstrings say of names, the calls its demo
 # makes, the documented calls of a record class, a caller's own model.
 MODULE_DOCS: Cache[None, dict[str, str]] = Cache("module docs")
+# The module's functions that ask at the prompt they are handed (answers.prompt_helpers).
+PROMPT_HELPERS: Cache[None, dict[str, str]] = Cache("prompt helpers")
 DEMONSTRATED_CALLS: Cache[None, dict[str, list[tuple[list[Any], dict[str, Any]]]]] = Cache(
     "demonstrated calls"
 )
@@ -250,7 +252,9 @@ class InputBuilder:
 
     def typed_answers(self, fn: FunctionNode, leaves: list[Leaf]) -> list[Param]:
         """The answers the function reads at its own `input()` prompts (answers.py)."""
-        asked = prompts(fn, self.facts.functions)
+        functions = self.facts.functions
+        helpers = self.facts.caches.once(PROMPT_HELPERS, lambda: prompt_helpers(functions))
+        asked = prompts(fn, helpers)
         if not asked:
             return []
         items: dict[str, Shape] = {}
