@@ -579,8 +579,8 @@ class Session:
 
 
 def read_table_keys(tables: Any, asked: tuple[str, ...]) -> dict[str, tuple[Any, ...]]:
-    """The keys the child read of the tables asked for: scalars only, so many at most
-    (whatever else a reply holds is the module's doing, and dropped)."""
+    """The keys the child read of the tables asked for: scalars and Enum members only, so
+    many at most (whatever else a reply holds is the module's doing, and dropped)."""
     if not isinstance(tables, dict):
         return {}
     kept: dict[str, tuple[Any, ...]] = {}
