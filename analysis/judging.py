@@ -41,7 +41,14 @@ from analysis.report import FunctionReport
 from analysis.search.missing_fields import has_opaque_record, learn_missing_fields
 from analysis.search.results import SearchResult
 from analysis.search.search import Search
-from analysis.search.verdict import died, record_result, static_review, stopped, tampered
+from analysis.search.verdict import (
+    died,
+    record_result,
+    static_review,
+    stopped,
+    tampered,
+    told_by_values,
+)
 from analysis.search.working_base import find_working_base
 from analysis.shapes import InputModel, Leaf
 from analysis.source.functions import FunctionInfo
@@ -120,6 +127,7 @@ class Judgement:
             result = self.run(session, refusals_only)
         if result is not None:
             self.record(result)
+        told_by_values(self.report, self.policy)
 
     def record(self, result: SearchResult) -> None:
         """The verdict from what the calls found."""

@@ -8,6 +8,7 @@ started; `ProcessExecutor` here applies rlimits only (for code the user owns), a
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import hmac
@@ -64,11 +65,32 @@ HARNESS_SOURCE = "__builtins__ = dict(vars(__import__('builtins')))\n\n" + "\n\n
 def packed_script(source: str) -> str:
     """`python -c` text that runs `source`. Linux caps one argument at 128 KiB
     (MAX_ARG_STRLEN, "Argument list too long"), which the harness nears on its own: it crosses
-    compressed, and is unpacked and run as the script it is, in `__main__`'s namespace."""
-    packed = base64.b85encode(zlib.compress(source.encode("utf-8"), 9)).decode("ascii")
+    without its docstrings and comments, compressed, and is unpacked and run as the script it
+    is, in `__main__`'s namespace."""
+    code = without_docstrings(source)
+    packed = base64.b85encode(zlib.compress(code.encode("utf-8"), 9)).decode("ascii")
     return (
         "exec(compile(__import__('zlib').decompress(__import__('base64').b85decode("
         f"{packed!r})), '<codebias harness>', 'exec'))\n"
+    )
+
+
+def without_docstrings(source: str) -> str:
+    """`source` as the parser reads it (no comments), its docstrings (every statement that is
+    a bare text) dropped: what it runs."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and any(map(bare_text, body)):
+            node.body = [s for s in body if not bare_text(s)] or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.unparse(tree)
+
+
+def bare_text(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and (isinstance(statement.value.value, str))
     )
 
 

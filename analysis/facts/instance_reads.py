@@ -163,6 +163,30 @@ def instance_inputs(fn: FunctionNode, instance: str, family: list[ast.ClassDef])
     return [attr for attr in dict.fromkeys(read) if attr not in members]
 
 
+def branched_on(fn: FunctionNode, instance: str, cls: ast.ClassDef) -> set[str]:
+    """The attributes of its instance that `fn` (or a method it reaches through it) branches
+    on: `if self._method == Method.CALCULATED:`, `x if self.strict else y`. A mode the
+    constructor keeps from a parameter with a default decides which code runs."""
+    found: set[str] = set()
+    for method, name in reached_methods(fn, instance, cls):
+        for node in ast.walk(method):
+            if isinstance(node, (ast.If, ast.IfExp, ast.While)):
+                tests = [node.test]
+            elif isinstance(node, ast.Match):
+                tests = [node.subject]
+            else:
+                continue
+            found |= {
+                n.attr
+                for test in tests
+                for n in ast.walk(test)
+                if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name)
+                and n.value.id == name
+            }
+    return found
+
+
 def methods_called(method: FunctionNode, instance: str) -> set[str]:
     """The attributes of `instance` that `method` calls (`self.helper(...)`, `table.npx(x)`)."""
     return {

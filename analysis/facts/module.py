@@ -28,8 +28,10 @@ from analysis.source.functions import (
     KEY_READERS,
     call_bindings,
     functional_records,
+    instance_assignment,
     record_class_kind,
 )
+from analysis.source.functions import lineage as lineage_of
 from analysis.values import MISSING, Choices, EnumMember
 
 # Every `x.name(...)` call written in a method, by `name`, with the method's class.
@@ -81,7 +83,7 @@ class ModuleFacts:
             if name not in self.enums and self.record_kind(cls) == "enum":
                 self.enums[name] = enum_members(cls)
         self.read_class_constants(tree)
-        fold_key_names(tree, self.constants, set(self.enums))
+        fold_key_names(tree, self.constants, set(self.enums), self.classes)
         self.hints: dict[str, Hint] = {}
         if not harvest:
             return
@@ -159,18 +161,30 @@ class ModuleFacts:
             self.read_instance_tables(cls)
 
     def read_instance_tables(self, cls: ast.ClassDef) -> None:
-        """Tables an instance sets up for itself: `self.surcharge = {"miner": 40}`."""
+        """Tables an instance sets up for itself (`self.surcharge = {"miner": 40}`), and the
+        names a constructor keeps from its parameters' text defaults: `self._age_column =
+        age_column` (`age_column: str = "age"`) names the key `patient[self._age_column]`
+        reads unless a caller renames it."""
         for node in ast.walk(cls):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                ):
-                    value = self.const(node.value)
-                    if value is not MISSING:
-                        self.constants.setdefault(f"self.{target.attr}", value)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defaults = text_defaults(node) if node.name == "__init__" else {}
+                for stmt in ast.walk(node):
+                    self.read_instance_assignment(cls.name, stmt, defaults)
+
+    def read_instance_assignment(self, cls: str, stmt: ast.AST, defaults: dict[str, str]) -> None:
+        assigned = instance_assignment(stmt)
+        if assigned is None:
+            return
+        target, value = assigned
+        if not (isinstance(target.value, ast.Name) and target.value.id == "self"):
+            return
+        if isinstance(value, ast.Name) and value.id in defaults:
+            constant: Any = defaults[value.id]
+        else:
+            constant = self.const(value)
+        if constant is not MISSING:
+            for key in (f"{cls}.{target.attr}", f"self.{target.attr}"):
+                self.constants.setdefault(key, constant)
 
     def harvest(self, every_function: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
         """The hints of every name, from every function; then shared between each helper's
@@ -503,39 +517,55 @@ def enum_members(cls: ast.ClassDef) -> list[str]:
     return members
 
 
-def fold_key_names(tree: ast.Module, constants: dict[str, Any], enums: set[str]) -> None:
+def fold_key_names(
+    tree: ast.Module,
+    constants: dict[str, Any],
+    enums: set[str],
+    classes: dict[str, ast.ClassDef] | None = None,
+) -> None:
     """Keys and attributes named by a constant of the module written as that text, where a
     field is read (`person.get(COL_SEX)`, `df[AGE]`, `getattr(p, Cols.AGE)`): every reader
     of fields then sees the name, as it sees `person.get("sex")`. A name the function binds
-    itself (`for key in KEYS: p[key]`) and an enum's member are left as they are."""
+    itself (`for key in KEYS: p[key]`) and an enum's member are left as they are. `self.x`
+    in a method is what its class (or a base class of the module) sets: two classes of one
+    module may keep different column names under one attribute."""
+    classes = classes or {}
 
-    def folded(node: ast.expr, bound: set[str]) -> ast.expr:
+    def folded(node: ast.expr, bound: set[str], lineage: tuple[str, ...]) -> ast.expr:
         if not isinstance(node, (ast.Name, ast.Attribute)):
             return node
         written = ast.unparse(node)
-        owner = written.split(".")[0]
+        owner, _, rest = written.partition(".")
         value = constants.get(written)
-        if not isinstance(value, str) or owner in bound or owner in enums:
+        if owner == "self" and rest:
+            value = next(
+                (constants[f"{c}.{rest}"] for c in lineage if f"{c}.{rest}" in constants), value
+            )
+        if not isinstance(value, str) or owner in enums:
+            return node
+        if owner in bound and owner != "self":  # `self.x`: what the class sets, in a method
             return node
         return ast.copy_location(ast.Constant(value), node)
 
-    def fold(node: ast.AST, bound: set[str]) -> None:
+    def fold(node: ast.AST, bound: set[str], lineage: tuple[str, ...]) -> None:
+        if isinstance(node, ast.ClassDef):
+            lineage = tuple(c.name for c in lineage_of(node, classes))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             bound = bound | bound_names(node)
         if isinstance(node, ast.Subscript):
-            node.slice = folded(node.slice, bound)
+            node.slice = folded(node.slice, bound, lineage)
         elif isinstance(node, ast.Call) and node.args:
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in (*KEY_READERS, "pop"):
-                node.args[0] = folded(node.args[0], bound)
+                node.args[0] = folded(node.args[0], bound, lineage)
             elif isinstance(func, ast.Name) and func.id in ("getattr", "hasattr"):
                 if len(node.args) >= 2:
-                    node.args[1] = folded(node.args[1], bound)
+                    node.args[1] = folded(node.args[1], bound, lineage)
         for child in ast.iter_child_nodes(node):
-            fold(child, bound)
+            fold(child, bound, lineage)
 
     try:
-        fold(tree, set())
+        fold(tree, set(), ())
     except RecursionError:
         pass  # a module nested past the interpreter's depth: its keys stay names
 
@@ -553,6 +583,19 @@ def literal_type(node: ast.expr) -> bool:
     """Whether `node` names `typing.Literal`."""
     name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
     return name == "Literal"
+
+
+def text_defaults(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """The parameters of `fn` whose default is a text: {"age_column": "age"}."""
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    return {
+        a.arg: d.value for a, d in pairs if isinstance(d, ast.Constant) and isinstance(d.value, str)
+    }
 
 
 def literal_assignments(stmt: ast.stmt, facts: ModuleFacts) -> Iterator[tuple[str, Any]]:

@@ -19,7 +19,12 @@ from analysis.facts.fieldreads import (
 from analysis.facts.instance_reads import attributes_set, instance_attributes
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath, Leaf, LeafShape, display
-from analysis.source.functions import constructor, lineage, required_parameters
+from analysis.source.functions import (
+    constructor,
+    instance_assignment,
+    lineage,
+    required_parameters,
+)
 from config.policy import Policy
 
 # What a method's first parameter is called when it is the instance. Any other name is a
@@ -96,16 +101,17 @@ def single_attributes(init: ast.FunctionDef) -> dict[str, str]:
     """Names the constructor keeps in exactly one attribute of the instance, with it."""
     found: dict[str, set[str]] = {}
     for node in ast.walk(init):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+        kept = instance_assignment(node)
+        if kept is None:
             continue
-        target = node.targets[0]
+        target, value = kept
         if not (
             isinstance(target, ast.Attribute)
             and isinstance(target.value, ast.Name)
             and target.value.id in INSTANCE_NAMES
         ):
             continue
-        for read in ast.walk(node.value):
+        for read in ast.walk(value):
             if isinstance(read, ast.Name) and isinstance(read.ctx, ast.Load):
                 found.setdefault(read.id, set()).add(target.attr)
     return {name: next(iter(attrs)) for name, attrs in found.items() if len(attrs) == 1}
@@ -118,14 +124,11 @@ def kept_as_given(init: ast.FunctionDef) -> set[str]:
     constructor made of it instead."""
     kept: set[str] = set()
     for node in ast.walk(init):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Attribute)
-            and isinstance(node.targets[0].value, ast.Name)
-            and node.targets[0].value.id in INSTANCE_NAMES
-        ):
-            kept |= may_be(node.value)
+        assigned = instance_assignment(node)
+        if assigned is not None:
+            target, value = assigned
+            if isinstance(target.value, ast.Name) and target.value.id in INSTANCE_NAMES:
+                kept |= may_be(value)
     return kept
 
 

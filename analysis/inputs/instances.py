@@ -22,6 +22,7 @@ from analysis.facts.fieldreads import (
 )
 from analysis.facts.frame_reads import frame_name
 from analysis.facts.instance_reads import (
+    branched_on,
     held_reads,
     instance_inputs,
     reached_methods,
@@ -251,6 +252,7 @@ class HeldObjects:
             shared = shared_attributes(init)
             as_given = kept_as_given(init)
             guarded = guarded_parameters(init)
+            branched = branched_on(self.fn, path[0][1], cls) if depth == 0 else set()
             for arg in named:
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
                 attribute = stored.get(arg.arg, arg.arg)
@@ -264,6 +266,7 @@ class HeldObjects:
                 together = shared.get(arg.arg)
                 together_read = together is not None and reads_attribute(self.fn, path, together)
                 read = bool(inner) or attribute in read_fields or together_read
+                read = read or attribute in branched  # a mode it branches on
                 needed = read or arg.arg in guarded
                 if arg.arg in defaults and iargs.vararg is None and not needed:
                     continue  # keep the constructor's own default; fewer inputs to search

@@ -3,6 +3,8 @@ or why the function could only be judged statically, and the notes a reader need
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from analysis.errors import ReplyForged, SessionDied
 from analysis.facts.conversions import Constant, converts
 from analysis.report import Example, Finding, FunctionReport
@@ -10,7 +12,7 @@ from analysis.search.results import SearchResult
 from analysis.shapes import ALIKE, InputModel, display, every_item, plain_value
 from analysis.source.functions import FunctionInfo
 from analysis.static.review import most_responsible, reaches_all
-from config.policy import Policy
+from config.policy import Policy, name_tokens
 
 
 def findings_of(info: FunctionInfo, model: InputModel, result: SearchResult) -> list[Finding]:
@@ -189,3 +191,42 @@ def one_line(error: str, limit: int = 160) -> str:
     """An error message short enough for a reason: its first line, cut at `limit`."""
     first = error.strip().splitlines()[0] if error.strip() else error
     return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def told_by_values(report: FunctionReport, policy: Policy) -> None:
+    """A proof whose two values are themselves values of another category proves that one
+    too: `WorkerType.MALE` against `WorkerType.FEMALE_WORKER` (a worker type, whose members
+    say a sex) differs in gender as much as in occupation. Both values must name the other
+    category, by a strong word or as one of its own values, and name it differently."""
+    proved = {f.attribute for f in report.findings if f.method == "dynamic"}
+    for found in list(report.findings):
+        if found.method != "dynamic" or found.example is None or len(found.example.values) < 2:
+            continue
+        told = [value_told(value, policy) for value in found.example.values[:2]]
+        if told[0] is None or told[1] is None:
+            continue
+        (category, word_a), (other, word_b) = told[0], told[1]
+        if (
+            category == other
+            and word_a != word_b
+            and category not in proved
+            and category in policy.enabled_categories
+        ):
+            report.findings.append(replace(found, attribute=category))
+            proved.add(category)
+            if category not in report.attributes_tested:
+                report.attributes_tested = sorted({*report.attributes_tested, category})
+
+
+def value_told(value: object, policy: Policy) -> tuple[str, tuple[str, ...]] | None:
+    """(category, word) a value of a proof names: a member's name (`WorkerType.FEMALE_CADRE`)
+    or a text, by a strong word of a category or as one of its telling values."""
+    if not isinstance(value, str) or len(value) > 60:
+        return None
+    text = value.rsplit(".", 1)[-1] if value[:1].isupper() and "." in value else value
+    word = policy.word_in(text)
+    category = policy.canonical_category(text)
+    if category is not None and word is not None and policy.strength(word) == "strong":
+        return category, word
+    told = policy.category_told_by_value(text)
+    return (told, tuple(name_tokens(text))) if told is not None else None

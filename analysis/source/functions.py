@@ -146,6 +146,17 @@ def lineage(cls: ast.ClassDef, classes: Mapping[str, ast.ClassDef]) -> list[ast.
     return found
 
 
+def instance_assignment(node: ast.AST) -> tuple[ast.Attribute, ast.expr] | None:
+    """(target, value) of `x.attr = value` or `x.attr: T = value`; None for other nodes."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, value = node.targets[0], node.value
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        target, value = node.target, node.value
+    else:
+        return None
+    return (target, value) if isinstance(target, ast.Attribute) else None
+
+
 def own_record_kind(cls: ast.ClassDef) -> str | None:
     """The record kind `cls`'s own decorators and bases declare (see record_class_kind)."""
     for dec in cls.decorator_list:

@@ -160,3 +160,59 @@ def test_a_constructor_given_column_names_takes_no_person() -> None:
 def test_records_passed_one_per_extra_argument_are_people() -> None:
     source = "def count(*people):\n    return sum(1 for p in people if p['gender'] == 'female')\n"
     assert verdict(source, "count").biased_attributes == ["gender"]
+
+
+CONFIGURED_PROBE = """\
+from abc import ABC, abstractmethod
+from enum import Enum
+
+
+class Method(Enum):
+    MINIMUM = "minimum"
+    CALCULATED = "calculated"
+
+
+class Probe(ABC):
+    @abstractmethod
+    def probe(self, patient): ...
+
+
+class BaselineProbe(Probe):
+    def __init__(self, age_column: str = "age", method: Method = Method.MINIMUM) -> None:
+        self._age_column: str = age_column
+        self._method: Method = method
+
+    def baseline(self, patient):
+        if self._method == Method.CALCULATED:
+            return (140 - patient[self._age_column]) / 72
+        return 1.0
+
+
+class OtherProbe(Probe):
+    def __init__(self, age_column: str = "weight") -> None:
+        self._age_column = age_column
+
+    def probe(self, patient):
+        return patient[self._age_column] > 90
+"""
+
+
+def test_a_column_a_constructor_names_by_its_default_is_read_by_that_name() -> None:
+    """pyAKI's probes read `patient[self._patient_age_column]`, kept from the constructor's
+    `patient_age_column: str = "age"`; another class of the module keeps another column under
+    the same attribute."""
+    model = model_of(CONFIGURED_PROBE, "BaselineProbe.baseline")
+    assert "patient['age']" in {leaf.display for leaf in model.leaves}
+    assert "patient['weight']" in {
+        leaf.display for leaf in model_of(CONFIGURED_PROBE, "OtherProbe.probe").leaves
+    }
+
+
+def test_a_mode_the_method_branches_on_is_an_input_and_an_abstract_class_is_made() -> None:
+    """The age counts only when the probe is set up with `Method.CALCULATED`: the mode the
+    constructor keeps is searched, and the abstract class is made through a stand-in
+    subclass."""
+    model = model_of(CONFIGURED_PROBE, "BaselineProbe.baseline")
+    assert "self._method" in {leaf.display for leaf in model.leaves}
+    report = verdict(CONFIGURED_PROBE, "BaselineProbe.baseline")
+    assert report.biased_attributes == ["age"], report.reason
