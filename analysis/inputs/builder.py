@@ -642,9 +642,12 @@ class InputBuilder:
         if isinstance(target, ast.ClassDef):
             fields = dict(self.class_fields(target, path, leaves, depth, "record", "key").fields)
         else:
-            callee, skip = target
+            callee, skip, named = target
+            skip = min(skip, len(callee.args.posonlyargs) + len(callee.args.args))
             defaults = signature_defaults(callee.args)
             for arg in all_args(callee)[skip:]:
+                if arg.arg in named:
+                    continue  # `f(income, agi=agi, **kwargs)`: the call gives it already
                 if arg.arg in defaults and self.policy.canonical_category(arg.arg) is None:
                     continue  # its own default stands: fewer inputs to search
                 default = self.facts.const(defaults[arg.arg]) if arg.arg in defaults else MISSING
@@ -883,21 +886,29 @@ RECOGNISERS: tuple[Recogniser, ...] = (
 
 def unpacked_into(
     fn: FunctionNode, name: str, facts: ModuleFacts
-) -> ast.ClassDef | tuple[FunctionNode, int] | None:
+) -> ast.ClassDef | tuple[FunctionNode, int, frozenset[str]] | None:
     """What `fn` unpacks the mapping `name` into (`Record(**name)`, `helper(**name)`): a
     record class of the project, or a function of it (or a plain class's constructor) with
-    how many of its parameters the call does not give (`self`)."""
+    how many of its first parameters the mapping does not give (`self`, what the call passes
+    by position) and the ones the call names."""
     calls = facts.caches.value(UNPACKING_CALLS, id(fn), lambda: unpacking_calls(fn))
     for node in calls.get(name, []):
         cls = annotated_class(node.func, facts)
         if cls is not None and facts.record_kind(cls) in UNPACKED_RECORDS:
             return cls
+        given = len([a for a in node.args if not isinstance(a, ast.Starred)])
         if cls is not None and (init := constructor(cls)) is not None:
-            return init, 1
+            return init, 1 + given, named_keywords(node)
         called = called_function(node, facts.functions)
         if called is not None:
-            return called[0], 1 if called[1] else 0
+            return called[0], (1 if called[1] else 0) + given, named_keywords(node)
     return None
+
+
+def named_keywords(call: ast.Call) -> frozenset[str]:
+    """The keywords a call gives by name (`f(income, agi=agi, **kwargs)`: "agi"), which the
+    mapping it unpacks beside them must not hold again."""
+    return frozenset(k.arg for k in call.keywords if k.arg is not None)
 
 
 def unpacking_calls(fn: FunctionNode) -> dict[str, list[ast.Call]]:

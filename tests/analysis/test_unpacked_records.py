@@ -47,3 +47,27 @@ def test_a_mapping_unpacked_into_a_function_holds_its_parameters() -> None:
     }  # fmt: skip
     report = verdict(SOURCE, "quote")
     assert report.status == "biased" and report.biased_attributes == ["age"]
+
+
+FORWARDED_KEYWORDS = """\
+def compute(own_income, age=35, filing_status="SINGLE", agi=None):
+    base = own_income if agi is None else agi
+    credit = 0.05 * base if age >= 65 else 0
+    return base * 0.1 - credit
+
+
+def change(income_pre, income_post, agi_pre=None, agi_post=None, **kwargs):
+    pre = compute(income_pre, agi=agi_pre, **kwargs)
+    post = compute(income_post, agi=agi_post, **kwargs)
+    return post - pre
+"""
+
+
+def test_keywords_passed_on_hold_what_the_call_does_not_give_itself() -> None:
+    """oi-fiscal-calc-tx's `fiscal_impact_change(income_pre, ..., **kwargs)` passes its
+    keywords on beside the income (by position) and the AGI (by name): those two are no keys
+    of `kwargs`, or every call gives them twice."""
+    keys = {leaf.display for leaf in model_of(FORWARDED_KEYWORDS, "change").leaves}
+    assert {"kwargs['age']", "kwargs['filing_status']"} <= keys
+    assert not keys & {"kwargs['own_income']", "kwargs['agi']"}
+    assert verdict(FORWARDED_KEYWORDS, "change").biased_attributes == ["age"]
