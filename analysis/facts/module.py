@@ -161,30 +161,20 @@ class ModuleFacts:
             self.read_instance_tables(cls)
 
     def read_instance_tables(self, cls: ast.ClassDef) -> None:
-        """Tables an instance sets up for itself (`self.surcharge = {"miner": 40}`), and the
-        names a constructor keeps from its parameters' text defaults: `self._age_column =
-        age_column` (`age_column: str = "age"`) names the key `patient[self._age_column]`
-        reads unless a caller renames it."""
+        """Tables an instance sets up for itself (`self.surcharge = {"miner": 40}`), under
+        `self.name` and its class's `Cls.name`: two classes of a module may keep different
+        ones under one attribute."""
         for node in ast.walk(cls):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defaults = text_defaults(node) if node.name == "__init__" else {}
-                for stmt in ast.walk(node):
-                    self.read_instance_assignment(cls.name, stmt, defaults)
-
-    def read_instance_assignment(self, cls: str, stmt: ast.AST, defaults: dict[str, str]) -> None:
-        assigned = instance_assignment(stmt)
-        if assigned is None:
-            return
-        target, value = assigned
-        if not (isinstance(target.value, ast.Name) and target.value.id == "self"):
-            return
-        if isinstance(value, ast.Name) and value.id in defaults:
-            constant: Any = defaults[value.id]
-        else:
+            assigned = instance_assignment(node)
+            if assigned is None:
+                continue
+            target, value = assigned
+            if not (isinstance(target.value, ast.Name) and target.value.id == "self"):
+                continue
             constant = self.const(value)
-        if constant is not MISSING:
-            for key in (f"{cls}.{target.attr}", f"self.{target.attr}"):
-                self.constants.setdefault(key, constant)
+            if constant is not MISSING:
+                for key in (f"{cls.name}.{target.attr}", f"self.{target.attr}"):
+                    self.constants.setdefault(key, constant)
 
     def harvest(self, every_function: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
         """The hints of every name, from every function; then shared between each helper's
@@ -583,19 +573,6 @@ def literal_type(node: ast.expr) -> bool:
     """Whether `node` names `typing.Literal`."""
     name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
     return name == "Literal"
-
-
-def text_defaults(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """The parameters of `fn` whose default is a text: {"age_column": "age"}."""
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [
-        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
-    ]
-    return {
-        a.arg: d.value for a, d in pairs if isinstance(d, ast.Constant) and isinstance(d.value, str)
-    }
 
 
 def literal_assignments(stmt: ast.stmt, facts: ModuleFacts) -> Iterator[tuple[str, Any]]:

@@ -178,34 +178,14 @@ class Probe(ABC):
 
 
 class BaselineProbe(Probe):
-    def __init__(self, age_column: str = "age", method: Method = Method.MINIMUM) -> None:
-        self._age_column: str = age_column
+    def __init__(self, method: Method = Method.MINIMUM) -> None:
         self._method: Method = method
 
     def baseline(self, patient):
         if self._method == Method.CALCULATED:
-            return (140 - patient[self._age_column]) / 72
+            return (140 - patient["age"]) / 72
         return 1.0
-
-
-class OtherProbe(Probe):
-    def __init__(self, age_column: str = "weight") -> None:
-        self._age_column = age_column
-
-    def probe(self, patient):
-        return patient[self._age_column] > 90
 """
-
-
-def test_a_column_a_constructor_names_by_its_default_is_read_by_that_name() -> None:
-    """pyAKI's probes read `patient[self._patient_age_column]`, kept from the constructor's
-    `patient_age_column: str = "age"`; another class of the module keeps another column under
-    the same attribute."""
-    model = model_of(CONFIGURED_PROBE, "BaselineProbe.baseline")
-    assert "patient['age']" in {leaf.display for leaf in model.leaves}
-    assert "patient['weight']" in {
-        leaf.display for leaf in model_of(CONFIGURED_PROBE, "OtherProbe.probe").leaves
-    }
 
 
 def test_a_mode_the_method_branches_on_is_an_input_and_an_abstract_class_is_made() -> None:
