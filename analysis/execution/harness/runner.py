@@ -660,15 +660,20 @@ class Harness:
         return obj
 
 
+STAND_INS = {}  # abstract class -> its stand-in: made once, whatever the calls
+
+
 def concrete(cls):
     """`cls`, or for an abstract class (its methods under test, its subclasses elsewhere) a
     subclass of the same name whose abstract methods stay as written, so it can be made."""
     if not getattr(cls, "__abstractmethods__", None):
         return cls
-    made = type(cls)(cls.__name__, (cls,), {"__module__": cls.__module__})
-    made.__abstractmethods__ = frozenset()
-    made.__qualname__ = cls.__qualname__
-    return made
+    if cls not in STAND_INS:
+        made = type(cls)(cls.__name__, (cls,), {"__module__": cls.__module__})
+        made.__abstractmethods__ = frozenset()
+        made.__qualname__ = cls.__qualname__
+        STAND_INS[cls] = made
+    return STAND_INS[cls]
 
 
 def by_alias(cls, kwargs):
