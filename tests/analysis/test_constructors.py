@@ -196,3 +196,43 @@ def test_a_mode_the_method_branches_on_is_an_input_and_an_abstract_class_is_made
     assert "self._method" in {leaf.display for leaf in model.leaves}
     report = verdict(CONFIGURED_PROBE, "BaselineProbe.baseline")
     assert report.biased_attributes == ["age"], report.reason
+
+
+SELF_LOADING = """\
+import csv
+import io
+
+TABLE = "first_name,sex,count\\nmary,f,90\\nmary,m,1\\njohn,m,80\\njohn,f,2\\n"
+
+
+def read_table():
+    return list(csv.DictReader(io.StringIO(TABLE)))
+
+
+class Names:
+    def __init__(self, table=None):
+        if table is None:
+            self._table = read_table()
+        else:
+            self._table = table
+
+    def count(self, first_name, sex):
+        if sex not in ("m", "f"):
+            raise ValueError("sex must be 'm' or 'f'")
+        return sum(
+            int(row["count"])
+            for row in self._table
+            if row["first_name"] == first_name.lower() and row["sex"] == sex
+        )
+"""
+
+
+def test_a_table_the_constructor_reads_in_itself_is_not_made_up() -> None:
+    """agefromname's `AgeFromName(mortality_df=None)` reads its CSV when given none: the
+    instance keeps that real table (no record of the fields its methods read stands in for
+    it), and a first name is a common one, which the table has."""
+    model = model_of(SELF_LOADING, "Names.count")
+    assert not [leaf for leaf in model.leaves if leaf.path[0] == ("param", "self")]
+    first = next(leaf for leaf in model.leaves if leaf.name == "first_name")
+    assert first.pool[first.typical] == "Mary"
+    assert verdict(SELF_LOADING, "Names.count").biased_attributes == ["gender"]
