@@ -368,7 +368,6 @@ def recording_limits(seconds: float) -> Limits:
     return Limits(
         load_timeout=30.0,
         session_timeout=seconds + 10.0,
-        memory_mb=2048,
         cpu_seconds=int(seconds) + 10,
         open_files=256,
         file_size_mb=64,

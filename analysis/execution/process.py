@@ -102,7 +102,9 @@ class Limits:
     call_timeout: float = 1.0  # per call, enforced by an alarm inside the harness
     load_timeout: float = 15.0  # importing the module and its package, once per session
     session_timeout: float = 20.0  # wall clock for the whole child, enforced from here
-    memory_mb: int = 1024  # RLIMIT_AS
+    # RLIMIT_AS: room for a package's tables read in at import (cvd-risk's 5 MB pickle
+    # unpacks to 0.97 GB beside pandas).
+    memory_mb: int = 2048
     cpu_seconds: int = 20  # RLIMIT_CPU
     processes: int = 64  # RLIMIT_NPROC (per uid: meaningful only with a uid of its own)
     file_size_mb: int = 16  # RLIMIT_FSIZE

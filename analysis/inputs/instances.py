@@ -164,7 +164,6 @@ class HeldObjects:
             built = self.reach_fields(shape, cls, reads, path, 0)
         else:
             built = self.constructed(cls, path, 0, reads)
-        self.mark_read_by_members(built, cls, name)
         state: list[str] = []
         if isinstance(built, ObjectShape):
             state = state_set_elsewhere(self.fn, name, cls)
@@ -182,7 +181,10 @@ class HeldObjects:
         if isinstance(built, ObjectShape) and not any(
             leaf.protected for leaf in self.leaves if leaf.path[0] == path[0]
         ):
-            return self.bare(cls, name, path) or built
+            built = self.bare(cls, name, path) or built
+        # After the attributes set outside the constructor are in: `calc_tax` reads
+        # `self.state`, set after construction, through its property `church_tax_rate`.
+        self.mark_read_by_members(built, cls, name)
         return built
 
     def family(self, cls: ast.ClassDef) -> tuple[list[ast.ClassDef], bool]:

@@ -193,7 +193,16 @@ def category_values(
     values += fitting or ([] if "bool" in kinds else cat_values)
     if use == {"truthy"} and "bool" not in kinds and not any(map(is_number, cat_values)):
         values += FLAG_CODES  # `if gender:` alone: a 0/1 flag, where every word is true
+    elif "truthy" in use and "bool" not in kinds and "none" in map(casefolded, category.values):
+        # A category one may have none of (religion), tested for truth: `if self.church_tax:`
+        # beside `== 'rk'` writes "no church" as False (and a member as True: values are
+        # compared with values of their own kind).
+        values += [True, False]
     return values
+
+
+def casefolded(value: Any) -> Any:
+    return value.casefold() if isinstance(value, str) else value
 
 
 def ordinary_values(name: str, kinds: set[str]) -> list[Any]:

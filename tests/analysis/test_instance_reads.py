@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from analysis_kit import model_of, verdict, write_package
+from analysis_kit import leaf, model_of, verdict, write_package
 
 from analysis import Engine
 from analysis.execution.process import ProcessExecutor
@@ -589,3 +589,38 @@ def test_an_instance_whose_constructor_reads_elsewhere_is_made_without_it(
     qualname: str, attribute: str
 ) -> None:
     assert verdict(SET_FROM_ELSEWHERE, qualname).biased_attributes == [attribute]
+
+
+# A record whose constructor sets defaults and whose caller fills it in afterwards (detax's
+# `TaxData`): the method reads the state only through a property, and the denomination is
+# kept as a code tested for truth (`if self.church_tax:`, False for no church).
+FILLED_IN_AFTER = """
+class TaxData:
+    def __init__(self, year):
+        self.year = year
+        self.income = 0
+        self.state = 'BW'
+        self.church_tax = False
+
+    @property
+    def church_tax_rate(self):
+        return 0.08 if self.state in ('BW', 'BY') else 0.09
+
+    def calc_tax(self):
+        tax = round(self.income * 0.2, 2)
+        taxes = [(tax, 'income tax')]
+        if self.church_tax:
+            taxes.append((round(tax * self.church_tax_rate, 2), 'church tax'))
+        return taxes
+"""
+
+
+def test_a_field_read_through_a_property_and_a_denomination_tested_for_truth_are_proved() -> None:
+    """`self.state` is read by the property alone, and set after construction: the search
+    varies it. `if self.church_tax:` beside no value but codes: no church (False) against a
+    member (True) proves the religion."""
+    model = model_of(FILLED_IN_AFTER, "TaxData.calc_tax")
+    assert leaf(model, "self.state").read_in == "church_tax_rate"
+    assert {True, False} <= set(leaf(model, "self.church_tax").pool)
+    report = verdict(FILLED_IN_AFTER, "TaxData.calc_tax")
+    assert report.biased_attributes == ["region", "religion"], report.reason
