@@ -25,6 +25,7 @@ from analysis.facts.instance_reads import (
     branched_on,
     held_reads,
     instance_inputs,
+    instance_name,
     reached_methods,
     state_set_elsewhere,
     state_set_outside,
@@ -409,19 +410,43 @@ def held_frame(name: str, annotation: ast.expr | None) -> bool:
     return frame_name(name)
 
 
+DERIVATION_PASSES = 2
+
+
 def derived_attributes(cls: ast.ClassDef) -> dict[str, set[str]]:
     """The attributes the constructor sets from its parameters worked into something else
-    (`self.is_female = sex == "female"`), by the parameters each is made of."""
+    (`self.is_female = sex == "female"`), by the parameters each is made of: through its
+    locals and the attributes it set before too (`age = characteristics[0]`, `v1 = 4.3 -
+    0.02 * (age - 53)`, `self.system = ss(v1)`, `self.discrete = self.system.sample(ts)`)."""
     init = next((s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "__init__"), None)
     if init is None:
         return {}
+    own = instance_name(init)
     params = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
+    local: dict[str, set[str]] = {p: {p} for p in params}
     made: dict[str, set[str]] = {}
-    for stmt in ast.walk(init):
-        if not isinstance(stmt, ast.Assign) or isinstance(stmt.value, ast.Name):
-            continue  # `self.sex = sex` keeps the parameter itself
-        sources = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)} & params
-        for target in stmt.targets:
-            if isinstance(target, ast.Attribute) and sources:
-                made.setdefault(target.attr, set()).update(sources)
+    assigns = [
+        n
+        for n in ast.walk(init)
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None
+    ]
+    for _ in range(DERIVATION_PASSES):  # a local used before the line that sets it
+        for stmt in assigns:
+            assert stmt.value is not None
+            if isinstance(stmt.value, ast.Name) and stmt.value.id in params:
+                continue  # `self.sex = sex` keeps the parameter itself
+            sources: set[str] = set()
+            for node in ast.walk(stmt.value):
+                if isinstance(node, ast.Name):
+                    sources |= local.get(node.id, set())
+                elif isinstance(node, ast.Attribute) and getattr(node.value, "id", "") == own:
+                    sources |= made.get(node.attr, set())
+            if not sources:
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for node in (n for target in targets for n in ast.walk(target)):
+                if isinstance(node, ast.Name) and node.id not in params | {own}:
+                    local.setdefault(node.id, set()).update(sources)
+                elif isinstance(node, ast.Attribute) and getattr(node.value, "id", "") == own:
+                    made.setdefault(node.attr, set()).update(sources)
     return made

@@ -624,3 +624,27 @@ def test_a_field_read_through_a_property_and_a_denomination_tested_for_truth_are
     assert {True, False} <= set(leaf(model, "self.church_tax").pool)
     report = verdict(FILLED_IN_AFTER, "TaxData.calc_tax")
     assert report.biased_attributes == ["region", "religion"], report.reason
+
+
+# A model the constructor works out from the person through its locals and its own earlier
+# attributes (python-anesthesia-simulator's `CompartmentModel`): the method reads only the
+# result, and the person's list is its input all the same.
+WORKED_OUT_IN_STEPS = """
+class CompartmentModel:
+    def __init__(self, characteristics: list, ts: float = 1.0):
+        age = characteristics[0]
+        weight = characteristics[2]
+        clearance = 1.89 + 0.0456 * (weight - 77) - 0.024 * (age - 53)
+        self.rates = (clearance, clearance / 4.27)
+        self.step_factor = self.rates[0] * ts
+
+    def one_step(self, u: float) -> float:
+        return round(u * self.step_factor, 4)
+"""
+
+
+def test_a_parameter_worked_into_the_attributes_a_method_reads_is_its_input() -> None:
+    model = model_of(WORKED_OUT_IN_STEPS, "CompartmentModel.one_step")
+    assert leaf(model, "self.characteristics[0]").read_in == "__init__"
+    report = verdict(WORKED_OUT_IN_STEPS, "CompartmentModel.one_step")
+    assert report.biased_attributes == ["age"], report.reason
