@@ -426,24 +426,22 @@ def derived_attributes(cls: ast.ClassDef) -> dict[str, set[str]]:
     local: dict[str, set[str]] = {p: {p} for p in params}
     made: dict[str, set[str]] = {}
     assigns = [
-        n
+        (n.targets if isinstance(n, ast.Assign) else [n.target], n.value)
         for n in ast.walk(init)
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None
     ]
     for _ in range(DERIVATION_PASSES):  # a local used before the line that sets it
-        for stmt in assigns:
-            assert stmt.value is not None
-            if isinstance(stmt.value, ast.Name) and stmt.value.id in params:
+        for targets, value in assigns:
+            if isinstance(value, ast.Name) and value.id in params:
                 continue  # `self.sex = sex` keeps the parameter itself
             sources: set[str] = set()
-            for node in ast.walk(stmt.value):
+            for node in ast.walk(value):
                 if isinstance(node, ast.Name):
                     sources |= local.get(node.id, set())
                 elif isinstance(node, ast.Attribute) and getattr(node.value, "id", "") == own:
                     sources |= made.get(node.attr, set())
             if not sources:
                 continue
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for node in (n for target in targets for n in ast.walk(target)):
                 if isinstance(node, ast.Name) and node.id not in params | {own}:
                     local.setdefault(node.id, set()).update(sources)
