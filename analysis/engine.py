@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path as FsPath
 
 from analysis.errors import (
@@ -35,9 +36,9 @@ from analysis.facts.instance_reads import instance_name
 from analysis.facts.module import ModuleFacts
 from analysis.facts.preparations import prepared_by_callers
 from analysis.inputs.builder import InputBuilder
-from analysis.judging import Judgement
+from analysis.judging import Judgement, settled
 from analysis.modules import Module, is_test
-from analysis.report import FunctionReport, ScanReport
+from analysis.report import FunctionReport, ScanReport, Status
 from analysis.scan.budget import Deadline, ScanBudget
 from analysis.scan.diff import changed_lines, lines_for
 from analysis.scan.files import select_files
@@ -334,37 +335,65 @@ class Engine:
             return self._imports.setdefault(project.root, ImportedNames(project))
 
     def run_tasks(self, tasks: list[tuple[Module, FunctionInfo]]) -> list[FunctionReport]:
+        """The functions' verdicts. Those whose calls are being recorded (analysis/evidence/)
+        are judged from made-up inputs with the others, beside the recording, and again once
+        it is over (scan_again): none waits for it while another could be judged."""
         done = 0
         done_lock = threading.Lock()
         spent = ScanBudget(self.policy.budget, self.deadline)
+        recorded = [self.recording(*task) for task in tasks]
+        reports: list[FunctionReport] = []  # in the order of `tasks`, once judged first
+        judgements: dict[int, Judgement] = {}
+        cut: set[int] = set()
 
-        def one(task: tuple[Module, FunctionInfo]) -> FunctionReport:
+        def finished() -> None:
             nonlocal done
-            why = spent.exhausted()
-            report = self.cut(*task, why) if why else self.scan_one(*task)
-            spent.add(report, cut=why is not None)
             if self.progress is not None:
                 with done_lock:
                     done += 1
                     self.progress(done, len(tasks))
+
+        def first(index: int) -> FunctionReport:
+            why = spent.exhausted()
+            if why:
+                cut.add(index)
+                report = self.cut(*tasks[index], why)
+            else:
+                judgements[index] = self.scan_first(*tasks[index])
+                report = judgements[index].report
+            spent.add(report, cut=why is not None)
+            if not recorded[index] or why:
+                finished()
             return report
 
-        # The functions whose calls are being recorded go last (analysis/evidence/).
-        order = sorted(range(len(tasks)), key=lambda i: self.recording(*tasks[i]))
-        ordered = [tasks[i] for i in order]
-        if self.jobs == 1 or len(tasks) < 2:
-            done_reports = [one(task) for task in ordered]
-        else:
-            with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                done_reports = list(pool.map(one, ordered))
-        reports: list[FunctionReport] = [done_reports[0]] * len(tasks) if tasks else []
-        for position, index in enumerate(order):
-            reports[index] = done_reports[position]
+        def again(index: int) -> FunctionReport:
+            report = self.scan_again(judgements[index])
+            if report is not reports[index]:
+                spent.add(report, cut=False, again=True)
+            finished()
+            return report
+
+        # The functions being recorded go last: their calls come in meanwhile.
+        order = sorted(range(len(tasks)), key=lambda i: recorded[i])
+        by_index = dict(zip(order, self.each(first, order), strict=True))
+        reports = [by_index[i] for i in range(len(tasks))]
+        later = [i for i in order if recorded[i] and i not in cut]
+        for index, report in zip(later, self.each(again, later), strict=True):
+            reports[index] = report
         if spent.cut:
             self.budget_warnings.append(
                 f"{spent.cut} function(s) not run: {spent.reason}; judged statically ({spent.hint})"
             )
         return reports
+
+    def each(
+        self, judge: Callable[[int], FunctionReport], indices: list[int]
+    ) -> list[FunctionReport]:
+        """`judge` of each index, in order, `jobs` at a time."""
+        if self.jobs == 1 or len(indices) < 2:
+            return [judge(index) for index in indices]
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(judge, indices))
 
     def record(self, tasks: list[tuple[Module, FunctionInfo]]) -> None:
         """Start recording the calls the projects' own tests and demos make of the functions
@@ -488,27 +517,59 @@ class Engine:
             return self._shared[project.root]
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
+        judgement = self.scan_first(module, info)
+        return self.scan_again(judgement) if self.recording(module, info) else judgement.report
+
+    def scan_first(self, module: Module, info: FunctionInfo) -> Judgement:
+        """The function judged; one whose calls are being recorded, from made-up inputs
+        alone, to be taken up once the recording is over (scan_again). A verdict final
+        already tells the recording to want no more of the function's calls."""
         started = time.monotonic()
+        pending = self.recording(module, info)
         report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
+        judgement = Judgement(self, module, info, report, evidence=not pending)
+        report = self.judged(judgement, judgement.judge)
+        if pending and settled(report) and module.project and module.location:
+            self.evidence.settle(module.project, module.location, info)
+        report.seconds = time.monotonic() - started
+        if not pending:
+            self.accept(module, info, report)
+        return judgement
+
+    def scan_again(self, judgement: Judgement) -> FunctionReport:
+        """The judgement taken up with the calls recorded (Judgement.judge_again)."""
+        started = time.monotonic()
+        before = judgement.report
+        report = self.judged(judgement, judgement.judge_again)
+        report.seconds = before.seconds + (time.monotonic() - started)
+        self.accept(judgement.module, judgement.info, report)
+        return report
+
+    def judged(self, judgement: Judgement, step: Callable[[], object]) -> FunctionReport:
+        """The judgement's report after `step` (its judge or judge_again), an internal error
+        of codebias's caught as the function's verdict: it loses no other function's."""
+        module, info = judgement.module, judgement.info
         try:
-            Judgement(self, module, info, report).judge()
+            step()
         except RecursionError:
-            report.findings = []
-            report.status, report.method = "unverified", "static"
-            report.reason = "the function is too deeply nested to analyse"
+            judgement.report = failed(
+                judgement.report, "unverified", "the function is too deeply nested to analyse"
+            )
         except Exception as exc:  # noqa: BLE001 - one function's internal error loses nothing else
             log.exception("internal error testing %s::%s", module.path, info.qualname)
-            report.findings = []
-            report.status, report.method = "error", "static"
-            report.reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
-        drop_conversions(info, report, self.policy, module.facts.const)
-        report.seconds = time.monotonic() - started
-        self.accept(module, info, report)
-        return report
+            reason = f"internal error in codebias: {type(exc).__name__}: {exc}"[:500]
+            judgement.report = failed(judgement.report, "error", reason)
+        drop_conversions(info, judgement.report, self.policy, module.facts.const)
+        return judgement.report
 
     # -- accepted findings ----------------------------------------------------------------
     def accept(self, module: Module, info: FunctionInfo, report: FunctionReport) -> None:
         self.acceptance.apply(module.path, module.parsed.source, module.parsed.tree, info, report)
+
+
+def failed(report: FunctionReport, status: Status, reason: str) -> FunctionReport:
+    """The report of a function codebias could not judge, and why."""
+    return replace(report, status=status, method="static", reason=reason, findings=[])
 
 
 def agreement_calls(model: InputModel, samples: int) -> tuple[list[Call], int]:

@@ -4,6 +4,14 @@ or, where it cannot run, a static review that says why.
 
 `Judgement.judge` goes through those phases in order; each phase either hands on to the
 next or writes the verdict and stops (returns False or None).
+
+A function whose calls are being recorded is judged in two steps (analysis/engine.py):
+first from made-up inputs alone, beside the recording (`evidence=False`); then, once the
+recording is over, `judge_again` takes that judgement up with the calls it brought, only when
+they can tell more than the first verdict did (`tells_more`): the recorded calls are replayed
+(a counterexample from the project's own call reads better than a made-up one, which it
+replaces), the values borrowed from the project's runs are searched if nothing was proved, and
+the made-up inputs are not searched twice.
 """
 
 from __future__ import annotations
@@ -81,8 +89,15 @@ class Judgement:
     """The judging of one function, its verdict written into `report`."""
 
     def __init__(
-        self, bench: Bench, module: Module, info: FunctionInfo, report: FunctionReport
+        self,
+        bench: Bench,
+        module: Module,
+        info: FunctionInfo,
+        report: FunctionReport,
+        evidence: bool = True,
     ) -> None:
+        """`evidence`: whether to read the calls the project's own runs made (waiting for
+        their recording); without, the function is judged from made-up inputs alone."""
         self.bench = bench
         self.policy = bench.policy
         self.budget = bench.policy.budget
@@ -100,34 +115,95 @@ class Judgement:
         # (evidence/bases.py borrowed_model): searched when every made-up call raises.
         self.borrowed: InputModel | None = None
         self.borrowed_calls: tuple[str, ...] = ()
+        self.evidence = evidence
+        self.lent = False  # values the project's runs passed other functions are in the pools
+        # The search's result, once recorded: judge_again takes it up rather than search twice.
+        self.result: SearchResult | None = None
         self.tested: set[str] = set()
         self.reading = 0.0  # seconds spent reading the function, counted against its budget
         self.deadline = 0.0
 
-    def judge(self) -> None:
-        """The verdict of the function, written into its report."""
+    def judge(self, before: FunctionReport | None = None) -> bool:
+        """The verdict of the function, written into its report. `before`: its verdict from
+        made-up inputs alone; False, and nothing written, when its calls tell no more."""
         if is_test(self.module.path, self.info):
             # A test passes the values it checks (a parametrised `age` and an assert): it
             # decides nothing about a person, and its failures are no refusals.
             self.report.status, self.report.reason = "skipped", "a test function"
-            return
+            return True
         self.read_inputs()
+        if before is not None and not self.tells_more(before):
+            return False
         if not self.worth_running():
-            return
+            return True
         session = self.open_session()
         if session is None:
-            return
-        # `canonical_sex(sex)`: a different sex out is its job; refusing one is not
-        refusals_only = {
+            return True
+        with session:
+            self.finish(self.run(session, self.refusals_only()))
+        return True
+
+    def judge_again(self) -> bool:
+        """Once the recording is over, this judgement (from made-up inputs alone) taken up
+        with the calls it brought, its verdict written into a new report; False when they
+        tell no more (`report` stays the first verdict). Judged afresh when it cannot be
+        taken up: it searched nothing, or the project's values changed its pools."""
+        before = self.report
+        if self.result is None:
+            return self.afresh(before)
+        self.read_calls()
+        if self.lent:
+            return self.afresh(before)
+        if not self.tells_more(before):
+            return False
+        self.report = fresh(before)
+        self.report.attributes_tested = list(before.attributes_tested)
+        self.tested = set(before.attributes_tested)
+        self.deadline = time.monotonic() + self.budget.seconds_per_function
+        session = self.open_session()
+        if session is None:
+            self.report = before  # the sandbox failed this time: the first verdict stands
+            return False
+        with session:
+            self.finish(self.resume(session, self.refusals_only()))
+        return True
+
+    def afresh(self, before: FunctionReport) -> bool:
+        """judge_again by a new judgement with the calls (see there)."""
+        again = Judgement(self.bench, self.module, self.info, fresh(before))
+        if not again.judge(before):
+            return False
+        self.report = again.report
+        return True
+
+    def refusals_only(self) -> set[str]:
+        """`canonical_sex(sex)`: a different sex out is its job; refusing one is not."""
+        return {
             category
             for category in self.policy.enabled_categories
             if converts(self.info, category, self.policy, self.module.facts.const)
         }
-        with session:
-            result = self.run(session, refusals_only)
+
+    def finish(self, result: SearchResult | None) -> None:
+        """The verdict from the search's `result` (None: written already)."""
         if result is not None:
+            self.result = result
             self.record(result)
         told_by_values(self.report, self.policy)
+
+    def tells_more(self, before: FunctionReport) -> bool:
+        """Whether the project's calls (read by read_calls) can change `before`, the
+        verdict from made-up inputs alone: calls of the function holding a person (their
+        counterexamples, their categories); or values lent to the pools or borrowed, while
+        some category is not proved yet. Without them, the judgement would be `before`'s."""
+        if self.recorded:
+            return True
+        if not (self.lent or self.borrowed_calls):
+            return False
+        tested = set(before.attributes_tested) | set(self.report.attributes_tested)
+        if not tested:  # a record no rule sees into, searched again with the values lent
+            return self.opaque
+        return not tested <= proved(before)
 
     def record(self, result: SearchResult) -> None:
         """The verdict from what the calls found."""
@@ -150,6 +226,12 @@ class Judgement:
         # A record read only by keys the source does not spell out may still hold a person,
         # and so may the calls the project's own tests and demos made (analysis/evidence/).
         self.opaque = not self.protected and has_opaque_record(self.model)
+        if self.evidence:
+            self.read_calls()
+
+    def read_calls(self) -> None:
+        """The calls the project's own runs made of the function (waiting for their
+        recording), or, without any, the values they passed others."""
         module = self.module
         if self.bench.recording(module, self.info):
             self.bench.evidence.wait()
@@ -163,7 +245,7 @@ class Judgement:
         names: the model itself when only they hold a person (a method of an instance a
         fixture set up), else the model searched once every made-up call has raised."""
         project_calls = self.bench.evidence.project_calls(self.module.project)
-        lend_values(self.model, project_calls)
+        self.lent = lend_values(self.model, project_calls)
         found = borrowed_model(self.info, self.model, project_calls, self.builder, self.policy)
         if found is None or not found[0].protected:
             return
@@ -246,6 +328,33 @@ class Judgement:
             return None
         return self.search(session, refusals_only, replayed)
 
+    def resume(self, session: Session, refusals_only: set[str]) -> SearchResult | None:
+        """Inside the sandbox, for judge_again: the recorded calls, then the borrowed values
+        if the made-up inputs proved nothing; their result taken up with what these saw.
+        None as `run`."""
+        first = self.result
+        assert first is not None
+        if session.load_error:
+            static_review(self.info, self.model, self.report, f"cannot run: {session.load_error}")
+            return None
+        replayed = self.replay(session, refusals_only)
+        if replayed is None:
+            return None
+        # A counterexample from the project's own call reads better: it stands for its category.
+        first.witnesses = {
+            shown: witness
+            for shown, witness in first.witnesses.items()
+            if witness.leaf.category not in replayed.proved
+        }
+        searched = first.executions
+        result = self.search_borrowed(session, refusals_only, replayed, first)
+        if result is first:
+            merge(first, replayed.result)
+            first.executions = session.calls
+        if result is not None:
+            result.executions += searched
+        return result
+
     def replay(self, session: Session, refusals_only: set[str]) -> Replayed | None:
         """The recorded calls searched; their findings and categories taken into the report.
         None (the verdict written) when the session can prove nothing more."""
@@ -324,10 +433,21 @@ class Judgement:
             and time.monotonic() < self.deadline
         ):
             result = self.search_walked(session, refusals_only, replayed, result)
+        if result is None:
+            return None
+        return self.search_borrowed(session, refusals_only, replayed, result)
+
+    def search_borrowed(
+        self,
+        session: Session,
+        refusals_only: set[str],
+        replayed: Replayed,
+        result: SearchResult,
+    ) -> SearchResult | None:
+        """When the made-up inputs proved nothing (`result`), the search again with the
+        values borrowed from the project's runs, if any; else `result`. None as `search`."""
         borrowed = self.borrowed
-        if result is None or result.witnesses or borrowed is None:
-            return result
-        if time.monotonic() >= self.deadline:
+        if result.witnesses or borrowed is None or time.monotonic() >= self.deadline:
             return result
         self.model, self.borrowed = borrowed, None
         self.targets = [leaf for leaf in borrowed.protected if leaf.category not in replayed.proved]
@@ -404,6 +524,22 @@ class Judgement:
         # The session counts every call: the probes, and the one a dying child was in.
         result.executions = session.calls
         return result
+
+
+def fresh(report: FunctionReport) -> FunctionReport:
+    """A new report of the same function."""
+    return FunctionReport(report.path, report.qualname, report.line, report.end_line, "clean")
+
+
+def proved(report: FunctionReport) -> set[str]:
+    """The categories a call has proved the function biased for."""
+    return {finding.attribute for finding in report.findings if not finding.is_static}
+
+
+def settled(report: FunctionReport) -> bool:
+    """Whether a verdict from made-up inputs is final: biased, by a call, for every category
+    it tests (the project's calls could only prove it again)."""
+    return report.is_biased and set(report.attributes_tested) <= proved(report)
 
 
 def spent_reading(seconds: float) -> str:

@@ -535,16 +535,21 @@ def test_the_readme_s_example_is_recorded_and_the_person_inside_it_varied(
 def test_a_project_whose_environment_has_no_pytest_runs_its_tests_on_codebias_s(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    # An environment without pytest, as an sdist's runtime dependencies leave it.
+    # An environment without pytest, as an sdist's runtime dependencies leave it. No made-up
+    # customer gets past the member number's check: the proof needs the test's call.
     env = tmp_path / "env"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
     repository(tmp_path / "repo", {
         "shop/__init__.py": "",
-        "shop/pricing.py": "def discount(customer):\n"
+        "shop/pricing.py": "import re\n\n\n"
+                           "def discount(customer):\n"
+                           "    if not re.fullmatch(r'M[0-9]{6}Q', customer['member']):\n"
+                           "        raise ValueError('not a member number')\n"
                            "    return 0.2 if customer['age'] >= 65 else 0.0\n",
         "tests/test_pricing.py": "from shop.pricing import discount\n\n\n"
                                  "def test_discount():\n"
-                                 "    assert discount({'age': 70, 'name': 'Ann'}) == 0.2\n",
+                                 "    customer = {'age': 70, 'name': 'Ann', 'member': 'M123456Q'}\n"
+                                 "    assert discount(customer) == 0.2\n",
     })  # fmt: skip
     main(["scan", str(tmp_path / "repo" / "shop"), "--format", "json",
           "--python", str(env / "bin" / "python")])  # fmt: skip
@@ -961,3 +966,35 @@ def test_the_environment_the_tests_set_holds_when_their_calls_are_replayed(
         """,
     }, "triage")  # fmt: skip
     only_finding(report, "priority", "age", "tests/test_rules.py::test_priority")
+
+
+def test_a_function_its_made_up_inputs_prove_ends_the_recording_of_a_slow_suite(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Each of the suite's twenty tests takes half a second and calls `discount` with the
+    # same pensioner: no test ends the run as having taught nothing, nor fills the function's
+    # calls. The made-up ages prove the bias first; the recording then stops, its demo unrun.
+    report = scanned(capsys, tmp_path / "repo", {
+        "shop/__init__.py": "",
+        "shop/pricing.py": "def discount(age):\n    return 0.2 if age >= 65 else 0.0\n",
+        "tests/test_slow.py": """\
+            import time
+
+            import pytest
+
+            from shop.pricing import discount
+
+
+            @pytest.mark.parametrize("n", range(20))
+            def test_discount(n):
+                time.sleep(0.5)
+                assert discount(70) == 0.2
+        """,
+        "examples/demo.py": "from shop.pricing import discount\nprint(discount(70))\n",
+    }, "shop")  # fmt: skip
+    only_finding(report, "discount", "age")
+    (recording,) = report["evidence"]
+    first, *rest = recording["entries"]
+    assert first["status"] == "ended: every function recorded for has its calls or its verdict"
+    assert first["tests"] < 20
+    assert rest and all(e["status"] == "not run: nothing more to record" for e in rest)

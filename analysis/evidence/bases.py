@@ -290,11 +290,12 @@ def borrowed_model(
     return only_people(mixed, info, policy, builder.facts), tuple(dict.fromkeys(used))
 
 
-def lend_values(model: InputModel, calls: list[RecordedCall]) -> None:
+def lend_values(model: InputModel, calls: list[RecordedCall]) -> bool:
     """The plain values the project's runs passed other functions by a parameter's own name
     (`metric_key="rhr"` to the helper a wrapper hands it on to) put first in that
     parameter's pool, when it is of no category and the code names no value for it: a
-    made-up key finds no row of the project's tables, whoever the person is."""
+    made-up key finds no row of the project's tables, whoever the person is. Whether any
+    was lent."""
     offered: dict[str, list[Any]] = {}
     for call in calls:
         for passed in call.params:
@@ -304,11 +305,14 @@ def lend_values(model: InputModel, calls: list[RecordedCall]) -> None:
             values = offered.setdefault(passed.name, [])
             if node.value not in ("", *values) and len(values) < MAX_LENT:
                 values.append(node.value)
+    any_lent = False
     for leaf in model.leaves:
         lent = offered.get(leaf.name)
         if lent and len(leaf.path) == 1 and not leaf.protected and not leaf.from_code:
             leaf.pool = dedupe([*lent, *leaf.pool])
             leaf.typical, leaf.from_code = 0, len(lent)
+            any_lent = True
+    return any_lent
 
 
 def numeric(param: Param) -> bool:

@@ -8,7 +8,9 @@ untrusted input (calls.read_call: bounded, checked), and its pickle is written, 
 into a fresh evidence folder of the host's own making, with names the host chooses. Later
 sessions of the scan see that folder read-only. When the child dies (a test that kills its
 interpreter, a hang past the time), the calls streamed so far are kept and a new session
-runs the entries not yet reached, while time is left.
+runs the entries not yet reached, while time is left. The run ends early once no function it
+records for wants more: each has its calls, or was settled meanwhile by the search over
+made-up inputs (analysis/engine.py: a function biased for every category it tests).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import math
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -60,6 +62,7 @@ MAX_EVIDENCE_BYTES = 256 << 20  # every pickle of one recording
 SECONDS_PER_TEST = 10.0
 MB = 1 << 20
 COUNTS = ("repeated", "unpicklable", "oversized", "unloadable")
+POLL = 0.25  # seconds between looks at whether a function recorded for still wants calls
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,15 @@ class RecordingTarget:
 class Recording:
     """One project's recording run (see the module doc)."""
 
-    def __init__(self, executor: Executor, project: Project, policy: Policy) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        project: Project,
+        policy: Policy,
+        settled: Callable[[FunctionKey], bool] = lambda key: False,
+    ) -> None:
+        """`settled`: whether a function's verdict is already known (no call of it is
+        wanted any more); asked while the run goes on."""
         self.executor = executor
         self.project = project
         self.policy = policy
@@ -86,6 +97,7 @@ class Recording:
         self.written = 0
         self.call_ids = 0
         self.lent_pytest: str | None = None  # pytest's copy in the evidence folder (lentpytest.py)
+        self.settled = settled
 
     def run(
         self, targets: list[RecordingTarget], entries: list[EntryPoint], shared: str
@@ -189,8 +201,9 @@ class Recording:
                 if self.lent_pytest and shown:
                     message["pytest_lent"] = f"{shown}/{self.lent_pytest}"
                 watch.entry(0)
-                reply = session.request(message, extra_seconds=watch.until() - time.monotonic())
+                session.send(message, session.request_deadline(watch.until() - time.monotonic()))
                 while True:
+                    reply = self.next_reply(session, watch, targets, evidence)
                     if "call" in reply:
                         call = self.keep(reply, functions, evidence, view)
                         if call is not None and (
@@ -210,11 +223,19 @@ class Recording:
                         return len(entries), None
                     if watch.bored():
                         raise Bored(watch.patience())
-                    reply = session.read_reply(watch.until())
-        except (Bored, SessionDied, ExecutionError, OSError) as exc:
+        except (Bored, Needless, SessionDied, ExecutionError, OSError) as exc:
             if reported >= len(entries):
                 return reported, None
             entry = entries[reported]
+            if isinstance(exc, Needless):
+                status = "ended: every function recorded for has its calls or its verdict"
+                evidence.stats.entries.append(EntryResult(entry.label, status, tests=len(started)))
+                evidence.stats.entries += [
+                    EntryResult(e.label, "not run: nothing more to record")
+                    for e in entries[reported + 1 :]
+                ]  # fmt: skip
+                log.info("recording: %s %s", entry.label, status)
+                return len(entries), None
             # The child counts an entry's tests when it ends; one the host ends keeps the
             # tests it had started.
             if watch.bored():
@@ -232,6 +253,29 @@ class Recording:
                 return reported + 1, replace(entry, args=(*entry.args, *skip))
             return reported + 1, None
         return len(entries), None
+
+    def next_reply(
+        self,
+        session: Session,
+        watch: Watch,
+        targets: list[RecordingTarget],
+        evidence: Evidence,
+    ) -> dict[str, Any]:
+        """The child's next message, read by its time (`watch`); Needless when, meanwhile,
+        some function recorded for was settled and each other one has its calls, counting
+        those past their source's share (the child, which spreads a function's calls over
+        its sources, ends the run itself when none was settled)."""
+        while True:
+            settled = [self.settled(t.key) for t in targets]
+            enough = self.settings.calls_per_function
+            if any(settled) and all(
+                done or len(evidence.of(t.key)) + len(evidence.reserve.get(t.key, [])) >= enough
+                for t, done in zip(targets, settled, strict=True)
+            ):
+                raise Needless()
+            left = watch.until() - time.monotonic()
+            if left <= 0 or session.has_reply(min(POLL, left)):
+                return session.read_reply(watch.until())
 
     def keep(
         self,
@@ -284,6 +328,10 @@ class Recording:
 
 class Bored(Exception):
     """A test run gave no call holding a person for its patience (Watch.bored)."""
+
+
+class Needless(Exception):
+    """No function recorded for wants another call (Recording.next_reply)."""
 
 
 class Watch:

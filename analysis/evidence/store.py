@@ -1,6 +1,6 @@
 """The recordings of one scan, by project: made in a thread of their own while the functions
-that need none are tested, read by the sessions of the functions recorded (which wait for
-them), removed when the engine closes."""
+are tested from made-up inputs, read by the sessions of the functions recorded (which wait
+for them when those inputs left their verdict open), removed when the engine closes."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ class EvidenceStore:
         self.thread: threading.Thread | None = None
         self.waiting: set[tuple[Path, str, str]] = set()
         self.speculative: set[tuple[Path, str, str]] = set()  # no protected input of their own
+        # Judged already from made-up inputs, biased for every category they test: their
+        # calls are wanted no more (a recording with nothing else to record ends).
+        self.settled: set[tuple[Path, str, str]] = set()
 
     def start(
         self,
@@ -146,8 +149,12 @@ class EvidenceStore:
                 recording_target(c.location.file, c.info, key(c) in self.speculative)
                 for c in group
             ]
+
+            def settled(function: FunctionKey, root: Path = project.root) -> bool:
+                return (root, function.file, function.qualname) in self.settled
+
             try:
-                evidence = Recording(executor(), project, self.policy).run(
+                evidence = Recording(executor(), project, self.policy, settled).run(
                     targets, entries, shared(project)
                 )
             except (OSError, ExecutionError) as exc:
@@ -168,6 +175,11 @@ class EvidenceStore:
         if project is None or location is None:
             return False
         return (project.root, location.file, info.qualname) in self.waiting
+
+    def settle(self, project: Project, location: ModuleLocation, info: FunctionInfo) -> None:
+        """The function's verdict is known: its calls are wanted no more."""
+        with self.lock:
+            self.settled.add((project.root, location.file, info.qualname))
 
     def wait(self) -> None:
         """Until the recordings are done."""

@@ -520,6 +520,16 @@ class Session:
             else "the function did not answer in time (it may ignore timeouts)"
         )
 
+    def has_reply(self, seconds: float) -> bool:
+        """Whether the child has written something to read (a reply, or its end), waiting
+        up to `seconds` for it; a caller that has other things to watch polls this."""
+        if self.lines:
+            return True
+        assert self.proc.stdout is not None
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout.fileno(), selectors.EVENT_READ)
+            return bool(sel.select(max(0.0, seconds)))
+
     def read_reply(self, deadline: float) -> dict[str, Any]:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()

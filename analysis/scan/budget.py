@@ -55,11 +55,12 @@ class ScanBudget:
             self.reason = why
             return why
 
-    def add(self, report: FunctionReport, cut: bool) -> None:
-        """Counts a function the scan ran, or one it `cut` (that had something to run)."""
+    def add(self, report: FunctionReport, cut: bool, again: bool = False) -> None:
+        """Counts a function the scan ran, or one it `cut` (that had something to run);
+        `again`: a function counted already, judged once more (its executions only)."""
         with self._lock:
             if cut:
                 self.cut += report.status != "skipped"
             elif report.executions:
-                self.functions += 1
+                self.functions += not again
                 self.executions += report.executions

@@ -310,6 +310,50 @@ def test_a_test_run_whose_calls_hold_people_runs_past_the_patience(
         evidence.close()
 
 
+def test_a_run_ends_once_the_function_it_records_for_is_settled_meanwhile(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # Every test calls `quote` with a person, so the run would teach on for all 24 (7 s);
+    # the search over made-up inputs settles `quote` a second in (the engine says so
+    # through `settled`): the run ends there, and the demo after it is not run.
+    project = write(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/pricing.py": PRICING,
+        "tests/test_people.py": """\
+            import time
+            import pytest
+            from pkg.pricing import quote
+            @pytest.mark.parametrize("n", range(24))
+            def test_person(n):
+                time.sleep(0.3)
+                quote({"id": n, "sex": "female" if n % 2 else "male"})
+        """,
+        "demo.py": "from pkg.pricing import quote\nquote({'sex': 'female'})\n",
+    })  # fmt: skip
+    policy = build_policy([{"evidence": {"seconds": 60, "calls_per_function": 30}}])
+    key = FunctionKey("pkg/pricing.py", "quote")
+    settles_at = time.monotonic() + 1.0
+
+    def settled(function: FunctionKey) -> bool:
+        return function == key and time.monotonic() >= settles_at
+
+    entries = [pytest_run("tests/test_people.py"), EntryPoint("script", "demo.py __main__",
+                                                              path="demo.py")]
+    with executor.share(str(project.root)) as shared:
+        evidence = Recording(executor, project, policy, settled).run(
+            [RecordingTarget(key, "quote", (1,))], entries, shared.path
+        )
+    try:
+        statuses = [e.status for e in evidence.stats.entries]
+        assert statuses == [
+            "ended: every function recorded for has its calls or its verdict",
+            "not run: nothing more to record",
+        ]
+        assert evidence.stats.entries[0].tests < 24 and evidence.stats.kept < 24
+    finally:
+        evidence.close()
+
+
 @pytest.mark.parametrize(
     "loop, status, seconds",
     [
