@@ -29,6 +29,21 @@ def quote(applicant, base=100.0):
     return base * (1.1 if applicant["sex"] == "female" else 1.0)
 """
 
+# Every test calls `quote` with a person: a run that teaches on for all 24 (7 s).
+PEOPLE_SUITE = {
+    "pkg/__init__.py": "",
+    "pkg/pricing.py": PRICING,
+    "tests/test_people.py": """\
+        import time
+        import pytest
+        from pkg.pricing import quote
+        @pytest.mark.parametrize("n", range(24))
+        def test_person(n):
+            time.sleep(0.3)
+            quote({"id": n, "sex": "female" if n % 2 else "male"})
+    """,
+}
+
 
 def write(root: Path, files: dict[str, str]) -> Project:
     for name, text in files.items():
@@ -284,19 +299,7 @@ def test_a_test_run_whose_calls_hold_no_person_ends_at_its_patience_and_the_next
 def test_a_test_run_whose_calls_hold_people_runs_past_the_patience(
     executor: BwrapExecutor, tmp_path: Path
 ) -> None:
-    project = write(tmp_path / "repo", {
-        "pkg/__init__.py": "",
-        "pkg/pricing.py": PRICING,
-        "tests/test_people.py": """\
-            import time
-            import pytest
-            from pkg.pricing import quote
-            @pytest.mark.parametrize("n", range(24))
-            def test_person(n):
-                time.sleep(0.3)
-                quote({"id": n, "sex": "female" if n % 2 else "male"})
-        """,
-    })  # fmt: skip
+    project = write(tmp_path / "repo", PEOPLE_SUITE)
     policy = build_policy([{"evidence": {"seconds": 60, "calls_per_function": 30}}])
     target = RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,), True)
     with executor.share(str(project.root)) as shared:
@@ -313,23 +316,11 @@ def test_a_test_run_whose_calls_hold_people_runs_past_the_patience(
 def test_a_run_ends_once_the_function_it_records_for_is_settled_meanwhile(
     executor: BwrapExecutor, tmp_path: Path
 ) -> None:
-    # Every test calls `quote` with a person, so the run would teach on for all 24 (7 s);
-    # the search over made-up inputs settles `quote` a second in (the engine says so
-    # through `settled`): the run ends there, and the demo after it is not run.
+    # The search over made-up inputs settles `quote` a second into PEOPLE_SUITE (the engine
+    # says so through `settled`): the run ends there, and the demo after it is not run.
     project = write(tmp_path / "repo", {
-        "pkg/__init__.py": "",
-        "pkg/pricing.py": PRICING,
-        "tests/test_people.py": """\
-            import time
-            import pytest
-            from pkg.pricing import quote
-            @pytest.mark.parametrize("n", range(24))
-            def test_person(n):
-                time.sleep(0.3)
-                quote({"id": n, "sex": "female" if n % 2 else "male"})
-        """,
-        "demo.py": "from pkg.pricing import quote\nquote({'sex': 'female'})\n",
-    })  # fmt: skip
+        **PEOPLE_SUITE, "demo.py": "from pkg.pricing import quote\nquote({'sex': 'female'})\n"
+    })
     policy = build_policy([{"evidence": {"seconds": 60, "calls_per_function": 30}}])
     key = FunctionKey("pkg/pricing.py", "quote")
     settles_at = time.monotonic() + 1.0
