@@ -343,7 +343,7 @@ class Engine:
         spent = ScanBudget(self.policy.budget, self.deadline)
         recorded = [self.recording(*task) for task in tasks]
         reports: list[FunctionReport] = []  # in the order of `tasks`, once judged first
-        judgements: dict[int, Judgement] = {}
+        judgements: dict[int, Judgement] = {}  # of the functions being recorded
         cut: set[int] = set()
 
         def finished() -> None:
@@ -359,8 +359,10 @@ class Engine:
                 cut.add(index)
                 report = self.cut(*tasks[index], why)
             else:
-                judgements[index] = self.scan_first(*tasks[index])
-                report = judgements[index].report
+                judgement = self.scan_first(*tasks[index])
+                report = judgement.report
+                if recorded[index]:  # taken up once the recording is over
+                    judgements[index] = judgement
             spent.add(report, cut=why is not None)
             if not recorded[index] or why:
                 finished()
