@@ -147,13 +147,17 @@ class Judgement:
         """Once the recording is over, this judgement (from made-up inputs alone) taken up
         with the calls it brought, its verdict written into a new report; False when they
         tell no more (`report` stays the first verdict). Judged afresh when it cannot be
-        taken up: it searched nothing, or the project's values changed its pools or became
-        its model."""
+        taken up: it searched nothing, the project's values changed its pools or became its
+        model, or every made-up call raised where recorded calls are to be replayed."""
         before, model = self.report, self.model
         if self.result is None:
             return self.afresh(before)
         self.read_calls()
         if self.lent or self.model is not model:  # borrowed, the model itself: not searched
+            return self.afresh(before)
+        if self.result.never_ran and self.recorded:
+            # Replayed, the project's calls set what its runs set (an environment variable
+            # the module checks): made-up calls that all raised may run after them.
             return self.afresh(before)
         if not self.tells_more(before):
             return False

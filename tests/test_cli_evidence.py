@@ -998,3 +998,37 @@ def test_a_function_its_made_up_inputs_prove_ends_the_recording_of_a_slow_suite(
     assert first["status"] == "ended: every function recorded for has its calls or its verdict"
     assert first["tests"] < 20
     assert rest and all(e["status"] == "not run: nothing more to record" for e in rest)
+
+
+def test_made_up_calls_that_raised_without_the_tests_environment_run_after_their_calls(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Every made-up call raises before the recording is over: the deployment's variable is
+    # unset. Replayed, the test's call sets it and proves the age; the sex it never passed
+    # is then proved by made-up calls in the same sandbox.
+    report = scanned(capsys, tmp_path / "repo", {
+        "clinic/__init__.py": "",
+        "clinic/rules.py": """\
+            import os
+
+
+            def priority(patient, sex=None):
+                if not os.environ.get("CLINIC_ROLE"):
+                    raise PermissionError("CLINIC_ROLE is not set by the deployment")
+                return (2 if patient["age"] >= 70 else 1) + (1 if sex == "female" else 0)
+        """,
+        "tests/test_rules.py": """\
+            import os
+
+            os.environ.setdefault("CLINIC_ROLE", "nurse")
+
+            from clinic.rules import priority
+
+
+            def test_priority():
+                assert priority({"name": "Ann", "age": 45}) == 1
+        """,
+    }, "clinic")  # fmt: skip
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "priority"]
+    sources = {f["attribute"]: f["example"].get("source") for f in fn["findings"]}
+    assert sources == {"age": "tests/test_rules.py::test_priority", "gender": None}, fn
