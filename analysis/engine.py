@@ -344,7 +344,6 @@ class Engine:
         recorded = [self.recording(*task) for task in tasks]
         reports: list[FunctionReport] = []  # in the order of `tasks`, once judged first
         judgements: dict[int, Judgement] = {}  # of the functions being recorded
-        cut: set[int] = set()
 
         def finished() -> None:
             nonlocal done
@@ -356,15 +355,14 @@ class Engine:
         def first(index: int) -> FunctionReport:
             why = spent.exhausted()
             if why:
-                cut.add(index)
                 report = self.cut(*tasks[index], why)
             else:
                 judgement = self.scan_first(*tasks[index])
                 report = judgement.report
-                if recorded[index]:  # taken up once the recording is over
+                if not judgement.evidence:  # taken up once the recording is over
                     judgements[index] = judgement
             spent.add(report, cut=why is not None)
-            if not recorded[index] or why:
+            if index not in judgements:
                 finished()
             return report
 
@@ -379,7 +377,7 @@ class Engine:
         order = sorted(range(len(tasks)), key=lambda i: recorded[i])
         by_index = dict(zip(order, self.each(first, order), strict=True))
         reports = [by_index[i] for i in range(len(tasks))]
-        later = [i for i in order if recorded[i] and i not in cut]
+        later = [i for i in order if i in judgements]
         for index, report in zip(later, self.each(again, later), strict=True):
             reports[index] = report
         if spent.cut:
@@ -520,14 +518,15 @@ class Engine:
 
     def scan_one(self, module: Module, info: FunctionInfo) -> FunctionReport:
         judgement = self.scan_first(module, info)
-        return self.scan_again(judgement) if self.recording(module, info) else judgement.report
+        return judgement.report if judgement.evidence else self.scan_again(judgement)
 
     def scan_first(self, module: Module, info: FunctionInfo) -> Judgement:
         """The function judged; one whose calls are being recorded, from made-up inputs
         alone, to be taken up once the recording is over (scan_again). A verdict final
         already tells the recording to want no more of the function's calls."""
         started = time.monotonic()
-        pending = self.recording(module, info)
+        # Judged in two steps only while the recording runs; once it is over, as any.
+        pending = self.recording(module, info) and not self.evidence.over()
         report = FunctionReport(module.path, info.qualname, info.line, info.end_line, "clean")
         judgement = Judgement(self, module, info, report, evidence=not pending)
         report = self.judged(judgement, judgement.judge)

@@ -147,15 +147,17 @@ class Judgement:
         """Once the recording is over, this judgement (from made-up inputs alone) taken up
         with the calls it brought, its verdict written into a new report; False when they
         tell no more (`report` stays the first verdict). Judged afresh when it cannot be
-        taken up: it searched nothing, the project's values changed its pools or became its
-        model, or every made-up call raised where recorded calls are to be replayed."""
+        taken up: it searched nothing, its search was cut short when the recording ended,
+        the project's values changed its pools or became its model, or every made-up call
+        raised where recorded calls are to be replayed."""
         before, model = self.report, self.model
         if self.result is None:
             return self.afresh(before)
+        self.evidence = True  # the calls read, and searches no longer cut at the recording's end
         self.read_calls()
         if self.lent or self.model is not model:  # borrowed, the model itself: not searched
             return self.afresh(before)
-        if self.result.never_ran and self.recorded:
+        if self.result.interrupted or (self.result.never_ran and self.recorded):
             # Replayed, the project's calls set what its runs set (an environment variable
             # the module checks): made-up calls that all raised may run after them.
             return self.afresh(before)
@@ -514,6 +516,8 @@ class Judgement:
             scopes=scopes,
             acting=acting,
             failing_limit=failing_limit,
+            # beside the recording: until it is over, when the recorded calls come first
+            stop=None if self.evidence else self.bench.evidence.over,
         )
         try:
             result = search.run()

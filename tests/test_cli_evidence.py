@@ -1032,3 +1032,34 @@ def test_made_up_calls_that_raised_without_the_tests_environment_run_after_their
     (fn,) = [f for f in report["functions"] if f["qualname"] == "priority"]
     sources = {f["attribute"]: f["example"].get("source") for f in fn["findings"]}
     assert sources == {"age": "tests/test_rules.py::test_priority", "gender": None}, fn
+
+
+def test_a_function_only_its_recorded_calls_prove_is_proved_by_them_in_a_few_calls(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # No made-up customer has a member number: the made-up calls beside the recording show
+    # nothing; the test's call, replayed once it is over, proves the age in a few calls.
+    report = scanned(capsys, tmp_path / "repo", {
+        "shop/__init__.py": "",
+        "shop/pricing.py": """\
+            import re
+            import time
+
+
+            def discount(customer):
+                time.sleep(0.02)
+                if not re.fullmatch(r"M[0-9]{6}Q", str(customer.get("member"))):
+                    return 0.0  # no member: no discount
+                return 0.2 if customer["age"] >= 65 else 0.0
+        """,
+        "tests/test_pricing.py": """\
+            from shop.pricing import discount
+
+
+            def test_discount():
+                assert discount({"age": 70, "name": "Ann", "member": "M123456Q"}) == 0.2
+        """,
+    }, "shop")  # fmt: skip
+    only_finding(report, "discount", "age", "tests/test_pricing.py::test_discount")
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "discount"]
+    assert fn["executions"] < 100, fn["executions"]

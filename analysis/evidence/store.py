@@ -181,6 +181,10 @@ class EvidenceStore:
         with self.lock:
             self.settled.add((project.root, location.file, info.qualname))
 
+    def over(self) -> bool:
+        """Whether no recording is running (none started, or done)."""
+        return self.thread is None or not self.thread.is_alive()
+
     def wait(self) -> None:
         """Until the recordings are done."""
         if self.thread is not None:

@@ -40,6 +40,7 @@ class SearchResult:
     # The leaves some of whose calls touched a stub (by display): not tested in full.
     needing: set[str] = field(default_factory=set)
     exhausted: bool = False  # stopped by the budget rather than by running out of contexts
+    interrupted: bool = False  # stopped from outside (Search.stop) before its budget
     # The leaves still open when the budget stopped the search (by display): not settled.
     undecided: set[str] = field(default_factory=set)
 

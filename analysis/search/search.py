@@ -24,7 +24,7 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,8 +94,12 @@ class Search:
         # Executions after which a search whose every call raised gives up, leaving the
         # rest of its budget to a walk to a base that runs (working_base).
         failing_limit: int | None = None,
+        # Asked between batches: True ends the search, `interrupted` (the recording it ran
+        # beside is over: the judgement is taken up with its calls, judging.py).
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         self.failing_limit = failing_limit
+        self.stop = stop
         self.policy = policy
         self.scopes = scopes
         self.refusals_only = refusals_only or set()
@@ -201,8 +205,12 @@ class Search:
     def out_of_budget(self, open_leaves: list[Leaf]) -> bool:
         """Whether the search must stop: its executions or time spent (the leaves still open
         then undecided), or the executions the pairs may take."""
-        if self.result.executions >= self.max_executions or time.monotonic() > self.deadline:
+        interrupted = self.stop is not None and self.stop()
+        if interrupted or self.result.executions >= self.max_executions or (
+            time.monotonic() > self.deadline
+        ):
             self.result.exhausted = True
+            self.result.interrupted = interrupted
             self.result.undecided = {leaf.display for leaf in open_leaves}
             return True
         if self.failing_limit is not None and self.result.ok_calls == 0:
