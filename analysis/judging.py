@@ -153,11 +153,13 @@ class Judgement:
         before, model = self.report, self.model
         if self.result is None:
             return self.afresh(before)
+        if self.result.interrupted:  # cut short when the recording ended: no verdict yet
+            return self.afresh(before, whole=True)
         self.evidence = True  # the calls read, and searches no longer cut at the recording's end
         self.read_calls()
         if self.lent or self.model is not model:  # borrowed, the model itself: not searched
             return self.afresh(before)
-        if self.result.interrupted or (self.result.never_ran and self.recorded):
+        if self.result.never_ran and self.recorded:
             # Replayed, the project's calls set what its runs set (an environment variable
             # the module checks): made-up calls that all raised may run after them.
             return self.afresh(before)
@@ -175,10 +177,11 @@ class Judgement:
             self.finish(self.resume(session, self.refusals_only()))
         return True
 
-    def afresh(self, before: FunctionReport) -> bool:
-        """judge_again by a new judgement with the calls (see there)."""
+    def afresh(self, before: FunctionReport, whole: bool = False) -> bool:
+        """judge_again by a new judgement with the calls (see there); `whole`: whatever
+        they tell, the first verdict being none."""
         again = Judgement(self.bench, self.module, self.info, fresh(before))
-        if not again.judge(before):
+        if not again.judge(None if whole else before):
             return False
         self.report = again.report
         return True
