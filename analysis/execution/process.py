@@ -97,6 +97,18 @@ def bare_text(statement: ast.stmt) -> bool:
 HARNESS_SCRIPT = packed_script(HARNESS_SOURCE)
 
 
+# Numeric libraries (OpenMP, OpenBLAS, MKL) start a thread per core, and glibc a malloc arena
+# per thread: address space that a child under RLIMIT_AS and RLIMIT_NPROC, beside others on
+# the same cores, runs out of ("can't start new thread", std::bad_alloc: every call of an
+# sklearn pipeline raised). One thread each also sums in one order: the same output per run.
+SINGLE_THREADED = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "MALLOC_ARENA_MAX": "2",
+}
+
+
 @dataclass(frozen=True)
 class Limits:
     call_timeout: float = 1.0  # per call, enforced by an alarm inside the harness
@@ -331,7 +343,8 @@ class Executor:
     def env(self) -> dict[str, str]:
         # Nothing of ours leaks: no tokens, no keys, no paths. Fixed hash seed so set and
         # dict orders are the same in every run.
-        return {"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        env = {"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        return env | SINGLE_THREADED
 
     def preexec(self, limits: Limits) -> Callable[[], None] | None:
         return rlimit_setter(limits)

@@ -11,7 +11,8 @@ What one sandbox is:
   /tmp and /dev/shm;
 - an unprivileged uid of its own (a slot, see slots.py): when the worker is root, the whole
   bwrap process tree runs under that host uid, with no capabilities and no_new_privs;
-- an empty environment (`--clearenv`), then only PATH, LANG, HOME, TMPDIR, PYTHONHASHSEED;
+- an empty environment (`--clearenv`), then only PATH, LANG, HOME, TMPDIR, PYTHONHASHSEED
+  and the numeric libraries' thread counts (one: process.py SINGLE_THREADED);
 - rlimits set by our own first lines of Python inside, before any untrusted byte is read:
   address space, CPU seconds, processes (counted per sandbox: its user namespace is new),
   file size, open files, no core dumps;
@@ -41,6 +42,7 @@ from analysis.errors import SandboxUnavailable, SessionDied
 from analysis.execution.interpreter import Interpreter
 from analysis.execution.process import (
     HARNESS_SCRIPT,
+    SINGLE_THREADED,
     Executor,
     Limits,
     Session,
@@ -243,6 +245,7 @@ class BwrapExecutor(Executor):
             "HOME": SANDBOX_HOME,
             "TMPDIR": "/tmp",
             "PYTHONHASHSEED": "0",
+            **SINGLE_THREADED,
         }
         if layout.library_path:
             env["LD_LIBRARY_PATH"] = layout.library_path

@@ -16,10 +16,11 @@ from sandbox_helpers import (
     SLOTS,
     UID_BASE,
     assert_no_survivors,
+    open_session,
     survivors,
 )
 
-from analysis.execution.process import Limits
+from analysis.execution.process import SINGLE_THREADED, Call, Limits
 from analysis.sandbox import BwrapExecutor
 from analysis.sandbox.slots import Slot
 
@@ -76,7 +77,19 @@ def test_sandbox_never_shows_host_config_homes_or_the_app(executor: BwrapExecuto
 def test_sandbox_environment_is_only_what_we_set(executor: BwrapExecutor) -> None:
     argv = command(executor)
     names = [argv[i + 1] for i, a in enumerate(argv) if a == "--setenv"]
-    assert set(names) <= {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONHASHSEED", "LD_LIBRARY_PATH"}
+    ours = {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONHASHSEED", "LD_LIBRARY_PATH"}
+    assert set(names) <= ours | set(SINGLE_THREADED)
+
+
+def test_numeric_libraries_run_one_thread_each_in_the_sandbox(executor: BwrapExecutor) -> None:
+    # A thread (and a malloc arena) per core under RLIMIT_AS: an sklearn pipeline's every
+    # call raised "can't start new thread" there.
+    source = "import os\ndef f(name):\n    return os.environ.get(name)\n"
+    with open_session(executor, source, "f") as session:
+        assert session.load_error is None, session.load_error
+        names = ["OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]
+        outcomes = session.run([Call((name,)) for name in names])
+    assert [o.value for o in outcomes] == [repr("1")] * 3
 
 
 WORKER = """
