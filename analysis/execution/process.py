@@ -437,6 +437,8 @@ class Session:
         self.partial_bytes = 0
         self.calls = 0  # calls that ran, the one a dying child was in included
         self.free_calls = 0  # calls that touched no stubbed module
+        self.call_seconds = 0.0  # spent in the calls of `timed_calls` (run)
+        self.timed_calls = 0
         self.load_error: str | None = None
         self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
         # The keys of the target's tables the module built as it loaded (Target.tables).
@@ -461,14 +463,40 @@ class Session:
             self.stubbed = tuple(str(m)[:200] for m in stubbed[:50])
         self.table_keys = read_table_keys(reply.get("tables"), target.tables)
 
-    def run(self, calls: Sequence[Call]) -> list[Outcome]:
+    def run(self, calls: Sequence[Call], until: float | None = None) -> list[Outcome]:
         """Run a batch of calls, one outcome each, in order.
 
         The child answers call by call: when it dies, the calls it answered and the one it
         died in are counted. A session whose every call so far touched a stubbed module
         stops after `limits.stubbed_calls` of them (CallsProveNothing): such calls prove
         nothing either way, and calling on would only spend the budget.
+
+        `until`: a time by which the calls started should be over. They go in parts, each
+        as many as the seconds per call seen so far (the call timeout, before any) say end
+        by then, and those that would not are left: the outcomes are of the calls run, in
+        order, fewer than `calls` when the time ran out. Without it, a batch of slow calls
+        ran past the session's wall clock, and its child died with every outcome unread.
         """
+        outcomes: list[Outcome] = []
+        while len(outcomes) < len(calls):
+            rest = calls[len(outcomes) :]
+            part = rest if until is None else rest[: self.affordable(until)]
+            if not part:
+                break
+            started = time.monotonic()
+            outcomes += self.run_part(part)
+            self.call_seconds += time.monotonic() - started
+            self.timed_calls += len(part)
+        return outcomes
+
+    def affordable(self, until: float) -> int:
+        """How many calls the seconds per call seen so far say end by `until`."""
+        per_call = (
+            self.call_seconds / self.timed_calls if self.timed_calls else self.limits.call_timeout
+        )
+        return max(0, int((until - time.monotonic()) / max(per_call, 1e-6)))
+
+    def run_part(self, calls: Sequence[Call]) -> list[Outcome]:
         if not calls:
             return []
         deadline = self.request_deadline(self.limits.call_timeout * len(calls) + 2.0)

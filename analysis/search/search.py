@@ -61,6 +61,8 @@ STABLE_RUNS = 5
 # for interactions (a sex that matters only past an age), not a second search.
 MAX_PAIR_EXECUTIONS = 1200
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
+# Kept, of a session's wall clock, to confirm a witness its last batch found (runs again).
+CONFIRM_SECONDS = 3.0
 # Values sent to the child in one batch at most (calls times the inputs of each): a function
 # of a thousand protected record keys would otherwise build, send and decode millions of
 # values before its first answer.
@@ -100,6 +102,7 @@ class Search:
     ) -> None:
         self.failing_limit = failing_limit
         self.stop = stop
+        self.out_of_time = False  # the last batch was cut at the session's wall clock
         self.policy = policy
         self.scopes = scopes
         self.refusals_only = refusals_only or set()
@@ -186,9 +189,13 @@ class Search:
                     continue
             if not batch.calls:
                 break
-            calls = batch.calls[:room]
-            outcomes = self.session.run(calls)
-            self.result.executions += len(calls)
+            # A batch started before the deadline may run past it, but not past the
+            # session's own wall clock (less time to confirm a witness): calls that would
+            # are not run (Session.run), and the search ends with those that did.
+            until = self.session.deadline - CONFIRM_SECONDS
+            outcomes = self.session.run(batch.calls[:room], until=until)
+            self.result.executions += len(outcomes)
+            self.out_of_time = len(outcomes) < len(batch.calls[:room])
             working, failed = self.read_batch(batch.groups, outcomes, open_leaves)
             if base_failed is None:
                 base_failed = failed
@@ -207,7 +214,7 @@ class Search:
         then undecided), or the executions the pairs may take."""
         interrupted = self.stop is not None and self.stop()
         if interrupted or self.result.executions >= self.max_executions or (
-            time.monotonic() > self.deadline
+            self.out_of_time or time.monotonic() > self.deadline
         ):
             self.result.exhausted = True
             self.result.interrupted = interrupted
@@ -305,9 +312,9 @@ class Search:
                     working = {**ctx, leaf.path: fine[0]}
             if index == 0 and base_failed is None:
                 base_failed = not any(o.ok for o in chunk)
-            if leaf not in open_leaves or len(chunk) < len(values):
-                continue
-            if self.examine(leaf, ctx, index, values, chunk):
+            if leaf not in open_leaves or len(chunk) < 2:
+                continue  # a group cut short by the time (Session.run) is read as far as it ran
+            if self.examine(leaf, ctx, index, values[: len(chunk)], chunk):
                 open_leaves.remove(leaf)
             elif self.noisy_counts[leaf.display] >= MAX_NOISY:
                 self.result.noisy.add(leaf.display)

@@ -1,0 +1,42 @@
+"""A function whose every call is slow: the search's batches of calls end by its deadline
+(Session.run `until`), and what the calls run so far show is kept. Before, a batch started
+near the deadline ran past the session's wall clock, and the child died with every outcome
+of the batch unread: the function ended an error, its bias unproved."""
+
+from __future__ import annotations
+
+import time
+
+from analysis import Engine
+from analysis.execution.process import Call, Limits, ProcessExecutor, Target
+from config.policy import default_policy
+
+
+def slow(seconds: float) -> str:
+    return (
+        "import time\n"
+        "def premium(age, income):\n"
+        f"    time.sleep({seconds})\n"
+        "    return income * (2 if age > 40 else 1)\n"
+    )
+
+
+def test_a_function_slower_than_its_batches_is_still_proved_biased() -> None:
+    policy = default_policy()
+    budget = policy.budget.model_copy(update={"seconds_per_function": 4.0})
+    engine = Engine(policy.model_copy(update={"budget": budget}), executor=ProcessExecutor())
+    # A first batch of the age's and the income's every value takes 20 s or more.
+    report = engine.scan_function(slow(0.8), "case.py", "premium")
+    assert report.status == "biased", report.reason
+    assert "age" in {f.attribute for f in report.findings if not f.is_static}
+
+
+def test_calls_that_would_end_past_the_time_given_are_not_run() -> None:
+    target = Target(source=slow(0.25), filename="case.py", qualname="premium")
+    calls = [Call((age, 1000)) for age in range(20, 60)]
+    with ProcessExecutor().open(target, Limits(session_timeout=30.0)) as session:
+        outcomes = session.run(calls, until=time.monotonic() + 2.0)
+        ended = time.monotonic()
+        assert 2 <= len(outcomes) < len(calls)
+        assert all(o.ok for o in outcomes)
+        assert session.run(calls[:3]) and not session.run(calls, until=ended - 1.0)
