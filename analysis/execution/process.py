@@ -109,6 +109,10 @@ SINGLE_THREADED = {
 }
 
 
+TIMEOUT_ERROR = "TimeoutError: call exceeded"  # the harness's outcome of a call past its time
+SLOW_CALL_TIMEOUT = 4  # times the call timeout, for a function whose first call needs more
+
+
 @dataclass(frozen=True)
 class Limits:
     call_timeout: float = 1.0  # per call, enforced by an alarm inside the harness
@@ -439,6 +443,11 @@ class Session:
         self.free_calls = 0  # calls that touched no stubbed module
         self.call_seconds = 0.0  # spent in the calls of `timed_calls` (run)
         self.timed_calls = 0
+        self.last_per_call = 0.0
+        # A model's prediction, a simulation: a function whose one call takes seconds. Its
+        # first call tells (more_time), and the timeout per call grows for it.
+        self.call_timeout = limits.call_timeout
+        self.answered = False  # a call has returned, raised or timed out for good
         self.load_error: str | None = None
         self.stubbed: tuple[str, ...] = ()  # modules the child replaced by stubs
         # The keys of the target's tables the module built as it loaded (Target.tables).
@@ -463,7 +472,9 @@ class Session:
             self.stubbed = tuple(str(m)[:200] for m in stubbed[:50])
         self.table_keys = read_table_keys(reply.get("tables"), target.tables)
 
-    def run(self, calls: Sequence[Call], until: float | None = None) -> list[Outcome]:
+    def run(
+        self, calls: Sequence[Call], until: float | None = None, spare: int = 0
+    ) -> list[Outcome]:
         """Run a batch of calls, one outcome each, in order.
 
         The child answers call by call: when it dies, the calls it answered and the one it
@@ -476,31 +487,59 @@ class Session:
         by then, and those that would not are left: the outcomes are of the calls run, in
         order, fewer than `calls` when the time ran out. Without it, a batch of slow calls
         ran past the session's wall clock, and its child died with every outcome unread.
+        `spare`: calls to leave time for after these, at the same pace.
         """
         outcomes: list[Outcome] = []
         while len(outcomes) < len(calls):
             rest = calls[len(outcomes) :]
-            part = rest if until is None else rest[: self.affordable(until)]
-            if not part:
+            size = len(rest) if until is None else self.affordable(until)
+            if not self.answered:
+                size = min(size, 1)  # how long one call takes is unknown yet: one tells
+            elif until is not None:
+                size -= spare
+            part = rest[:size]
+            if size <= 0 or not part:
                 break
             started = time.monotonic()
-            outcomes += self.run_part(part)
+            got = self.run_part(part)
+            if not self.answered and not self.more_time(got):
+                continue  # the same call again, with the longer timeout
             self.call_seconds += time.monotonic() - started
             self.timed_calls += len(part)
+            self.last_per_call = (time.monotonic() - started) / len(part)
+            outcomes += got
         return outcomes
+
+    def more_time(self, outcomes: list[Outcome]) -> bool:
+        """Whether the session's first call is answered: when it timed out, the call timeout
+        grows (SLOW_CALL_TIMEOUT times) for it to run again; when it timed out with that
+        too, the function hangs for that input and the timeout is as it was."""
+        timed_out = any(o.error.startswith(TIMEOUT_ERROR) for o in outcomes)
+        if timed_out and self.call_timeout == self.limits.call_timeout:
+            self.call_timeout = self.limits.call_timeout * SLOW_CALL_TIMEOUT
+            return False
+        if timed_out:
+            self.call_timeout = self.limits.call_timeout
+        self.answered = True
+        return True
 
     def affordable(self, until: float) -> int:
         """How many calls the seconds per call seen so far say end by `until`."""
-        per_call = (
-            self.call_seconds / self.timed_calls if self.timed_calls else self.limits.call_timeout
-        )
-        return max(0, int((until - time.monotonic()) / max(per_call, 1e-6)))
+        return max(0, int((until - time.monotonic()) / max(self.seconds_per_call(), 1e-6)))
+
+    def seconds_per_call(self) -> float:
+        """Seen so far, or in the last calls when they were slower (a probe of a field is
+        quick, the function's own calls not); the call timeout, before any call."""
+        if not self.timed_calls:
+            return self.call_timeout
+        return max(self.call_seconds / self.timed_calls, self.last_per_call)
 
     def run_part(self, calls: Sequence[Call]) -> list[Outcome]:
         if not calls:
             return []
-        deadline = self.request_deadline(self.limits.call_timeout * len(calls) + 2.0)
-        self.send({"op": "call", "calls": [c.wire() for c in calls]}, deadline)
+        deadline = self.request_deadline(self.call_timeout * len(calls) + 2.0)
+        message = {"op": "call", "calls": [c.wire() for c in calls]}
+        self.send({**message, "call_timeout": self.call_timeout}, deadline)
         outcomes: list[Outcome] = []
         needs: set[str] = set()
         for _ in calls:

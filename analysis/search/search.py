@@ -61,8 +61,6 @@ STABLE_RUNS = 5
 # for interactions (a sex that matters only past an age), not a second search.
 MAX_PAIR_EXECUTIONS = 1200
 MAX_NOISY = 4  # contexts with unstable output before a leaf is given up as nondeterministic
-# Kept, of a session's wall clock, to confirm a witness its last batch found (runs again).
-CONFIRM_SECONDS = 3.0
 # Values sent to the child in one batch at most (calls times the inputs of each): a function
 # of a thousand protected record keys would otherwise build, send and decode millions of
 # values before its first answer.
@@ -189,13 +187,15 @@ class Search:
                     continue
             if not batch.calls:
                 break
+            calls = batch.calls[:room]
             # A batch started before the deadline may run past it, but not past the
-            # session's own wall clock (less time to confirm a witness): calls that would
-            # are not run (Session.run), and the search ends with those that did.
-            until = self.session.deadline - CONFIRM_SECONDS
-            outcomes = self.session.run(batch.calls[:room], until=until)
+            # session's own wall clock, with time to confirm a witness it finds (both sides
+            # run again): calls that would are not run (Session.run), and the search ends
+            # with those that did.
+            spare = 2 * CONFIRM_RUNS
+            outcomes = self.session.run(calls, until=self.session.deadline - 1.0, spare=spare)
             self.result.executions += len(outcomes)
-            self.out_of_time = len(outcomes) < len(batch.calls[:room])
+            self.out_of_time = len(outcomes) < len(calls)
             working, failed = self.read_batch(batch.groups, outcomes, open_leaves)
             if base_failed is None:
                 base_failed = failed

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import time
 
+from analysis_kit import verdict
+
 from analysis import Engine
-from analysis.execution.process import Call, Limits, ProcessExecutor, Target
+from analysis.execution.process import TIMEOUT_ERROR, Call, Limits, ProcessExecutor, Target
 from config.policy import default_policy
 
 
@@ -40,3 +42,19 @@ def test_calls_that_would_end_past_the_time_given_are_not_run() -> None:
         assert 2 <= len(outcomes) < len(calls)
         assert all(o.ok for o in outcomes)
         assert session.run(calls[:3]) and not session.run(calls, until=ended - 1.0)
+
+
+def test_a_function_whose_one_call_takes_seconds_gets_more_time_per_call() -> None:
+    # A model's prediction: 1.5 s a call, past the call timeout of 1 s.
+    report = verdict(slow(1.5), "premium")
+    assert report.status == "biased", report.reason
+    assert "age" in {f.attribute for f in report.findings if not f.is_static}
+
+
+def test_a_call_that_hangs_keeps_the_call_timeout_as_it_was() -> None:
+    hangs = "import time\ndef f(age):\n    if age < 35:\n        time.sleep(60)\n    return age\n"
+    target = Target(source=hangs, filename="case.py", qualname="f")
+    with ProcessExecutor().open(target, Limits(session_timeout=30.0)) as session:
+        first, *rest = session.run([Call((age,)) for age in (30, 40, 50, 20, 60)])
+        assert first.error.startswith(TIMEOUT_ERROR) and session.call_timeout == 1.0
+        assert [o.ok for o in rest] == [True, True, False, True]

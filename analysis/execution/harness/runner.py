@@ -26,7 +26,7 @@ Protocol (parent -> child, one JSON object per line, after the key line):
    nothing changes in place: their state after the call is its output), "prepare": [str]
    (the module's set-up functions its callers run first: run once, after loading)}
   {"op": "call", "calls": [{"args": [V...], "kwargs": {name: V}, "seed": int, "mask": [V...],
-                            "parts": bool}]}
+                            "parts": bool}], "call_timeout": float (from these calls on)}
 Replies (child -> parent, each line "<MAC hex> <JSON>"): one to a load, one per call, in order
   {"loaded": true, "stubbed": [str], "tables": {path: [key...]}} | {"loaded": false, "error": str}
   {"ok": true, "repr": str, "masked": str, "stdout": str, "stdout_masked": str,
@@ -795,6 +795,7 @@ def main():
         if msg["op"] == "load":
             harness.send(harness.load(msg))
         elif msg["op"] == "call":
+            harness.call_timeout = float(msg.get("call_timeout", harness.call_timeout))
             for call in msg["calls"]:
                 harness.send(harness.call_one(call))
         elif msg["op"] == "record":  # evidence: run the project's tests and demos, recording
