@@ -483,20 +483,21 @@ class Session:
         nothing either way, and calling on would only spend the budget.
 
         `until`: a time by which the calls started should be over. They go in parts, each
-        as many as the seconds per call seen so far (the call timeout, before any) say end
-        by then, and those that would not are left: the outcomes are of the calls run, in
-        order, fewer than `calls` when the time ran out. Without it, a batch of slow calls
-        ran past the session's wall clock, and its child died with every outcome unread.
-        `spare`: calls to leave time for after these, at the same pace.
+        as many as surely end by then, and those that would not are left: the outcomes are
+        of the calls run, in order, fewer than `calls` when the time ran out. Without it,
+        a batch of slow calls ran past the session's wall clock, and its child died with
+        every outcome unread. `spare`: calls to leave time for after these, at the pace
+        seen so far.
         """
         outcomes: list[Outcome] = []
         while len(outcomes) < len(calls):
             rest = calls[len(outcomes) :]
-            size = len(rest) if until is None else self.affordable(until)
-            if not self.answered:
-                size = min(size, 1)  # how long one call takes is unknown yet: one tells
-            elif until is not None:
-                size -= spare
+            if until is None:
+                size = len(rest)
+            elif not self.answered:  # how long one call takes is unknown yet: one tells
+                size = min(self.affordable(until, 0), 1)
+            else:
+                size = self.affordable(until, spare)
             part = rest[:size]
             if size <= 0 or not part:
                 break
@@ -523,9 +524,12 @@ class Session:
         self.answered = True
         return True
 
-    def affordable(self, until: float) -> int:
-        """How many calls the seconds per call seen so far say end by `until`."""
-        return max(0, int((until - time.monotonic()) / max(self.seconds_per_call(), 1e-6)))
+    def affordable(self, until: float, spare: int) -> int:
+        """How many calls surely end by `until` (each may take the call timeout: a call that
+        raises at once says nothing of one that returns), leaving time for `spare` more at
+        the pace seen so far."""
+        left = until - time.monotonic() - spare * self.seconds_per_call()
+        return max(0, int(left / self.call_timeout))
 
     def seconds_per_call(self) -> float:
         """Seen so far, or in the last calls when they were slower (a probe of a field is

@@ -50,10 +50,11 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
     error speaks of an input also by a word of its category (`define sex as m or f` of a
     `gender`)."""
     current = {leaf.path: typical(leaf) for leaf in model.leaves if leaf.pool}
-    outcome = run(model, session, [current])[0]
+    first = run(model, session, [current])
     spent = 1
-    if not walkable(outcome, current):
+    if not first or not walkable(first[0], current):
         return False
+    outcome = first[0]
     seen = {error_kind(outcome.error, current)}
     told: dict[InputPath, list[Any]] = {}  # values error messages offered each input
     for _ in range(MAX_STEPS):
@@ -68,9 +69,13 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
             tried = [{**current, **{leaf.path: v for leaf, v in move}} for move in moves]
             outcomes = run(model, session, tried)
             spent += len(moves)
+            out_of_time = len(outcomes) < len(tried)
+            moves, tried = moves[: len(outcomes)], tried[: len(outcomes)]
             step = forward(moves, tried, outcomes, seen, policy)
             if step is not None:
                 break
+            if out_of_time:
+                return False
         else:
             return False
         current, outcome = tried[step], outcomes[step]
@@ -250,4 +255,5 @@ def run(model: InputModel, session: Session, contexts: list[dict[InputPath, Any]
     for ctx in contexts:
         args, kwargs = model.assemble(ctx)
         calls.append(Call(tuple(args), kwargs, 0))
-    return session.run(calls)
+    # By the session's wall clock (Session.run): the walk's outcomes, fewer when it is up.
+    return session.run(calls, until=session.deadline - 1.0)
