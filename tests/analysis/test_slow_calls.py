@@ -14,6 +14,12 @@ from analysis.execution.process import TIMEOUT_ERROR, Call, Limits, ProcessExecu
 from config.policy import default_policy
 
 
+def quick_engine(seconds_per_function: float) -> Engine:
+    policy = default_policy()
+    budget = policy.budget.model_copy(update={"seconds_per_function": seconds_per_function})
+    return Engine(policy.model_copy(update={"budget": budget}), executor=ProcessExecutor())
+
+
 def slow(seconds: float) -> str:
     return (
         "import time\n"
@@ -24,11 +30,8 @@ def slow(seconds: float) -> str:
 
 
 def test_a_function_slower_than_its_batches_is_still_proved_biased() -> None:
-    policy = default_policy()
-    budget = policy.budget.model_copy(update={"seconds_per_function": 4.0})
-    engine = Engine(policy.model_copy(update={"budget": budget}), executor=ProcessExecutor())
     # A first batch of the age's and the income's every value takes 20 s or more.
-    report = engine.scan_function(slow(0.8), "case.py", "premium")
+    report = quick_engine(4.0).scan_function(slow(0.8), "case.py", "premium")
     assert report.status == "biased", report.reason
     assert "age" in {f.attribute for f in report.findings if not f.is_static}
 
@@ -58,3 +61,4 @@ def test_a_call_that_hangs_keeps_the_call_timeout_as_it_was() -> None:
         first, *rest = session.run([Call((age,)) for age in (30, 40, 50, 20, 60)])
         assert first.error.startswith(TIMEOUT_ERROR) and session.call_timeout == 1.0
         assert [o.ok for o in rest] == [True, True, False, True]
+
