@@ -492,12 +492,10 @@ class Session:
         outcomes: list[Outcome] = []
         while len(outcomes) < len(calls):
             rest = calls[len(outcomes) :]
-            if until is None:
-                size = len(rest)
-            elif not self.answered:  # how long one call takes is unknown yet: one tells
-                size = min(self.affordable(until, 0), 1)
+            if not self.answered:  # how long one call takes is unknown yet: one tells
+                size = 1 if until is None else min(self.affordable(until, 0), 1)
             else:
-                size = self.affordable(until, spare)
+                size = len(rest) if until is None else self.affordable(until, spare)
             part = rest[:size]
             if size <= 0 or not part:
                 break

@@ -62,3 +62,11 @@ def test_a_call_that_hangs_keeps_the_call_timeout_as_it_was() -> None:
         assert first.error.startswith(TIMEOUT_ERROR) and session.call_timeout == 1.0
         assert [o.ok for o in rest] == [True, True, False, True]
 
+
+
+def test_a_slow_first_call_gets_more_time_in_any_run() -> None:
+    # A recorded call replayed (no time given): a prediction of the project's own model.
+    target = Target(source=slow(1.5), filename="case.py", qualname="premium")
+    with ProcessExecutor().open(target, Limits(session_timeout=30.0)) as session:
+        outcomes = session.run([Call((age, 1000)) for age in (30, 50)])
+    assert [o.value for o in outcomes] == ["1000", "2000"]
