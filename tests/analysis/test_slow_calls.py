@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import time
 
-from analysis_kit import verdict
+from analysis_kit import model_of, verdict
 
 from analysis import Engine
 from analysis.execution.process import TIMEOUT_ERROR, Call, Limits, ProcessExecutor, Target
+from analysis.search.working_base import find_working_base
 from config.policy import default_policy
 
 
@@ -70,3 +71,21 @@ def test_a_slow_first_call_gets_more_time_in_any_run() -> None:
     with ProcessExecutor().open(target, Limits(session_timeout=30.0)) as session:
         outcomes = session.run([Call((age, 1000)) for age in (30, 50)])
     assert [o.value for o in outcomes] == ["1000", "2000"]
+
+
+def test_the_walk_to_a_working_base_ends_by_the_sessions_wall_clock() -> None:
+    # Every call fails the same way, slowly: the walk's one step of single changes (53
+    # calls, 13 s) would outlive the session; it stops at its wall clock instead.
+    source = (
+        "import time\n"
+        "def premium(age, income, region, years, score, level, plan):\n"
+        "    time.sleep(0.25)\n"
+        "    total = income * (2 if age > 40 else 1) + years + score + level\n"
+        "    raise ValueError(f'no rate for {region} under {plan} yet: {total}')\n"
+    )
+    model = model_of(source, "premium")
+    target = Target(source=source, filename="case.py", qualname="premium")
+    with ProcessExecutor().open(target, Limits(session_timeout=4.0)) as session:
+        assert not find_working_base(model, session, default_policy())
+        assert time.monotonic() < session.deadline
+        assert session.run([Call((30, 1000, "north", 3, 1, 1, "basic"))])[0].error
