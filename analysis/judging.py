@@ -47,6 +47,7 @@ from analysis.inputs.loaded_tables import seed_table_keys, tables_looked_up
 from analysis.modules import Module, is_test
 from analysis.report import FunctionReport
 from analysis.search.missing_fields import has_opaque_record, learn_missing_fields
+from analysis.search.nesting import nest_leaves
 from analysis.search.results import SearchResult
 from analysis.search.search import Search
 from analysis.search.verdict import (
@@ -443,9 +444,41 @@ class Judgement:
             and time.monotonic() < self.deadline
         ):
             result = self.search_walked(session, refusals_only, replayed, result)
+        if result is not None:
+            result = self.search_nested(session, refusals_only, replayed, result)
         if result is None:
             return None
         return self.search_borrowed(session, refusals_only, replayed, result)
+
+    def search_nested(
+        self,
+        session: Session,
+        refusals_only: set[str],
+        replayed: Replayed,
+        result: SearchResult,
+    ) -> SearchResult | None:
+        """When the values of some protected input all raised as values the code takes in
+        a list (nesting.py), the search again for those inputs, each value held in the lists
+        the calls showed; else `result`. None as `search`."""
+        unproved = [leaf for leaf in self.targets if leaf.display not in result.witnesses]
+        if not unproved or result.interrupted or time.monotonic() >= self.deadline:
+            return result
+        try:
+            nested = nest_leaves(self.model, session, unproved)
+        except (SessionDied, CallsProveNothing) as exc:
+            stopped(self.info, self.model, self.report, exc, session.calls)
+            return None
+        if not nested:
+            return result
+        targets, self.targets = self.targets, nested
+        again = self.search_model(session, refusals_only, replayed)
+        self.targets = targets
+        if again is None:
+            return None
+        again.witnesses = {**result.witnesses, **again.witnesses}
+        again.errors.update(result.errors)
+        again.ok_calls += result.ok_calls
+        return again
 
     def search_borrowed(
         self,

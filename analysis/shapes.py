@@ -63,6 +63,10 @@ class Leaf:
     # Declared a `Decimal` (`rate: Decimal`): its numbers are handed over as Decimals, as
     # the code adds them to other Decimals (a float and a Decimal do not add).
     decimal: bool = False
+    # The lists its values are handed in, as the calls showed the code takes them
+    # (`dependent_ages[i]`, a list per household of the children's ages: two), by
+    # analysis/search/nesting.py; None is handed bare (an input left out).
+    nesting: int = 0
 
     @property
     def guarded(self) -> bool:
@@ -133,11 +137,19 @@ class LeafShape:
     def encode(self, values: dict[InputPath, Any]) -> Any:
         value = values[self.leaf.path]
         if self.leaf.decimal and isinstance(value, (int, float)) and not isinstance(value, bool):
-            return {"__cb__": "decimal", "v": repr(value)}
-        return encode_value(value)
+            return self.nested({"__cb__": "decimal", "v": repr(value)})
+        return self.nested(encode_value(value))
 
     def plain(self, values: dict[InputPath, Any]) -> Any:
-        return plain_value(values[self.leaf.path])
+        return self.nested(plain_value(values[self.leaf.path]))
+
+    def nested(self, value: Any) -> Any:
+        """The value inside the lists the code takes it in (`Leaf.nesting`)."""
+        if value is None:
+            return None
+        for _ in range(self.leaf.nesting):
+            value = [value]
+        return value
 
     def leaves(self) -> list[Leaf]:
         return [self.leaf]
