@@ -98,13 +98,59 @@ class Recording:
         self.call_ids = 0
         self.lent_pytest: str | None = None  # pytest's copy in the evidence folder (lentpytest.py)
         self.settled = settled
+        # The first session, opened before the functions and entries are chosen (open_early),
+        # with the run's start and folder.
+        self.early: Session | None = None
+        self.started: float | None = None
+        self.evidence: Evidence | None = None
+
+    def open_early(self, shared: str) -> None:
+        """Open the first session now, while the scan still chooses what to record and run
+        (store.py): the sandbox starts and sets the project up beside that choice, not after
+        it. Only where each session writes to a scratch view of its own (`shared` is then
+        the project it sees). It is shown the evidence folder, still empty: a pytest lent
+        to a project without one is copied in there once the entries are known to want it.
+        A session that fails to open here is opened again, as usual, by the run."""
+        if not self.executor.private_writes:
+            return
+        self.started = time.monotonic()
+        self.evidence = Evidence(evidence_folder())
+        try:
+            self.early = self.executor.open(
+                self.setup(shared, self.evidence.folder), recording_limits(self.settings.seconds)
+            )
+        except (ExecutionError, OSError) as exc:
+            log.info("recording: the first session did not open early: %s", exc)
+
+    def discard(self) -> None:
+        """An early session the scan found nothing to record with: closed, its folder gone."""
+        if self.early is not None:
+            self.early.close()
+            self.early = None
+        if self.evidence is not None:
+            self.evidence.close()
+            self.evidence = None
+
+    def setup(self, copy: str, evidence: str | None) -> Target:
+        """A recording session's target: no function, the project set up in `copy`, with
+        the evidence folder shown when pytest is lent from it."""
+        return Target(
+            "",
+            "",
+            "",  # no function: the recorder only sets the project up
+            repo=copy,
+            paths=self.project.roots,
+            stub=self.policy.python.stub,
+            stub_missing=False,  # only what a test file cannot import without (testplugin.py)
+            evidence=evidence,
+        )
 
     def run(
         self, targets: list[RecordingTarget], entries: list[EntryPoint], shared: str
     ) -> Evidence:
         """`shared`: the folder sessions are given as the project (Engine.shared)."""
-        started = time.monotonic()
-        evidence = Evidence(evidence_folder())
+        started = self.started or time.monotonic()
+        evidence = self.evidence or Evidence(evidence_folder())
         # Where the project's environment has none; not for a gamble (every function
         # recorded without a protected input of its own).
         roots = [str(self.project.root / root) for root in self.project.roots]
@@ -128,6 +174,9 @@ class Recording:
                 for entry in pending:
                     evidence.stats.entries.append(EntryResult(entry.label, "not run: no time left"))
         finally:
+            if self.early is not None:  # not taken up: the run ended before its first session
+                self.early.close()
+                self.early = None
             evidence.fill(self.settings.calls_per_function)
             evidence.write_index()
             evidence.stats.seconds = time.monotonic() - started
@@ -157,16 +206,7 @@ class Recording:
         entry that killed its session is not run again), and, when a test killed it, the
         test run to resume without the tests already started."""
         remaining = deadline - time.monotonic()
-        target = Target(
-            "",
-            "",
-            "",  # no function: the recorder only sets the project up
-            repo=copy,
-            paths=self.project.roots,
-            stub=self.policy.python.stub,
-            stub_missing=False,  # only what a test file cannot import without (testplugin.py)
-            evidence=evidence.folder if self.lent_pytest else None,  # pytest lent, if any
-        )
+        target = self.setup(copy, evidence.folder if self.lent_pytest else None)
         limits = recording_limits(remaining)
         speculative = {i for i, t in enumerate(targets) if t.speculative}
         gamble = len(speculative) == len(targets)
@@ -174,7 +214,7 @@ class Recording:
         reported = 0
         started: list[str] = []  # tests of the current entry, in the order they started
         try:
-            with opened(self.executor, target, limits) as session:
+            with self.opened(target, limits) as session:
                 if session.load_error:
                     raise SessionDied(f"the project could not be set up: {session.load_error}")
                 view = self.executor.repo_view(target) or copy
@@ -253,6 +293,16 @@ class Recording:
                 return reported + 1, replace(entry, args=(*entry.args, *skip))
             return reported + 1, None
         return len(entries), None
+
+    @contextmanager
+    def opened(self, target: Target, limits: Limits) -> Iterator[Session]:
+        """The session opened early, if any (once), else a new one; closed after."""
+        session = self.early or self.executor.open(target, limits)
+        self.early = None
+        try:
+            yield session
+        finally:
+            session.close()
 
     def next_reply(
         self,
@@ -400,15 +450,6 @@ class Watch:
         if self.last is not None:
             ends.append(self.last + self.patience())
         return min(ends)
-
-
-@contextmanager
-def opened(executor: Executor, target: Target, limits: Limits) -> Iterator[Session]:
-    session = executor.open(target, limits)
-    try:
-        yield session
-    finally:
-        session.close()
 
 
 def recording_limits(seconds: float) -> Limits:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,10 @@ class Candidate:
     facts: ModuleFacts
 
 
+# Per project: the functions to record and the entry points to run.
+Plans = list[tuple[Project, list[Candidate], list[Any]]]
+
+
 def key(candidate: Candidate) -> tuple[Path, str, str]:
     return (candidate.project.root, candidate.location.file, candidate.info.qualname)
 
@@ -71,19 +76,51 @@ class EvidenceStore:
         shared: Callable[[Project], str],
     ) -> None:
         """Choose the functions worth recording and what to run, now; record in a thread of
-        its own, while the functions that need no recording are tested (`pending`, `wait`)."""
+        its own, while the functions that need no recording are tested (`pending`, `wait`).
+        In a scan of one project, the thread starts first and opens the recording's first
+        session while the choice is made (Recording.open_early): the sandbox's start and
+        the project's set-up no longer wait for it (a quarter of a second of a small
+        package's scan, before its demo could start). The session is the thread's own: a
+        sandboxed child dies with the thread that started it."""
         if not self.policy.evidence.enabled:
             return
-        plans = self.plan(candidates)
-        if not plans:
-            return
-        self.waiting = {key(c) for plan in plans for c in plan[1]}
+        projects = {c.project.root: c.project for c in candidates}
+        early = next(iter(projects.values())) if len(projects) == 1 else None
+        if early is not None and early.root in self.recordings:
+            early = None
+        planned: Future[Plans] = Future()
+        if early is not None:
+            self.begin(planned, executor, shared, early)
+        plans: Plans = []
+        try:
+            plans = self.plan(candidates)
+        finally:
+            self.waiting = {key(c) for plan in plans for c in plan[1]}
+            planned.set_result(plans)
+            if plans and early is None:
+                self.begin(planned, executor, shared, None)
+
+    def begin(
+        self,
+        planned: Future[Plans],
+        executor: Callable[[], Executor],
+        shared: Callable[[Project], str],
+        early: Project | None,
+    ) -> None:
         self.thread = threading.Thread(
-            target=self.record, args=(plans, executor, shared), name="codebias-recording"
+            target=self.record, args=(planned, executor, shared, early), name="codebias-recording"
         )
         self.thread.start()
 
-    def plan(self, candidates: list[Candidate]) -> list[tuple[Project, list[Candidate], list[Any]]]:
+    def settled_in(self, project: Project) -> Callable[[FunctionKey], bool]:
+        """Whether a function of `project` is settled (its calls are wanted no more)."""
+
+        def settled(function: FunctionKey) -> bool:
+            return (project.root, function.file, function.qualname) in self.settled
+
+        return settled
+
+    def plan(self, candidates: list[Candidate]) -> Plans:
         """Per project not yet recorded: the functions to record and the entry points to run.
         A function the scope does not want is recorded too when a data file of people (a
         protected column) is driven through it (datafiles.py)."""
@@ -140,23 +177,31 @@ class EvidenceStore:
 
     def record(
         self,
-        plans: list[tuple[Project, list[Candidate], list[Any]]],
+        planned: Future[Plans],
         executor: Callable[[], Executor],
         shared: Callable[[Project], str],
+        early: Project | None,
     ) -> None:
-        for project, group, entries in plans:
+        """The recordings of the projects planned; `early`: the project whose first session
+        opens before the plan is made."""
+        opened = None
+        if early is not None:
+            try:
+                opened = Recording(executor(), early, self.policy, self.settled_in(early))
+                opened.open_early(shared(early))
+            except Exception:  # noqa: BLE001 - the recording opens its session as usual
+                log.exception("internal error opening the recording's first session")
+        for project, group, entries in planned.result():
             targets = [
                 recording_target(c.location.file, c.info, key(c) in self.speculative)
                 for c in group
             ]
-
-            def settled(function: FunctionKey, root: Path = project.root) -> bool:
-                return (root, function.file, function.qualname) in self.settled
-
+            if opened is not None and opened.project.root == project.root:
+                recording, opened = opened, None
+            else:
+                recording = Recording(executor(), project, self.policy, self.settled_in(project))
             try:
-                evidence = Recording(executor(), project, self.policy, settled).run(
-                    targets, entries, shared(project)
-                )
+                evidence = recording.run(targets, entries, shared(project))
             except (OSError, ExecutionError) as exc:
                 self.warnings.append(f"recording the project's own calls failed: {exc}")
                 continue
@@ -167,6 +212,8 @@ class EvidenceStore:
             with self.lock:
                 self.recordings[project.root] = evidence
             self.report(project, evidence)
+        if opened is not None:
+            opened.discard()
 
     def pending(
         self, project: Project | None, location: ModuleLocation | None, info: FunctionInfo

@@ -97,6 +97,50 @@ def test_a_test_s_calls_are_recorded_into_a_folder_only_the_host_wrote(
     assert not os.path.exists(evidence.folder)
 
 
+PRICED = {
+    "pkg/__init__.py": "",
+    "pkg/pricing.py": PRICING,
+    "tests/test_pricing.py": """\
+        from pkg.pricing import quote
+        def test_quote():
+            assert quote({"sex": "female", "age": 30}) > 100.0
+    """,
+}
+
+
+def test_the_session_opened_early_is_the_one_the_run_records_in(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    # Opened before the functions and entries are chosen (store.py), it waits for them.
+    project = write(tmp_path / "repo", PRICED)
+    target = RecordingTarget(FunctionKey("pkg/pricing.py", "quote"), "quote", (1,))
+    recording = Recording(executor, project, build_policy([]))
+    with executor.share(str(project.root)) as shared:
+        recording.open_early(shared.path)
+        early, folder = recording.early, recording.evidence
+        assert early is not None and early.proc.poll() is None and folder is not None
+        time.sleep(0.5)  # the plan takes its time: the session waits, alive
+        evidence = recording.run([target], [pytest_run("tests/test_pricing.py")], shared.path)
+    try:
+        assert evidence.stats.kept == 1 and evidence is folder
+        assert recording.early is None and early.proc.poll() is not None
+    finally:
+        evidence.close()
+
+
+def test_a_session_opened_early_for_nothing_is_closed_and_its_folder_removed(
+    executor: BwrapExecutor, tmp_path: Path
+) -> None:
+    project = write(tmp_path / "repo", PRICED)
+    recording = Recording(executor, project, build_policy([]))
+    with executor.share(str(project.root)) as shared:
+        recording.open_early(shared.path)
+        early, evidence = recording.early, recording.evidence
+        assert early is not None and evidence is not None
+        recording.discard()
+    assert early.proc.poll() is not None and not os.path.exists(evidence.folder)
+
+
 HOSTILE = {
     "pkg/__init__.py": "",
     "pkg/pricing.py": PRICING,
