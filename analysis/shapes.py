@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol, assert_never
 
 from analysis.inputs.pools import dedupe
-from analysis.values import DateValue, EnumMember, is_number
+from analysis.values import ABSENT, DateValue, EnumMember, is_number
 
 # Steps from a parameter to a leaf: ("key", "age"), ("attr", "gender"), ("index", 0).
 Step = tuple[str, Any]
@@ -192,10 +192,17 @@ class FieldsShape:
         return [group for sub in self.fields.values() for group in sub.groups()]
 
     def encoded_fields(self, values: dict[InputPath, Any]) -> dict[str, Any]:
-        return {name: sub.encode(values) for name, sub in self.fields.items()}
+        return {name: sub.encode(values) for name, sub in self.present(values)}
 
     def plain(self, values: dict[InputPath, Any]) -> Any:
-        return {name: sub.plain(values) for name, sub in self.fields.items()}
+        return {name: sub.plain(values) for name, sub in self.present(values)}
+
+    def present(self, values: dict[InputPath, Any]) -> list[tuple[str, Shape]]:
+        """The fields set, without those left out (a leaf whose value is `ABSENT`)."""
+        return [
+            (name, sub) for name, sub in self.fields.items()
+            if not (isinstance(sub, LeafShape) and values.get(sub.leaf.path) is ABSENT)
+        ]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -248,7 +255,7 @@ class ObjectShape(FieldsShape):
 
     def plain(self, values: dict[InputPath, Any]) -> Any:
         # State set once the instance is built shows under the attribute's own name.
-        fields = self.fields.items()
+        fields = self.present(values)
         return {name.removeprefix(SET_AFTER): sub.plain(values) for name, sub in fields}
 
 

@@ -10,6 +10,27 @@ from typing import Any
 MISSING = object()
 
 
+class Absent:
+    """A key or attribute left out of the record that holds it: a call that gets past its
+    check without it (`financial_health_check(**args)` takes no `cashflows`, which the
+    function reads only `if "cashflows" in args`; search/working_base.py dropped_moves)."""
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+    def __copy__(self) -> Absent:
+        return self  # one of it: found by `is`
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Absent:
+        return self
+
+    def __reduce__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = Absent()
+
+
 class Choices(tuple):  # type: ignore[type-arg]
     """The values a `Literal[...]` allows, kept as a module's constant when a name is given
     to it (`Identity = Literal["category1", "migrantGeneral"]`): fields annotated with the

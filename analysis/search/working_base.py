@@ -24,7 +24,7 @@ from analysis.inputs.pools import same
 from analysis.search.contexts import typical
 from analysis.search.missing_fields import missing_key
 from analysis.shapes import InputModel, InputPath, Leaf
-from analysis.values import is_number
+from analysis.values import ABSENT, is_number
 from config.policy import Policy
 
 MAX_STEPS = 8  # checks passed one after another, at most
@@ -34,6 +34,7 @@ MAX_TOLD = 12  # values one error's message offers one input, at most
 # Failures no other value gets past: the harness's limits.
 HOPELESS = ("TimeoutError", "MemoryError", "RecursionError", "malformed outcome")
 BUILDING = re.compile(r"^InputError: building the inputs raised ")
+UNEXPECTED = re.compile(r"unexpected keyword argument '(\w+)'")
 NUMBERS = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 # Words offered unquoted, as alternatives: "define sex as m or f", "one of M, F or X",
@@ -59,7 +60,8 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
     told: dict[InputPath, list[Any]] = {}  # values error messages offered each input
     for _ in range(MAX_STEPS):
         spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error, policy)]
-        single = zeros_moved(model.leaves, current, outcome.error)
+        single = dropped_moves(model.leaves, current, outcome.error)
+        single += zeros_moved(model.leaves, current, outcome.error)
         single += told_moves(spoken, current, outcome.error, told)
         single += single_moves(model.leaves, spoken, current)
         for moves in (single, paired_moves(spoken, current)):
@@ -82,7 +84,9 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
         if outcome.ok:
             for leaf in model.leaves:
                 if leaf.path in current and not same(current[leaf.path], typical(leaf)):
-                    if not any(same(v, current[leaf.path]) for v in leaf.pool):
+                    if current[leaf.path] is ABSENT and ABSENT not in leaf.pool:
+                        leaf.pool.append(ABSENT)  # left out from now on, tried present too
+                    elif not any(same(v, current[leaf.path]) for v in leaf.pool):
                         # A spelling the code told (`sex must be one of ['boy', 'girl']`):
                         # it and its siblings join the values the search tries.
                         leaf.pool += [v for v in told[leaf.path] if v not in leaf.pool]
@@ -173,6 +177,21 @@ def spellings(value: Any) -> set[str]:
 DIVISION_BY_ZERO = re.compile(
     r"^(ZeroDivisionError|InvalidOperation: \[<class 'decimal\.Division(ByZero|Undefined)'>\])"
 )
+
+
+def dropped_moves(leaves: list[Leaf], current: dict[InputPath, Any], error: str) -> list[Move]:
+    """A key the error says the call it is unpacked into takes not (`got an unexpected
+    keyword argument 'cashflows'`), left out of its record: a dispatcher reads some keys
+    only when they are there (`if name == "xirr" and "cashflows" in args`) and hands the
+    rest to one of its tools, each of which takes its own."""
+    found = UNEXPECTED.search(BUILDING.sub("", error))
+    if found is None:
+        return []
+    steps = {("key", found[1]), ("attr", found[1])}
+    return [
+        ((leaf, ABSENT),) for leaf in leaves
+        if leaf.path[-1] in steps and current.get(leaf.path) is not ABSENT
+    ]  # fmt: skip
 
 
 def zeros_moved(leaves: list[Leaf], current: dict[InputPath, Any], error: str) -> list[Move]:
