@@ -444,35 +444,38 @@ class Judgement:
             and time.monotonic() < self.deadline
         ):
             result = self.search_walked(session, refusals_only, replayed, result)
-        if result is not None:
-            result = self.search_nested(session, refusals_only, replayed, result)
         if result is None:
             return None
+        nested = self.nested(session, result)
+        if nested is None:
+            return None
+        if nested:
+            targets, self.targets = self.targets, nested
+            result = self.search_again(session, refusals_only, replayed, result)
+            self.targets = targets
+            if result is None:
+                return None
         return self.search_borrowed(session, refusals_only, replayed, result)
 
-    def search_nested(
-        self,
-        session: Session,
-        refusals_only: set[str],
-        replayed: Replayed,
-        result: SearchResult,
-    ) -> SearchResult | None:
-        """When the values of some protected input all raised as values the code takes in
-        a list (nesting.py), the search again for those inputs, each value held in the lists
-        the calls showed; else `result`. None as `search`."""
+    def nested(self, session: Session, result: SearchResult) -> list[Leaf] | None:
+        """The protected inputs `result` proved nothing for whose values all raised as values
+        the code takes in a list, now given inside the lists the calls showed (nesting.py),
+        to search again; None (the verdict written) when the session can prove nothing."""
         unproved = [leaf for leaf in self.targets if leaf.display not in result.witnesses]
         if not unproved or result.interrupted or time.monotonic() >= self.deadline:
-            return result
+            return []
         try:
-            nested = nest_leaves(self.model, session, unproved)
+            return nest_leaves(self.model, session, unproved)
         except (SessionDied, CallsProveNothing) as exc:
             stopped(self.info, self.model, self.report, exc, session.calls)
             return None
-        if not nested:
-            return result
-        targets, self.targets = self.targets, nested
+
+    def search_again(
+        self, session: Session, refusals_only: set[str], replayed: Replayed, result: SearchResult
+    ) -> SearchResult | None:
+        """The search once more, over the model and targets now set, with what `result` saw
+        merged in; None as `search`."""
         again = self.search_model(session, refusals_only, replayed)
-        self.targets = targets
         if again is None:
             return None
         again.witnesses = {**result.witnesses, **again.witnesses}
@@ -496,12 +499,7 @@ class Judgement:
         self.targets = [leaf for leaf in borrowed.protected if leaf.category not in replayed.proved]
         tested = {leaf.category for leaf in borrowed.protected if leaf.category}
         self.report.attributes_tested = sorted(set(self.report.attributes_tested) | tested)
-        again = self.search_model(session, refusals_only, replayed)
-        if again is None:
-            return None
-        again.errors.update(result.errors)
-        again.ok_calls += result.ok_calls
-        return again
+        return self.search_again(session, refusals_only, replayed, result)
 
     def search_walked(
         self,

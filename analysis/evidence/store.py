@@ -89,28 +89,21 @@ class EvidenceStore:
         if early is not None and early.root in self.recordings:
             early = None
         planned: Future[Plans] = Future()
+        thread = threading.Thread(
+            target=self.record, args=(planned, executor, shared, early), name="codebias-recording"
+        )
         if early is not None:
-            self.begin(planned, executor, shared, early)
+            thread.start()
         plans: Plans = []
         try:
             plans = self.plan(candidates)
         finally:
             self.waiting = {key(c) for plan in plans for c in plan[1]}
             planned.set_result(plans)
-            if plans and early is None:
-                self.begin(planned, executor, shared, None)
-
-    def begin(
-        self,
-        planned: Future[Plans],
-        executor: Callable[[], Executor],
-        shared: Callable[[Project], str],
-        early: Project | None,
-    ) -> None:
-        self.thread = threading.Thread(
-            target=self.record, args=(planned, executor, shared, early), name="codebias-recording"
-        )
-        self.thread.start()
+            if early is not None or plans:
+                self.thread = thread
+            if early is None and plans:
+                thread.start()
 
     def settled_in(self, project: Project) -> Callable[[FunctionKey], bool]:
         """Whether a function of `project` is settled (its calls are wanted no more)."""
