@@ -37,30 +37,14 @@ class ImportedNames:
         """What `tree`, the module at `location`, imports from its project."""
         with self._lock:
             roots = (*location.paths, *location.last_paths)
-            return self._imports(
-                tree, location.name, location.is_package, roots, 0, local=True
-            )  # fmt: skip
+            return self._imports(tree, location.name, location.is_package, roots, 0)
 
     def _imports(
-        self,
-        tree: ast.Module,
-        module: str,
-        is_package: bool,
-        roots: tuple[str, ...],
-        depth: int,
-        local: bool = False,
+        self, tree: ast.Module, module: str, is_package: bool, roots: tuple[str, ...], depth: int
     ) -> Exports:
-        """`local`: with the imports inside its functions too (`def handle_call(name,
-        args): from finworth.workflows import financial_health_check`, an import put off to
-        break a cycle or to load lazily), first, so that a module-level name of the same
-        spelling wins: the helpers a function hands its inputs to are known wherever it
-        imports them. A module's exports keep to what it binds at import."""
         found = Exports()
         package = module if is_package else module.rpartition(".")[0]
-        statements = top_level(tree.body)
-        if local:
-            statements = [*local_imports(tree), *statements]
-        for stmt in statements:
+        for stmt in top_level(tree.body):
             if isinstance(stmt, ast.ImportFrom):
                 base = absolute(stmt, package)
                 if base is None:
@@ -152,18 +136,6 @@ def top_level(body: list[ast.stmt]) -> list[ast.stmt]:
         else:
             out.append(stmt)
     return out
-
-
-def local_imports(tree: ast.Module) -> list[ast.stmt]:
-    """The imports inside the module's functions and methods, in source order."""
-    found: list[ast.stmt] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found += [
-                stmt for stmt in ast.walk(node)
-                if isinstance(stmt, (ast.Import, ast.ImportFrom)) and stmt.col_offset > 0
-            ]  # fmt: skip
-    return sorted(set(found), key=lambda stmt: (stmt.lineno, stmt.col_offset))
 
 
 def absolute(stmt: ast.ImportFrom, package: str) -> str | None:
