@@ -767,6 +767,43 @@ def test_a_frame_holding_a_person_is_borrowed_but_not_a_list_for_a_number(
     assert finding["example"]["inputs"]["horizon"] != [2, 5]
 
 
+def test_a_table_passed_whole_by_a_field_name_is_lent_to_a_made_up_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `survival`, which no test calls, reads `basis.qx[age + k]`: a made-up `basis.qx`
+    # raises at every age. The test passed the project's mortality rates as `qx=` to
+    # another function; a made-up `basis` takes them in its `qx` field.
+    report = scanned(capsys, tmp_path / "repo", {
+        "lifetab/__init__.py": "",
+        "lifetab/annuity.py": """\
+            def survival(basis, age, years):
+                alive = 1.0
+                for k in range(years):
+                    alive *= 1 - basis.qx[age + k]
+                return round(alive / (1 + basis.rate) ** years, 6)
+
+
+            def expectancy(qx, age):
+                alive, total = 1.0, 0.0
+                for rate in qx[age:]:
+                    alive *= 1 - rate
+                    total += alive
+                return round(total, 3)
+        """,
+        "tests/test_annuity.py": """\
+            from lifetab.annuity import expectancy
+
+            QX = [min(1.0, 0.0005 * 1.09 ** n) for n in range(111)]
+
+
+            def test_expectancy():
+                assert expectancy(qx=QX, age=40) > expectancy(qx=QX, age=70)
+        """,
+    }, "lifetab")  # fmt: skip
+    finding = only_finding(report, "survival", "age")
+    assert finding["example"]["inputs"]["basis"]["qx"][:2] == [0.0005, 0.000545], finding
+
+
 def test_a_bias_past_a_threshold_the_test_never_reached_shows_with_another_input_moved(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 from analysis.evidence.calls import RecordedCall, RecordedParam
@@ -36,6 +36,8 @@ from analysis.facts.people import only_people
 from analysis.inputs.builder import VALUE_FIELDS, InputBuilder
 from analysis.inputs.pools import dedupe
 from analysis.shapes import (
+    SET_AFTER,
+    FieldsShape,
     InputModel,
     InputPath,
     Leaf,
@@ -277,8 +279,10 @@ def borrowed_model(
                 or (numeric(param) and isinstance(borrowed[1].node, SequenceValue))
             )
         ):
-            params.append(param)
-            leaves += own
+            shape, lent = lent_fields(param.shape, offered)
+            params.append(Param(param.name, param.keyword, shape) if lent else param)
+            leaves += [leaf for leaf in own if leaf.path not in lent]
+            used += lent.values()
             continue
         call, recorded = borrowed
         shape = recorded_shape(call.id, recorded, builder, policy, {}, leaves, fixed, known)
@@ -315,15 +319,55 @@ def lend_values(model: InputModel, calls: list[RecordedCall]) -> bool:
     return any_lent
 
 
+def lent_fields(
+    shape: Shape, offered: dict[str, tuple[RecordedCall, RecordedParam]]
+) -> tuple[Shape, dict[InputPath, str]]:
+    """`shape` with each field that holds no protected leaf nor a number, and that the
+    project's runs passed a function as a whole object by the field's name, set to that
+    object: `mt.nt` of a made-up `mt` is the mortality table a demo passed as
+    `nt=` (a made-up table raises at every age, or gives every age the same rate). The
+    paths of the leaves replaced, with the calls the objects come from."""
+    if not isinstance(shape, FieldsShape) or isinstance(shape, RecordedShape):
+        return shape, {}
+    fields: dict[str, Shape] = {}
+    lent: dict[InputPath, str] = {}
+    for name, sub in shape.fields.items():
+        found = offered.get(name.removeprefix(SET_AFTER))
+        made = sub.leaves()
+        if (
+            found is None
+            or not whole(found[1].node)
+            or not made
+            or any(leaf.protected for leaf in made)
+            or (isinstance(sub, LeafShape) and numbers(sub.leaf.pool))
+        ):
+            fields[name], inner = lent_fields(sub, offered)
+            lent.update(inner)
+            continue
+        call, recorded = found
+        argument = RecordedArgument(call.id, recorded.where, recorded.node)
+        fields[name] = RecordedShape({}, argument=argument)
+        lent.update((leaf.path, call.id) for leaf in made)
+    return (replace(shape, fields=fields) if lent else shape), lent
+
+
+def whole(node: Described) -> bool:
+    """Whether a recorded value is an object, a table or a collection: what a made-up value
+    is least like."""
+    return isinstance(node, (SequenceValue, MappingValue, ObjectValue, FrameValue, SeriesValue))
+
+
 def numeric(param: Param) -> bool:
     """Whether the code takes a number there: most values the builder found for it (from
     its default, annotation, docstring and comparisons) are numbers. A list passed by the
     name elsewhere (`horizon=[2, 5]` to the batch helper) is no value for it."""
-    shape = param.shape
-    if not isinstance(shape, LeafShape):
-        return False
-    numbers = sum(is_number(v) and not isinstance(v, bool) for v in shape.leaf.pool)
-    return numbers > len(shape.leaf.pool) - numbers
+    return isinstance(param.shape, LeafShape) and numbers(param.shape.leaf.pool)
+
+
+def numbers(pool: list[Any]) -> bool:
+    """Whether most values of a leaf's pool are numbers."""
+    count = sum(is_number(v) and not isinstance(v, bool) for v in pool)
+    return count > len(pool) - count
 
 
 def class_of(param: Param, annotation: ast.expr | None) -> str | None:
