@@ -37,30 +37,7 @@ class ImportedNames:
         """What `tree`, the module at `location`, imports from its project."""
         with self._lock:
             roots = (*location.paths, *location.last_paths)
-            found = self._imports(tree, location.name, location.is_package, roots, 0)
-            self._local_helpers(tree, location, roots, found)
-            return found
-
-    def _local_helpers(
-        self, tree: ast.Module, location: ModuleLocation, roots: tuple[str, ...], found: Exports
-    ) -> None:
-        """The project functions imported inside the module's functions (`def
-        handle_call(name, args): from .workflows import financial_health_check`, put off to
-        break a cycle or to load lazily): known as helpers, so the inputs a function hands
-        them learn what they read. Functions only, and only where no name of the module's
-        own imports is spelt the same: their modules' constants, classes and words stay out,
-        for they say nothing about the module's other functions."""
-        package = location.name if location.is_package else location.name.rpartition(".")[0]
-        for stmt in local_imports(tree):
-            base = absolute(stmt, package)
-            source = self._exports(base, roots, 0) if base is not None else None
-            if source is None:
-                continue
-            for alias in stmt.names:
-                ours = alias.asname or alias.name
-                if alias.name in source.functions and ours not in found.functions:
-                    found.functions[ours] = source.functions[alias.name]
-                    found.helpers[ours] = source.called_helpers(source.functions[alias.name])
+            return self._imports(tree, location.name, location.is_package, roots, 0)
 
     def _imports(
         self, tree: ast.Module, module: str, is_package: bool, roots: tuple[str, ...], depth: int
@@ -159,18 +136,6 @@ def top_level(body: list[ast.stmt]) -> list[ast.stmt]:
         else:
             out.append(stmt)
     return out
-
-
-def local_imports(tree: ast.Module) -> list[ast.ImportFrom]:
-    """The `from ... import name` statements inside the module's functions, in source order."""
-    found = {
-        id(stmt): stmt
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        for stmt in ast.walk(node)
-        if isinstance(stmt, ast.ImportFrom) and stmt.names[0].name != "*"
-    }
-    return sorted(found.values(), key=lambda stmt: (stmt.lineno, stmt.col_offset))
 
 
 def absolute(stmt: ast.ImportFrom, package: str) -> str | None:
