@@ -366,7 +366,7 @@ def numeric(param: Param) -> bool:
 
 def numbers(pool: list[Any]) -> bool:
     """Whether most values of a leaf's pool are numbers."""
-    count = sum(is_number(v) and not isinstance(v, bool) for v in pool)
+    count = sum(is_number(v) for v in pool)  # is_number leaves flags out
     return count > len(pool) - count
 
 
