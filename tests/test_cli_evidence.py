@@ -1100,3 +1100,41 @@ def test_a_function_only_its_recorded_calls_prove_is_proved_by_them_in_a_few_cal
     only_finding(report, "discount", "age", "tests/test_pricing.py::test_discount")
     (fn,) = [f for f in report["functions"] if f["qualname"] == "discount"]
     assert fn["executions"] < 100, fn["executions"]
+
+
+def test_a_helper_no_run_calls_is_proved_from_the_call_its_caller_makes_of_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `points(values, weights)` sums the weights of whatever keys its caller hands it,
+    # read from the package's table at run time: a made-up `values` holds none of them.
+    # Nothing of the project calls anything; codebias calls `risk(age, smoker)` itself, and
+    # `risk` hands `points` the record it builds and the weights it loads.
+    report = scanned(capsys, tmp_path / "repo", {
+        "clinic/__init__.py": "",
+        "clinic/weights.csv": "factor,weight\nAge (years),0.04\nSmoker,0.7\n",
+        "clinic/score.py": """\
+            import csv
+            import pathlib
+
+            TABLE = pathlib.Path(__file__).with_name("weights.csv")
+
+
+            def load_weights():
+                with TABLE.open() as f:
+                    return {row["factor"]: float(row["weight"]) for row in csv.DictReader(f)}
+
+
+            def points(values, weights):
+                return round(sum(values[name] * w for name, w in weights.items()), 3)
+
+
+            def risk(age, smoker):
+                values = {"Age (years)": max(age, 40), "Smoker": int(smoker)}
+                return points(values, load_weights())
+        """,
+    }, "clinic")  # fmt: skip
+    finding = only_finding(report, "points", "age", "codebias's call of clinic.score.risk")
+    assert finding["parameter"] == "values['Age (years)']"
+    assert finding["example"]["inputs"]["weights"] == {"Age (years)": 0.04, "Smoker": 0.7}
+    (recording,) = report["evidence"]
+    assert recording["entries"][-1]["label"] == "calls codebias made"

@@ -18,7 +18,10 @@ The policy's `evidence.run` replaces them with the commands it names (`pytest -q
 and `openfisca test` commands only.
 
 The project's data files are entry points too (datafiles.py): a `data` entry calls the
-functions that read a file's columns with its rows, after the tests and demos.
+functions that read a file's columns with its rows, after the tests and demos. Last, a
+`made` entry (madecalls.py): codebias calls the functions with protected inputs that call
+a function recorded for, with made-up inputs, so that the helpers get the values their
+callers build.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from pathlib import Path
 from typing import Literal
 
 from analysis.evidence.examples import Block, documentation_examples
+from analysis.evidence.madecalls import MadeCall
 from analysis.evidence.openfisca import YamlTests, find_yaml_tests, openfisca_command
 from analysis.scan.project import SKIP_DIRS, Project, imported_modules, module_files
 
-EntryKind = Literal["pytest", "script", "module", "data", "openfisca", "examples"]
+EntryKind = Literal["pytest", "script", "module", "data", "openfisca", "examples", "made"]
 DEMO_DIRS = frozenset(
     {"examples", "example", "demo", "demos", "scripts", "samples", "sample", "tutorial",
      "tutorials", "notebooks", "usage", "bin"}
@@ -80,6 +84,7 @@ class EntryPoint:
     delimiter: str = ""  # a table's
     blocks: tuple[Block, ...] = ()  # a document's code examples (examples.py)
     packages: tuple[str, ...] = ()  # examples': what they may use without importing it
+    calls: tuple[MadeCall, ...] = ()  # codebias's own calls of the callers (madecalls.py)
 
     def wire(self, repo_view: str) -> dict[str, object]:
         """As the recorder takes it (harness/recorder.py), paths as the child sees them."""
@@ -87,6 +92,8 @@ class EntryPoint:
             blocks = [{"label": b.label, "code": b.code} for b in self.blocks]
             return {"kind": "examples", "blocks": blocks, "packages": list(self.packages),
                     "label": self.label}  # fmt: skip
+        if self.kind == "made":
+            return {"kind": "made", "calls": [c.wire() for c in self.calls], "label": self.label}
         if self.kind == "pytest":
             return {"kind": "pytest", "args": list(self.args), "label": self.label}
         if self.kind == "openfisca":

@@ -22,7 +22,8 @@ from analysis.evidence.datafiles import (
     data_files,
     reader,
 )
-from analysis.evidence.entrypoints import entry_points
+from analysis.evidence.entrypoints import EntryPoint, entry_points
+from analysis.evidence.madecalls import LABEL, Caller, made_calls
 from analysis.evidence.recording import Recording
 from analysis.evidence.scope import recording_target, wanted
 from analysis.execution.process import Executor
@@ -119,6 +120,7 @@ class EvidenceStore:
         protected column) is driven through it (datafiles.py)."""
         # One pass over the candidates: by project, and their data readers where files exist.
         by_project: dict[Path, list[Candidate]] = {}
+        callers: dict[Path, list[Caller]] = {}
         readers: dict[Path, list[tuple[Reader, Candidate]]] = {}
         files: dict[Path, DataFiles] = {}
         for candidate in candidates:
@@ -129,6 +131,9 @@ class EvidenceStore:
             chosen = wanted(candidate.info, model, candidate.facts, self.policy)
             if not model.protected:
                 self.speculative.add(key(candidate))
+            else:
+                caller = Caller(candidate.location.name, candidate.info, model)
+                callers.setdefault(root, []).append(caller)
             if chosen:
                 by_project.setdefault(root, []).append(candidate)
             if not self.policy.evidence.data:
@@ -163,6 +168,9 @@ class EvidenceStore:
                 {c.info.name for c in group},
             )  # fmt: skip
             found.entries += data.entries  # after the tests and demos
+            made = made_calls({c.info.name for c in group}, callers.get(root, []))
+            if made:
+                found.entries.append(EntryPoint("made", LABEL, calls=made))  # last
             self.warnings += found.warnings + data.warnings
             if found.entries:
                 plans.append((project, group, found.entries))

@@ -9,7 +9,10 @@ Request (parent -> child, after a load whose qualname is "" that only sets the p
                | {"kind": "openfisca", "args": [str], "country": str, "label": str}
                | {"kind": "data", "path": str, "format": "csv"|"tsv"|"json"|"jsonl",
                   "delimiter": str, "label": str,
-                  "drives": [{"module": str, "qualname": str, "param": str}]}],
+                  "drives": [{"module": str, "qualname": str, "param": str}]}
+               | {"kind": "made", "label": str,
+                  "calls": [{"module": str, "qualname": str, "args": [V], "kwargs": {name: V},
+                             "label": str}]}],
    "calls_per_function": int, "seconds": float, "entry_share": float,
    "seconds_per_test": float, "max_pickle_bytes": int, "repo": str}
 Replies, streamed while the entries run (one JSON line each):
@@ -43,6 +46,7 @@ import builtins
 import contextlib
 import functools
 import hashlib
+import importlib
 import inspect
 import os
 import pickle
@@ -127,6 +131,8 @@ class CallRecorder:
         self.unhooked_main = False  # a program run from a target's file, compiled by runpy
         # While a data entry's call runs: the calls it records, sent only if it returns.
         self.held: list[tuple[int, str, dict[str, Any]]] | None = None
+        # The target a made call (run_made) calls: its own made-up call is not kept.
+        self.driven: int | None = None
         self.lock = threading.Lock()
         self.counts = {"kept": 0, "repeated": 0, "unpicklable": 0, "oversized": 0, "unloadable": 0}
         self.start_paths = list(sys.path)
@@ -230,6 +236,8 @@ class CallRecorder:
 
     # -- one call ------------------------------------------------------------------------
     def capture(self, target: int, frame: Any) -> None:
+        if target == self.driven:
+            return
         code = frame.f_code
         if code.co_flags & CO_SUSPENDABLE:
             if id(frame) in self.frames:
@@ -444,6 +452,9 @@ class CallRecorder:
             if kind == "data":
                 self.run_data(entry, clock, outcome)
                 return
+            if kind == "made":
+                self.run_made(entry, clock, outcome)
+                return
             if kind == "openfisca":
                 self.run_openfisca(entry, clock, outcome)
                 return
@@ -620,7 +631,8 @@ class CallRecorder:
                     raised += 1
                     continue
                 self.source = f"{label} {where}"
-                if self.call_held(function, param, passing, value, clock):
+                arguments = ([value], {}) if passing == "position" else ([], {param: value})
+                if self.call_held(function, *arguments, clock):
                     returned += 1
                 else:
                     raised += 1
@@ -642,7 +654,7 @@ class CallRecorder:
         return target is not None and self.saturated(target)
 
     def call_held(
-        self, function: Any, param: str, passing: str, value: Any, clock: "Timer"
+        self, function: Any, args: list[Any], kwargs: dict[str, Any], clock: "Timer"
     ) -> bool:
         """One call, recorded only if it returns (a test's time for it)."""
         self.held = []
@@ -650,10 +662,7 @@ class CallRecorder:
         clock.start_test()
         self.install()
         try:
-            if passing == "position":
-                function(value)
-            else:
-                function(**{param: value})
+            function(*args, **kwargs)
             returned = True
         except (Exception, TestTimeout, SystemExit):  # noqa: BLE001 - it raised: nothing kept
             returned = False
@@ -662,6 +671,51 @@ class CallRecorder:
             clock.end_test()
             self.release(returned)
         return returned
+
+    # -- codebias's own calls --------------------------------------------------------------
+    def run_made(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
+        """Call each caller with its made-up arguments (analysis/evidence/madecalls.py), the
+        calls it makes of the targets kept as a data entry's are."""
+        returned = raised = 0
+        unloaded: list[str] = []
+        for made in entry.get("calls", []):
+            if self.done:
+                break
+            qualname = str(made["qualname"])
+            try:
+                function, args, kwargs = self.made_call(made)
+            except Exception as exc:  # noqa: BLE001 - a module that fails to load, a value refused
+                unloaded.append(f"{qualname} ({type(exc).__name__}: {str(exc)[:100]})")
+                continue
+            self.source = str(made.get("label") or entry.get("label", ""))
+            self.driven = self.target_of(function)
+            try:
+                if self.call_held(function, args, kwargs, clock):
+                    returned += 1
+                else:
+                    raised += 1
+            finally:
+                self.source, self.driven = "", None
+        outcome.status = f"ok: {returned} call(s) returned, {raised} raised"
+        if unloaded:
+            outcome.status += f"; not made: {', '.join(unloaded[:5])}"
+
+    def made_call(self, made: dict[str, Any]) -> tuple[Any, list[Any], dict[str, Any]]:
+        """The function a made call calls (a method as its class holds it: the instance is
+        its first argument) and its arguments, decoded as the search's are, in its module."""
+        module = importlib.import_module(str(made["module"]))
+        function: Any = module
+        for part in str(made["qualname"]).split("."):
+            function = getattr(function, part)
+        harness = self.harness
+        saved = harness.module, harness.target
+        harness.module, harness.target = module, function
+        try:
+            args = [harness.decode(value) for value in made.get("args", [])]
+            kwargs = {str(k): harness.decode(v) for k, v in made.get("kwargs", {}).items()}
+        finally:
+            harness.module, harness.target = saved
+        return function, args, kwargs
 
 
 def entry_status(exc: BaseException) -> str:
