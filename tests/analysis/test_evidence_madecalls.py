@@ -56,6 +56,7 @@ def test_a_caller_with_protected_inputs_is_called_for_the_helper_it_calls() -> N
     wire = first.wire()
     assert wire["module"] == "pkg.score" and wire["qualname"] == "risk"
     assert wire["label"] == "codebias's call of pkg.score.risk"
+    assert wire["tells"] == [["age", "age"]]  # the age, by keyword, tells its category
 
 
 def test_a_method_is_called_with_its_instance_first() -> None:
@@ -75,3 +76,13 @@ def test_a_helper_gets_a_few_callers_at_most() -> None:
     made = made_calls({"points"}, callers(source))
     assert len({call.qualname for call in made}) == MAX_CALLERS
     assert all(isinstance(call, MadeCall) for call in made)
+
+
+def test_the_callers_of_helpers_without_protected_inputs_come_first() -> None:
+    source = "def lookup(values):\n    return len(values)\n" + (
+        "def rate(age):\n    return age\n"
+        "def early(sex):\n    return rate(30)\n"
+        "def late(sex):\n    return lookup([sex])\n"
+    )
+    made = made_calls({"rate", "lookup"}, callers(source), needy={"lookup"})
+    assert [call.qualname for call in made][0] == "late"
