@@ -1138,34 +1138,3 @@ def test_a_helper_no_run_calls_is_proved_from_the_call_its_caller_makes_of_it(
     assert finding["example"]["inputs"]["weights"] == {"Age (years)": 0.04, "Smoker": 0.7}
     (recording,) = report["evidence"]
     assert recording["entries"][-1]["label"] == "calls codebias made"
-
-
-def test_a_helper_of_another_module_handed_the_age_itself_is_told_it_is_the_age(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    # `rate_at(x, rates)` of the tables module says nothing of `x`, and no call in its own
-    # module binds it; `premium(age, cover)` hands it the age. codebias calls `premium`,
-    # and the call of `rate_at` it makes holds the age itself as `x`.
-    report = scanned(capsys, tmp_path / "repo", {
-        "cover/__init__.py": "",
-        "cover/tables.py": """\
-            AGE_BANDS = (30, 50, 70)
-
-
-            def rate_at(x, rates):
-                band = sum(x >= edge for edge in AGE_BANDS)
-                return rates[min(band, len(rates) - 1)]
-        """,
-        "cover/pricing.py": """\
-            from cover.tables import rate_at
-
-            RATES = (0.8, 1.0, 1.6, 2.9)
-
-
-            def premium(age, cover):
-                return round(cover * rate_at(age, RATES) / 1000, 2)
-        """,
-    }, "cover")  # fmt: skip
-    finding = only_finding(report, "rate_at", "age", "codebias's call of cover.pricing.premium")
-    assert finding["parameter"] == "x"
-    assert finding["example"]["inputs"]["rates"][:3] == [0.8, 1.0, 1.6]  # shortened

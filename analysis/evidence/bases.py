@@ -118,15 +118,11 @@ def recorded_model(
     leaves: list[Leaf] = []
     fixed: list[Any] = []
     skip_first = "classmethod" in info.decorators and info.owner is not None
-    known = dict(known or {})
-    for name, category in call.told:  # what the caller codebias called passed on as such
-        if category in policy.protected:
-            known.setdefault((("param", name),), category)
     for param in call.params:
         if skip_first and param.how == "arg" and param.where == 0:
             continue  # `cls`: the class method is bound already
         shape = recorded_shape(
-            call.id, param, builder, policy, code_values or {}, leaves, fixed, known
+            call.id, param, builder, policy, code_values or {}, leaves, fixed, known or {}
         )
         params.append(Param(param.name, param.how == "kw", shape))
     model = InputModel(params, leaves, fixed=tuple(fixed[:MAX_FIXED]))

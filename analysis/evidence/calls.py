@@ -49,9 +49,6 @@ class RecordedCall:
     function: FunctionKey
     source: str  # `tests/test_pricing.py::test_senior`, `examples/demo.py __main__`
     params: tuple[RecordedParam, ...]
-    # Parameters a caller codebias called handed the very value of its protected parameter
-    # of this category (harness/recorder.py `told`): `x` of `interpolate_lms(age_value, ...)`.
-    told: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -187,22 +184,9 @@ def read_call(
     paths = [p for p in items(call.get("paths", []))[:MAX_PATHS] if relative_path(p)]
     main = main_program(call.get("main"), repo_view)
     recorded = RecordedCall(
-        call_id, functions[target], text(source, "source")[:MAX_TEXT], tuple(params),
-        told_categories(call.get("told", {}), {p.name for p in params}),
-    )  # fmt: skip
-    return recorded, pickle, Replaying(tuple(paths), main, environ_set(call.get("environ", {})))
-
-
-def told_categories(value: Any, names: set[str]) -> tuple[tuple[str, str], ...]:
-    """The categories a call's caller told of its parameters, as the child reported them:
-    parameters of the call, each with a category's name."""
-    if not isinstance(value, dict):
-        raise InvalidEvidence("a recorded call's told categories are not an object")
-    return tuple(
-        (name, category)
-        for name, category in list(value.items())[:MAX_PARAMS]
-        if name in names and isinstance(category, str) and 0 < len(category) < MAX_TEXT
+        call_id, functions[target], text(source, "source")[:MAX_TEXT], tuple(params)
     )
+    return recorded, pickle, Replaying(tuple(paths), main, environ_set(call.get("environ", {})))
 
 
 def environ_set(value: Any) -> tuple[tuple[str, str], ...]:

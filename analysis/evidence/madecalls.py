@@ -11,14 +11,10 @@ flipped by the same rules (bases.py). A helper the project's own runs did call i
 again (the recorder keeps a function's calls up to its share, then ignores it).
 
 The callers are the functions the scan tests that have protected inputs of their own and
-call a function recorded for by name (which any function they call by name is, whatever the
-scope says of it: evidence/store.py); each is called with its model's first contexts (the
+call a function recorded for by name; each is called with its model's first contexts (the
 search's base, then one input varied), encoded as the search encodes them. A call is kept
 only when the caller returns, as a data entry's (datafiles.py); the caller's own call is
-not recorded (it is made-up, the search tries it anyway). A helper's argument that is the
-very value of one of the caller's protected parameters, passed on under another name, holds
-that category (`told`): `_get_lms_params(fdata, age_value)` hands `interpolate_lms` its
-`age_value` as `x`.
+not recorded (it is made-up, the search tries it anyway).
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from itertools import islice
 from typing import Any
 
 from analysis.search.contexts import contexts
-from analysis.shapes import InputModel, LeafShape
+from analysis.shapes import InputModel
 from analysis.source.functions import FunctionInfo
 
 MAX_CALLERS = 3  # callers called for one function recorded for, at most
@@ -47,10 +43,6 @@ class MadeCall:
     qualname: str
     args: tuple[Any, ...]
     kwargs: Mapping[str, Any] = field(default_factory=dict)
-    # The caller's protected parameters of one value: where each is passed (a position or
-    # a keyword) and its category. A helper handed the very value under another name holds
-    # it (`interpolate_lms(age_value, ...)` binds `x`: harness/recorder.py `told`).
-    tells: tuple[tuple[int | str, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -64,7 +56,6 @@ class MadeCall:
             "args": list(self.args),
             "kwargs": dict(self.kwargs),
             "label": self.label,
-            "tells": [list(tell) for tell in self.tells],
         }
 
 
@@ -96,35 +87,12 @@ def made_calls(
             continue
         for name in helped:
             callers_of[name] = callers_of.get(name, 0) + 1
-        told = tells(caller.model)
         for context in islice(contexts(caller.model), CONTEXTS):
             args, kwargs = caller.model.assemble(context)
-            made = MadeCall(caller.module, caller.info.qualname, tuple(args), kwargs, told)
-            calls.append(made)
+            calls.append(MadeCall(caller.module, caller.info.qualname, tuple(args), kwargs))
         if len(calls) >= MAX_CALLS:
             break
     return tuple(calls[:MAX_CALLS])
-
-
-def called_by_callers(callers: Iterable[Caller]) -> set[str]:
-    """The names the callers codebias can call call things by."""
-    return {name for c in callers if callable_alone(c) for name in called_names(c.info.node)}
-
-
-def tells(model: InputModel) -> tuple[tuple[int | str, str], ...]:
-    """Where the model passes each parameter that is one protected value, with its category
-    (none when a parameter is spread: its place is not known here)."""
-    if any(param.spread for param in model.params):
-        return ()
-    found: list[tuple[int | str, str]] = []
-    position = 0
-    for param in model.params:
-        where: int | str = param.name if param.keyword else position
-        position += not param.keyword
-        shape = param.shape
-        if isinstance(shape, LeafShape) and shape.leaf.protected and shape.leaf.category:
-            found.append((where, shape.leaf.category))
-    return tuple(found)
 
 
 def callable_alone(caller: Caller) -> bool:

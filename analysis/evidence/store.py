@@ -23,7 +23,7 @@ from analysis.evidence.datafiles import (
     reader,
 )
 from analysis.evidence.entrypoints import EntryPoint, entry_points
-from analysis.evidence.madecalls import LABEL, Caller, called_by_callers, made_calls
+from analysis.evidence.madecalls import LABEL, Caller, made_calls
 from analysis.evidence.recording import Recording
 from analysis.evidence.scope import recording_target, wanted
 from analysis.execution.process import Executor
@@ -117,12 +117,10 @@ class EvidenceStore:
     def plan(self, candidates: list[Candidate]) -> Plans:
         """Per project not yet recorded: the functions to record and the entry points to run.
         A function the scope does not want is recorded too when a data file of people (a
-        protected column) is driven through it (datafiles.py), or when a function with
-        protected inputs calls it, which codebias then calls (madecalls.py)."""
+        protected column) is driven through it (datafiles.py)."""
         # One pass over the candidates: by project, and their data readers where files exist.
         by_project: dict[Path, list[Candidate]] = {}
         callers: dict[Path, list[Caller]] = {}
-        unwanted: dict[Path, list[Candidate]] = {}  # the scope's no, with parameters
         readers: dict[Path, list[tuple[Reader, Candidate]]] = {}
         files: dict[Path, DataFiles] = {}
         for candidate in candidates:
@@ -138,8 +136,6 @@ class EvidenceStore:
                 callers.setdefault(root, []).append(caller)
             if chosen:
                 by_project.setdefault(root, []).append(candidate)
-            elif model.params:
-                unwanted.setdefault(root, []).append(candidate)
             if not self.policy.evidence.data:
                 continue
             if root not in files:
@@ -172,10 +168,6 @@ class EvidenceStore:
                 {c.info.name for c in group},
             )  # fmt: skip
             found.entries += data.entries  # after the tests and demos
-            # The helpers codebias's own calls reach are recorded too (madecalls.py): not
-            # for the tests' sake, which were chosen above.
-            helped = called_by_callers(callers.get(root, []))
-            group += [c for c in unwanted.get(root, []) if c.info.name in helped]
             needy = {c.info.name for c in group if key(c) in self.speculative}
             made = made_calls({c.info.name for c in group}, callers.get(root, []), needy)
             if made:

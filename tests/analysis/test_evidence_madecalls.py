@@ -56,7 +56,6 @@ def test_a_caller_with_protected_inputs_is_called_for_the_helper_it_calls() -> N
     wire = first.wire()
     assert wire["module"] == "pkg.score" and wire["qualname"] == "risk"
     assert wire["label"] == "codebias's call of pkg.score.risk"
-    assert wire["tells"] == [["age", "age"]]  # the age, by keyword, tells its category
 
 
 def test_a_method_is_called_with_its_instance_first() -> None:

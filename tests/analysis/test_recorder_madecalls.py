@@ -33,12 +33,6 @@ def refused(age):
 
 def of_patient(patient):
     return points({"Age (years)": patient.age, "Smoker": patient.smoker}, WEIGHTS)
-
-def band(x, width=10):
-    return x // width
-
-def banded(age, region, years=20):
-    return points({"Band": band(age), "Term": band(years), region: 1}, {"Band": 1.0, region: 2.0})
 """
 
 
@@ -55,7 +49,7 @@ def record_made(h: InProcessHarness, root: Path, *made: dict[str, Any]) -> list[
     targets = [
         {"id": i, "file": f"{root}/pkg/score.py", "name": fn,
          "lines": [next(n for n, t in enumerate(source, 1) if t.startswith(f"def {fn}("))]}
-        for i, fn in enumerate(("points", "risk", "band"))
+        for i, fn in enumerate(("points", "risk"))
     ]  # fmt: skip
     entry = {"kind": "made", "label": "calls codebias made", "calls": list(made)}
     assert h.load("", qualname="", paths=[str(root)], cwd=str(root), stub_missing=False)[
@@ -64,10 +58,10 @@ def record_made(h: InProcessHarness, root: Path, *made: dict[str, Any]) -> list[
     return h.record({"targets": targets, "entries": [entry], "repo": str(root)})
 
 
-def made(qualname: str, *args: Any, tells: Any = (), **kwargs: Any) -> dict[str, Any]:
+def made(qualname: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
     label = f"codebias's call of pkg.score.{qualname}"
     return {"module": "pkg.score", "qualname": qualname, "args": list(args),
-            "kwargs": kwargs, "label": label, "tells": [list(t) for t in tells]}  # fmt: skip
+            "kwargs": kwargs, "label": label}  # fmt: skip
 
 
 def test_the_helper_gets_the_record_its_caller_builds_and_the_caller_is_not_recorded(
@@ -108,27 +102,3 @@ def test_a_caller_that_cannot_be_loaded_is_reported_and_the_others_still_run(
     assert [arguments(c)["args"][0]["Age (years)"] for c in calls(lines)] == [40]
     entry = next(line for line in lines if "entry" in line)
     assert entry["status"].startswith("ok: 1 call(s) returned, 0 raised; not made: gone")
-
-
-def test_a_helper_handed_the_callers_protected_value_itself_is_told_its_category(
-    h: InProcessHarness, tmp_path: Path
-) -> None:
-    tells = [[0, "age"], ["region", "region"]]
-    lines = record_made(h, tmp_path, made("banded", 72, region="north", tells=tells))
-    by_target = {c["target"]: c for c in calls(lines)}
-    # `band(age)` is told its `x` is the age; `band(years)` is not: 20 is not the age.
-    # `points` gets neither value itself (the band, and the region as a key).
-    told = [(arguments(c)["args"], c.get("told")) for c in calls(lines) if c["target"] == 2]
-    assert told == [([72, 10], {"x": "age"}), ([20, 10], None)]  # the default taken in
-    assert "told" not in by_target[0]
-
-
-@pytest.mark.parametrize(
-    ("age", "years"),
-    [(1, 20), (20, 20)],  # a value of one digit; a value another argument shares
-)
-def test_a_value_that_may_be_something_else_tells_nothing(
-    h: InProcessHarness, tmp_path: Path, age: int, years: int
-) -> None:
-    lines = record_made(h, tmp_path, made("banded", age, "north", years, tells=[[0, "age"]]))
-    assert all("told" not in c for c in calls(lines))

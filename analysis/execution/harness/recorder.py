@@ -131,10 +131,8 @@ class CallRecorder:
         self.unhooked_main = False  # a program run from a target's file, compiled by runpy
         # While a data entry's call runs: the calls it records, sent only if it returns.
         self.held: list[tuple[int, str, dict[str, Any]]] | None = None
-        # The target a made call (run_made) calls: its own made-up call is not kept; and
-        # the values of its protected parameters, with their categories (`told`).
+        # The target a made call (run_made) calls: its own made-up call is not kept.
         self.driven: int | None = None
-        self.telling: list[tuple[Any, str]] = []
         self.lock = threading.Lock()
         self.counts = {"kept": 0, "repeated": 0, "unpicklable": 0, "oversized": 0, "unloadable": 0}
         self.start_paths = list(sys.path)
@@ -292,7 +290,6 @@ class CallRecorder:
         if spare and len(reserve) >= self.keep:
             return
         args, kwargs, names = params
-        told = self.told(names, [*args, *kwargs.values()])
         # A path to a data file is kept as the file's content (harness/namedfiles.py).
         args = [named_file(value) or value for value in args]
         kwargs = {key: named_file(value) or value for key, value in kwargs.items()}
@@ -331,8 +328,6 @@ class CallRecorder:
             "environ": self.added_environ(),
             "params": described,
         }
-        if told:
-            call["told"] = told
         message = {"call": call, "pickle": base64.b64encode(data).decode()}
         if spare:
             # Sent now, marked: the host fills from its reserve what the shares left, so a
@@ -694,27 +689,16 @@ class CallRecorder:
                 continue
             self.source = str(made.get("label") or entry.get("label", ""))
             self.driven = self.target_of(function)
-            self.telling = telling(args, kwargs, made.get("tells", []))
             try:
                 if self.call_held(function, args, kwargs, clock):
                     returned += 1
                 else:
                     raised += 1
             finally:
-                self.source, self.driven, self.telling = "", None, []
+                self.source, self.driven = "", None
         outcome.status = f"ok: {returned} call(s) returned, {raised} raised"
         if unloaded:
             outcome.status += f"; not made: {', '.join(unloaded[:5])}"
-
-    def told(self, names: list[Any], values: list[Any]) -> dict[str, str]:
-        """The parameters of a call made while a made call runs that hold the very value of
-        one of its caller's protected parameters, with that category."""
-        return {
-            str(name): category
-            for (name, _), value in zip(names, values, strict=False)
-            for held, category in self.telling
-            if same_value(value, held)
-        }
 
     def made_call(self, made: dict[str, Any]) -> tuple[Any, list[Any], dict[str, Any]]:
         """The function a made call calls (a method as its class holds it: the instance is
@@ -732,35 +716,6 @@ class CallRecorder:
         finally:
             harness.module, harness.target = saved
         return function, args, kwargs
-
-
-def telling(args: list[Any], kwargs: dict[str, Any], tells: Any) -> list[tuple[Any, str]]:
-    """The values of a made call's protected parameters (`tells`: where each is passed, its
-    category) that can tell: a text, or a number of two digits at least (not a count or a
-    flag as likely as the attribute), that no other argument of the call shares."""
-    values = [*args, *kwargs.values()]
-    found = []
-    for where, category in tells if isinstance(tells, list) else []:
-        if isinstance(where, str):
-            value = kwargs.get(where)
-        elif isinstance(where, int) and 0 <= where < len(args):
-            value = args[where]
-        else:
-            continue
-        number = type(value) in (int, float) and len(str(value)) > 1
-        if (number or (type(value) is str and value)) and sum(
-            same_value(value, v) for v in values
-        ) == 1:
-            found.append((value, str(category)))
-    return found
-
-
-def same_value(value: Any, held: Any) -> bool:
-    """The same value of the same type (40 is not 40.0, nor True 1)."""
-    try:
-        return type(value) is type(held) and bool(value == held)
-    except Exception:  # noqa: BLE001 - an object whose comparison raises is not the value
-        return False
 
 
 def entry_status(exc: BaseException) -> str:
