@@ -70,6 +70,8 @@ def test_the_helper_gets_the_record_its_caller_builds_and_the_caller_is_not_reco
     lines = record_made(h, tmp_path, made("risk", 72, smoker=True))
     (call,) = calls(lines)  # `points`'s; `risk`'s own made-up call is not kept
     assert call["target"] == 0
+    # Sent as reserve: it fills only what the project's own calls left (Evidence.fill).
+    assert all(line.get("reserve") is True for line in lines if "call" in line)
     assert call["source"] == "codebias's call of pkg.score.risk"
     assert arguments(call)["args"][0] == {"Age (years)": 72, "Smoker": 1}
     entry = next(line for line in lines if "entry" in line)

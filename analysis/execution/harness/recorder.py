@@ -131,7 +131,9 @@ class CallRecorder:
         self.unhooked_main = False  # a program run from a target's file, compiled by runpy
         # While a data entry's call runs: the calls it records, sent only if it returns.
         self.held: list[tuple[int, str, dict[str, Any]]] | None = None
-        # The target a made call (run_made) calls: its own made-up call is not kept.
+        # While a made call runs (run_made), and the target it calls: its own made-up call
+        # is not kept.
+        self.making = False
         self.driven: int | None = None
         self.lock = threading.Lock()
         self.counts = {"kept": 0, "repeated": 0, "unpicklable": 0, "oversized": 0, "unloadable": 0}
@@ -329,6 +331,9 @@ class CallRecorder:
             "params": described,
         }
         message = {"call": call, "pickle": base64.b64encode(data).decode()}
+        if self.making:
+            # codebias's own call (run_made): it fills only what the project's calls left.
+            message["reserve"] = True
         if spare:
             # Sent now, marked: the host fills from its reserve what the shares left, so a
             # session it ends early (nothing more to learn) loses none of them.
@@ -675,7 +680,8 @@ class CallRecorder:
     # -- codebias's own calls --------------------------------------------------------------
     def run_made(self, entry: dict[str, Any], clock: "Timer", outcome: "EntryOutcome") -> None:
         """Call each caller with its made-up arguments (analysis/evidence/madecalls.py), the
-        calls it makes of the targets kept as a data entry's are."""
+        calls it makes of the targets kept as a data entry's are, and sent as reserve: they
+        fill only what the project's own calls left of a function's share."""
         returned = raised = 0
         unloaded: list[str] = []
         for made in entry.get("calls", []):
@@ -688,14 +694,14 @@ class CallRecorder:
                 unloaded.append(f"{qualname} ({type(exc).__name__}: {str(exc)[:100]})")
                 continue
             self.source = str(made.get("label") or entry.get("label", ""))
-            self.driven = self.target_of(function)
+            self.making, self.driven = True, self.target_of(function)
             try:
                 if self.call_held(function, args, kwargs, clock):
                     returned += 1
                 else:
                     raised += 1
             finally:
-                self.source, self.driven = "", None
+                self.source, self.making, self.driven = "", False, None
         outcome.status = f"ok: {returned} call(s) returned, {raised} raised"
         if unloaded:
             outcome.status += f"; not made: {', '.join(unloaded[:5])}"
