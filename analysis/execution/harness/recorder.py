@@ -330,7 +330,7 @@ class CallRecorder:
             "environ": self.added_environ(),
             "params": described,
         }
-        message = {"call": call, "pickle": base64.b64encode(data).decode()}
+        message: dict[str, Any] = {"call": call, "pickle": base64.b64encode(data).decode()}
         if self.making:
             # codebias's own call (run_made): it fills only what the project's calls left.
             message["reserve"] = True
