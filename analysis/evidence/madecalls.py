@@ -12,9 +12,11 @@ again (the recorder keeps a function's calls up to its share, then ignores it).
 
 The callers are the functions the scan tests that have protected inputs of their own and
 call a function recorded for by name; each is called with its model's first contexts (the
-search's base, then one input varied), encoded as the search encodes them. A call is kept
-only when the caller returns, as a data entry's (datafiles.py); the caller's own call is
-not recorded (it is made-up, the search tries it anyway).
+search's base, then one input varied), encoded as the search encodes them; the callers of
+helpers without protected inputs first. A call is kept only when the caller returns, as a
+data entry's (datafiles.py), and only to fill what the project's own calls left of a
+function's share (the recorder sends it as reserve); the caller's own call is not recorded
+(it is made-up, the search tries it anyway).
 """
 
 from __future__ import annotations
