@@ -30,6 +30,7 @@ from typing import Any
 from analysis.search.contexts import contexts
 from analysis.shapes import InputModel
 from analysis.source.functions import FunctionInfo
+from analysis.static.taint import call_name
 
 MAX_CALLERS = 3  # callers called for one function recorded for, at most
 CONTEXTS = 2  # calls of one caller: its base context, then one input varied
@@ -112,11 +113,4 @@ def callable_alone(caller: Caller) -> bool:
 def called_names(node: ast.AST) -> set[str]:
     """The names a function calls things by: `helper(...)`, `self.helper(...)`,
     `module.helper(...)`."""
-    names = set()
-    for call in ast.walk(node):
-        if isinstance(call, ast.Call):
-            if isinstance(call.func, ast.Name):
-                names.add(call.func.id)
-            elif isinstance(call.func, ast.Attribute):
-                names.add(call.func.attr)
-    return names
+    return {call_name(call) for call in ast.walk(node) if isinstance(call, ast.Call)} - {""}
