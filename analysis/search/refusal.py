@@ -23,6 +23,13 @@ NOT_REFUSALS = frozenset(
     {"TimeoutError", "MemoryError", "RecursionError", "malformed outcome", "InputError"}
 )
 ISO_DATE = re.compile(r"^(\d{4})-\d{2}-\d{2}")
+# The interpreter's own complaints about a value of the wrong type, with the types they name:
+# `'int' object is not callable`, `unsupported operand type(s) for +: 'int' and 'str'`.
+TYPE_COMPLAINTS = frozenset({"TypeError", "AttributeError"})
+NAMED_TYPES = re.compile(
+    r"'(\w+)' object|non-iterable (\w+) object|type '(\w+)'|'(\w+)' and '(\w+)'"
+    r"|instances of '(\w+)'|\(not \"(\w+)\"\)"
+)
 
 
 def refusal_error(outcome: Outcome) -> str | None:
@@ -103,6 +110,20 @@ def about_another_input(
         return any(re.search(whole(text, False), message) for text in texts)
 
     return not mentions(refused) and any(mentions(v) for v in others)
+
+
+def wrong_kind_given(error: str, others: list[Any]) -> bool:
+    """Whether a failure is the interpreter's complaint about a type that another input of
+    the call has: `'int' object is not callable` where a made-up 1 stands for the strategy
+    function a test would pass. The code never reached a decision about the person; which
+    value of theirs met the stand-in first (an age that runs the loop once more) says
+    nothing of them."""
+    kind, _, message = error.partition(":")
+    if kind.strip() not in TYPE_COMPLAINTS:
+        return False
+    named = {name for match in NAMED_TYPES.finditer(message) for name in match.groups() if name}
+    # None stays a finding: a table's `.get()` that finds no row for one group is no stand-in.
+    return bool(named & {type(value).__name__ for value in others} - {"NoneType"})
 
 
 def unborn(refused: Any, returned: list[Any], others: list[Any]) -> bool:

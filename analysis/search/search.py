@@ -45,6 +45,7 @@ from analysis.search.refusal import (
     listed_spelling,
     refusal_error,
     unborn,
+    wrong_kind_given,
 )
 from analysis.search.results import SearchResult, Trial, Witness
 from analysis.search.shifted import moved_numbers, shifted_echo, swapped_echo
@@ -472,6 +473,7 @@ class Search:
             and value_kind(v) in kinds  # text refused where numbers are taken: validation
             and (str(v).casefold() not in spelt or listed_spelling(v, spec))
             and not about_another_input(o.error, v, others, self.other_names(leaf), leaf.name)
+            and not wrong_kind_given(o.error, others)
             and not (category == "age" and unborn(v, [f for f, _ in fine], others))
         ]
 

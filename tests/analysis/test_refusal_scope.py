@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.refusal import about_another_input, unborn
+from analysis.search.refusal import about_another_input, unborn, wrong_kind_given
 
 # Plausibility of a reading against a reference that differs by sex: the message is about
 # the reading. For a girl 40 is implausible, for a boy it is not.
@@ -143,3 +143,27 @@ def test_a_birth_after_the_day_measured_is_no_person_on_that_day() -> None:
         "    return 1\n"
     )
     assert [f.attribute for f in verdict(working_age, "working_age_chart").findings] == ["age"]
+
+
+# A strategy function the tests pass (a made-up number stands in for it), called once a year
+# for the years the person has left: only an age with no year left returns.
+STRATEGY = (
+    "def drawdown(age, strategy, balance=100000.0):\n"
+    "    for year in range(max(0, 90 - age)):\n"
+    "        balance -= strategy(balance, year)\n"
+    "    return round(balance, 2)\n"
+)
+
+
+def test_the_interpreter_s_complaint_about_a_stand_in_is_no_refusal() -> None:
+    """retire-plan-group13's `run_decumulation`: a made-up number stands for the strategy,
+    and calling it raises only for the ages that run the loop; no person is refused."""
+    message = "TypeError: 'int' object is not callable"
+    assert wrong_kind_given(message, [100000.0, 1])
+    assert not wrong_kind_given(message, [100000.0])
+    assert not wrong_kind_given("ValueError: 'int' object is not callable", [1])
+    operands = "TypeError: unsupported operand type(s) for -=: 'float' and 'str'"
+    assert wrong_kind_given(operands, ["x"])
+    assert not wrong_kind_given("AttributeError: 'NoneType' object has no attribute 'rate'", [None])
+    report = verdict(STRATEGY, "drawdown")
+    assert "refuses" not in [f.kind for f in report.findings], report.findings
