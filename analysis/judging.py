@@ -28,7 +28,7 @@ from analysis.errors import (
     SandboxUnavailable,
     SessionDied,
 )
-from analysis.evidence.bases import borrowed_model, lend_values
+from analysis.evidence.bases import borrowed_model, lend_values, shown_values
 from analysis.evidence.calls import RecordedCall
 from analysis.evidence.replay import (
     RECORDED_EXECUTIONS,
@@ -247,9 +247,23 @@ class Judgement:
         if self.bench.recording(module, self.info):
             self.bench.evidence.wait()
         calls = self.bench.evidence.calls(module.project, module.location, self.info)
+        self.told_by_runs(calls)
         self.recorded = recorded_bases(self.info, calls, self.builder, self.model, self.policy)
         if not calls:
             self.borrow()
+
+    def told_by_runs(self, calls: list[RecordedCall]) -> None:
+        """The model built again with the texts the recorded calls passed, when they tell the
+        category of a parameter its name and code leave open (`s` given "M" and "F")."""
+        shown = shown_values(calls)
+        if not shown:
+            return
+        model = self.builder.build(self.info, shown)
+        if len(model.protected) <= len(self.protected):
+            return
+        self.model, self.protected, self.opaque = model, model.protected, False
+        categories = {leaf.category for leaf in self.protected if leaf.category}
+        self.report.attributes_tested = sorted(categories)
 
     def borrow(self) -> None:
         """The values the project's runs passed other functions by this one's parameter

@@ -1138,3 +1138,36 @@ def test_a_helper_no_run_calls_is_proved_from_the_call_its_caller_makes_of_it(
     assert finding["example"]["inputs"]["weights"] == {"Age (years)": 0.04, "Smoker": 0.7}
     (recording,) = report["evidence"]
     assert recording["entries"][-1]["label"] == "calls codebias made"
+
+
+def test_a_parameter_the_tests_hand_a_sex_by_its_letters_is_a_sex(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `s` says nothing of itself and the code compares it with "M" alone (as likely a
+    # month or a size): it is recorded all the same, in a module that speaks of people
+    # (`sex_label`), and the tests hand it "M" in one call and "F" in another.
+    report = scanned(capsys, tmp_path / "repo", {
+        "growth/__init__.py": "",
+        "growth/charts.py": """\
+            def sex_label(sex):
+                return {"M": "boy", "F": "girl"}[sex]
+
+
+            def median_weight(s):
+                return 3400 if s == "M" else 3280
+        """,
+        "tests/test_charts.py": """\
+            from growth.charts import median_weight
+
+
+            def test_boy():
+                assert median_weight("M") > 3000
+
+
+            def test_girl():
+                assert median_weight("F") > 3000
+        """,
+    }, "growth")  # fmt: skip
+    finding = only_finding(report, "median_weight", "gender", "tests/test_charts.py::test_boy")
+    assert finding["parameter"] == "s"
+    assert finding["example"]["values"] == ["M", "F"]

@@ -220,6 +220,21 @@ def setting_leaf(
     return Leaf(path, display(path), name, pool.values, None, typical=0, from_code=pool.from_code)
 
 
+def shown_values(calls: list[RecordedCall]) -> dict[str, list[Any]]:
+    """The texts the project's runs passed each parameter, as such: `zscore("M", 30, 2100)`
+    in one test and `zscore("F", ...)` in another show `s` to be a sex, where the code's
+    own `s == "M"` alone cannot."""
+    shown: dict[str, list[Any]] = {}
+    for call in calls:
+        for passed in call.params:
+            node = passed.node
+            if isinstance(node, Scalar) and node.kind == "str" and node.value:
+                values = shown.setdefault(passed.name, [])
+                if node.value not in values and len(values) < MAX_LENT:
+                    values.append(node.value)
+    return shown
+
+
 def known_categories(model: InputModel) -> Known:
     """The categories of the synthesised model's protected leaves, by path: what the code
     and its docstrings tell of a name (`x`, "the age as integer number") holds for the value

@@ -159,9 +159,11 @@ class InputBuilder:
         # The columns parameters of the function name, by the table they name them in.
         self.named_columns: dict[str, list[str]] = {}
 
-    def build(self, info: FunctionInfo) -> InputModel:
-        """The inputs of one function: a shape for every parameter, a pool for every leaf."""
+    def build(self, info: FunctionInfo, shown: dict[str, list[Any]] | None = None) -> InputModel:
+        """The inputs of one function: a shape for every parameter, a pool for every leaf.
+        `shown`: the texts the project's runs passed each parameter (they tell categories)."""
         fn = self.leaf_maker.function = info.node
+        self.leaf_maker.shown = shown or {}
         self.read_docs(fn)
         args = fn.args
         positional = [*args.posonlyargs, *args.args]

@@ -163,6 +163,10 @@ class LeafMaker:
         # Of the function being built (InputBuilder.build): its parameters' descriptions.
         self.docs: dict[str, str] = {}
         self.function: FunctionNode | None = None
+        # Of the function being built: the texts the project's own runs passed it, by
+        # parameter (evidence/bases.py shown_values); they tell a category as compared
+        # values do.
+        self.shown: dict[str, list[Any]] = {}
 
     def names_a_column(self, default: Any, category: str) -> bool:
         """Whether a default names where the attribute is kept rather than giving one:
@@ -380,7 +384,8 @@ class LeafMaker:
     def category_of_values(self, name: str) -> str | None:
         """The category of a leaf its name says nothing of, by the words the function itself
         compares it with: `kind == "female"`, `status in ("senior_citizen", ...)`,
-        `person["category"] == "senior citizen"`. Only a strong word of one category counts
+        `person["category"] == "senior citizen"`, or the project's runs passed it (`s`
+        given "M" by one test and "F" by another). Only a strong word of one category counts
         (a region's "urban" is as often a thing's); another function's `value == "male"`
         says nothing of this one's `value`."""
         fn = self.function
@@ -389,7 +394,7 @@ class LeafMaker:
         values = self.facts.caches.value(
             COMPARED_VALUES, id(fn), lambda: compared_values(fn, self.facts)
         )
-        compared = values.get(name, [])
+        compared = [*values.get(name, []), *self.shown.get(name, [])]
         for value in words(compared):
             category = self.policy.canonical_category(value)
             word = self.policy.word_in(value)
