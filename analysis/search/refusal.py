@@ -74,7 +74,7 @@ def as_age(value: Any) -> Any:
     if isinstance(value, str):
         match = ISO_DATE.match(value)
         return this_year - int(match[1]) if match else value
-    if is_number(value) and 1800 <= value <= this_year:
+    if is_number(value) and is_year(value):
         return this_year - int(value)
     return value
 
@@ -124,6 +124,20 @@ def wrong_kind_given(error: str, others: list[Any]) -> bool:
     named = {name for match in NAMED_TYPES.finditer(message) for name in match.groups() if name}
     # None stays a finding: a table's `.get()` that finds no row for one group is no stand-in.
     return bool(named & {type(value).__name__ for value in others} - {"NoneType"})
+
+
+def another_form(refused: Any, returned: list[Any]) -> bool:
+    """Whether a refused age is a number of another form than every one that returned:
+    `generation=30` where the birth years 1960 and 1985 return ("Generation 30 out of range
+    [1900, 2005]") is no year anyone was born in, nor 1960 anyone's age. The code asks for
+    the age in one form; raising for the other is validation."""
+    if not is_number(refused) or not returned or not all(is_number(v) for v in returned):
+        return False
+    return len({is_year(v) for v in [refused, *returned]}) > 1
+
+
+def is_year(value: Any) -> bool:
+    return bool(1800 <= value <= datetime.date.today().year)
 
 
 def unborn(refused: Any, returned: list[Any], others: list[Any]) -> bool:

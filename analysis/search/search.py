@@ -41,6 +41,7 @@ from analysis.search.contexts import (
 )
 from analysis.search.refusal import (
     about_another_input,
+    another_form,
     is_realistic,
     listed_spelling,
     refusal_error,
@@ -475,6 +476,7 @@ class Search:
             and not about_another_input(o.error, v, others, self.other_names(leaf), leaf.name)
             and not wrong_kind_given(o.error, others)
             and not (category == "age" and unborn(v, [f for f, _ in fine], others))
+            and not (category == "age" and another_form(v, [f for f, _ in fine]))
         ]
 
     def confirm_refusal(

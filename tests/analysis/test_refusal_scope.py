@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.refusal import about_another_input, unborn, wrong_kind_given
+from analysis.search.refusal import about_another_input, another_form, unborn, wrong_kind_given
 
 # Plausibility of a reading against a reference that differs by sex: the message is about
 # the reading. For a girl 40 is implausible, for a boy it is not.
@@ -167,3 +167,31 @@ def test_the_interpreter_s_complaint_about_a_stand_in_is_no_refusal() -> None:
     assert not wrong_kind_given("AttributeError: 'NoneType' object has no attribute 'rate'", [None])
     report = verdict(STRATEGY, "drawdown")
     assert "refuses" not in [f.kind for f in report.findings], report.findings
+
+
+# mortables' `get_table`: the cohort is a birth year, by its docstring; the age's values tried
+# beside the years are no year anyone was born in.
+COHORT = '''
+def load_table(table_id, generation=1960):
+    """Load a mortality table.
+
+    Parameters
+    ----------
+    table_id : str
+        Table identifier.
+    generation : int, optional
+        Birth year (required for generational tables).
+    """
+    if generation is None or not 1900 <= generation <= 2010:
+        raise ValueError(f"Generation {generation} out of range [1900, 2010]")
+    return table_id
+'''
+
+
+def test_an_age_refused_where_birth_years_return_is_another_form_not_a_refusal() -> None:
+    assert another_form(30, [1960, 1985])
+    assert another_form(1960, [30])
+    assert not another_form(2011, [1960])  # a birth year refused where years return
+    assert not another_form(95, [30, 40])
+    report = verdict(COHORT, "load_table")
+    assert report.findings == [], report.findings
