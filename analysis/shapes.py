@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol, assert_never
 
 from analysis.inputs.pools import dedupe
-from analysis.values import ABSENT, DateValue, EnumMember, is_number
+from analysis.values import ABSENT, AgeFrame, DateValue, EnumMember, is_number
 
 # Steps from a parameter to a leaf: ("key", "age"), ("attr", "gender"), ("index", 0).
 Step = tuple[str, Any]
@@ -521,6 +521,8 @@ class InputModel:
 
 
 def encode_value(value: Any) -> Any:
+    if isinstance(value, AgeFrame):
+        return value.encoded()
     if isinstance(value, DateValue):
         return {"__cb__": "date", "v": value.iso}
     if isinstance(value, EnumMember):
@@ -547,6 +549,8 @@ def encode_value(value: Any) -> Any:
 
 
 def plain_value(value: Any) -> Any:
+    if isinstance(value, AgeFrame):
+        return repr(value)  # a row per year of age: what it is, not every row
     if isinstance(value, DateValue):
         return value.iso
     if isinstance(value, EnumMember):

@@ -58,6 +58,28 @@ class DateValue:
         return f"date({self.iso})"
 
 
+@dataclass(frozen=True)
+class AgeFrame:
+    """A DataFrame looked up by age (`table.query(f"x=={x}")["lx"]`): a row per year of age
+    in the `age` column, each other column a table falling with age (inputs/age_tables.py);
+    built as a pandas DataFrame inside the sandbox."""
+
+    age: str
+    columns: tuple[tuple[str, tuple[float, ...]], ...]
+
+    def encoded(self) -> dict[str, Any]:
+        years = list(range(len(self.columns[0][1]))) if self.columns else []
+        return {
+            "__cb__": "frame",
+            "columns": {self.age: years, **{name: list(cells) for name, cells in self.columns}},
+        }
+
+    def __repr__(self) -> str:
+        names = ", ".join(name for name, _ in self.columns)
+        rows = len(self.columns[0][1]) if self.columns else 0
+        return f"<table of {rows} ages: {self.age}, {names}>"
+
+
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 

@@ -283,3 +283,27 @@ def test_a_region_flag_documented_as_a_boolean_gets_true_and_false() -> None:
     assert flags == {"is_north_american": [True, False]}
     assert biased_for(REGION_FLAG, "kidney_risk") == {"age", "gender", "region"}
     assert described("egfr", "    - egfr (float): Estimated glomerular filtration rate.", "")
+
+
+# A life table kept as a DataFrame and queried by the age (actuarialcalculus): its methods
+# reach it through `self`, and one another through `self.LX(x)`.
+QUERIED = (
+    "class LifeTables:\n"
+    "    def __init__(self, LifeTable):\n"
+    "        self.LifeTable = LifeTable\n"
+    "    def LX(self, x):\n"
+    '        return float(self.LifeTable.query(f"x=={x}")["lx"].iloc[0])\n'
+    "    def QX(self, x):\n"
+    "        return (self.LX(x) - self.LX(x + 1)) / self.LX(x)\n"
+    "    def survivors(self, age):\n"
+    '        return float(self.LifeTable.query(f"x == {age}").lx.iloc[0])\n'
+)
+
+
+def test_a_frame_queried_by_age_is_given_a_row_per_year() -> None:
+    assert biased_for(QUERIED, "LifeTables.LX") == {"age"}
+    assert biased_for(QUERIED, "LifeTables.QX") == {"age"}
+    assert biased_for(QUERIED, "LifeTables.survivors") == {"age"}
+    (table,) = [leaf for leaf in model_of(QUERIED, "LifeTables.QX").leaves
+                if leaf.display == "self.LifeTable"]  # fmt: skip
+    assert repr(table.pool[table.typical]) == "<table of 151 ages: x, lx>"
