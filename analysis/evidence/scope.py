@@ -76,7 +76,7 @@ def names_a_category(word: str, policy: Policy) -> bool:
 
 def opaque(param: Param, annotation: ast.expr | None) -> bool:
     """A parameter the builder cannot see into: a bare leaf whose pool owes nothing to the
-    code, not annotated as a plain value, or that the code compares with texts alone; or an
+    code, not annotated as a plain value, or that the code compares with a short code; or an
     instance (a method's `self`) whose fields the builder found nothing protected in, though
     it may hold the person in an object of its own (`self.settings.age`); or a parameter
     that names a file (`profile_json`)."""
@@ -86,10 +86,12 @@ def opaque(param: Param, annotation: ast.expr | None) -> bool:
         return False
     leaf = param.shape.leaf
     if leaf.from_code:
-        # Compared with texts and of no category: a code (`s == "M"`) the runs' values
-        # may tell the category of (evidence/bases.py shown_values).
-        texts = [v for v in leaf.pool[: leaf.from_code] if isinstance(v, str)]
-        return leaf.category is None and bool(texts)
+        # Compared with a letter or two and of no category: a code (`s == "M"`) the runs'
+        # values may tell the category of (evidence/bases.py shown_values). Words
+        # (`period == "annual"`) say what they are; recording each such function would
+        # run the suite for nothing.
+        codes = [v for v in leaf.pool[: leaf.from_code] if isinstance(v, str) and 0 < len(v) <= 2]
+        return leaf.category is None and bool(codes)
     if isinstance(annotation, ast.Name) and annotation.id in PLAIN_ANNOTATIONS:
         return False
     return not (isinstance(annotation, ast.Constant) and annotation.value is None)
