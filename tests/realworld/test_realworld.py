@@ -71,7 +71,10 @@ class Floors:
 # limits on a shared machine. Targets of issues 9 and 10: bare proved >= 0.60, detected >=
 # 0.90; deps proved >= 0.90; precision >= 0.95.
 FLOORS = {
-    "bare": Floors(proved=0.856, detected=0.935, precision=0.95),
+    # bare proved: 0.848 since 6b3c525 (802/939 measured, six pairs below), as dev15's
+    # spiro-zscore (0/8) and dev16's actuarialcalculus (12/27 bare: it needs pandas < 3,
+    # the App's image has 3) and bodyfatcalculator joined the cohort.
+    "bare": Floors(proved=0.848, detected=0.935, precision=0.95),
     "deps": Floors(proved=0.914, detected=0.943, precision=0.95),
 }
 # The recorded cohort (the forty-three packages with `entry_points:`, 489 pairs: the inputs
