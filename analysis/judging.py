@@ -255,8 +255,9 @@ class Judgement:
     def told_by_runs(self, calls: list[RecordedCall]) -> None:
         """The model built again with the texts the recorded calls passed, when they tell the
         category of a parameter its name and code leave open (`s` given "M" and "F")."""
-        shown = shown_values(calls)
-        if not shown:
+        open_names = {leaf.name for leaf in self.model.leaves if leaf.category is None}
+        shown = {name: texts for name, texts in shown_values(calls).items() if name in open_names}
+        if not shown:  # nothing left open that a text could tell: no second build
             return
         model = self.builder.build(self.info, shown)
         if len(model.protected) <= len(self.protected):

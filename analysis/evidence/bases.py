@@ -220,15 +220,18 @@ def setting_leaf(
     return Leaf(path, display(path), name, pool.values, None, typical=0, from_code=pool.from_code)
 
 
-def shown_values(calls: list[RecordedCall]) -> dict[str, list[Any]]:
-    """The texts the project's runs passed each parameter, as such: `zscore("M", 30, 2100)`
-    in one test and `zscore("F", ...)` in another show `s` to be a sex, where the code's
-    own `s == "M"` alone cannot."""
+def shown_values(
+    calls: list[RecordedCall], kinds: tuple[str, ...] = ("str",)
+) -> dict[str, list[Any]]:
+    """The plain values of `kinds` the project's runs passed, by parameter name, a few each:
+    texts tell a category (`zscore("M", 30, 2100)` in one test and `zscore("F", ...)` in
+    another show `s` to be a sex, where the code's own `s == "M"` alone cannot); texts and
+    numbers are lent to pools (`lend_values`)."""
     shown: dict[str, list[Any]] = {}
     for call in calls:
         for passed in call.params:
             node = passed.node
-            if isinstance(node, Scalar) and node.kind == "str" and node.value:
+            if isinstance(node, Scalar) and node.kind in kinds and node.value != "":
                 values = shown.setdefault(passed.name, [])
                 if node.value not in values and len(values) < MAX_LENT:
                     values.append(node.value)
@@ -315,15 +318,7 @@ def lend_values(model: InputModel, calls: list[RecordedCall]) -> bool:
     parameter's pool, when it is of no category and the code names no value for it: a
     made-up key finds no row of the project's tables, whoever the person is. Whether any
     was lent."""
-    offered: dict[str, list[Any]] = {}
-    for call in calls:
-        for passed in call.params:
-            node = passed.node
-            if not isinstance(node, Scalar) or node.kind not in ("str", "int", "float"):
-                continue
-            values = offered.setdefault(passed.name, [])
-            if node.value not in ("", *values) and len(values) < MAX_LENT:
-                values.append(node.value)
+    offered = shown_values(calls, ("str", "int", "float"))
     any_lent = False
     for leaf in model.leaves:
         lent = offered.get(leaf.name)
