@@ -733,6 +733,78 @@ def test_a_wrapper_no_test_calls_takes_what_the_recorded_instance_keeps(
     assert finding["parameter"].startswith("frame['Sex']")
 
 
+def test_a_polars_frame_the_tests_build_is_varied_and_its_unordered_groups_compared(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # polars: a frame is immutable (a column is replaced, not set), and `group_by` gives
+    # its groups in an order that changes from run to run; the age sits in a column that
+    # `age_col` names, which a made-up frame cannot reach.
+    pytest.importorskip("polars")
+    report = scanned(capsys, tmp_path / "repo", {
+        "cci/__init__.py": "",
+        "cci/score.py": """\
+            import polars as pl
+
+
+            def charlson(df, id_col="id", age_col="age"):
+                per_patient = df.group_by(id_col).agg(
+                    pl.col("points").sum(), pl.col(age_col).max().alias("oldest")
+                )
+                bonus = (pl.col("oldest") >= 70).cast(pl.Int64)
+                return per_patient.select(id_col, (pl.col("points") + bonus).alias("score"))
+        """,
+        "tests/test_score.py": """\
+            import polars as pl
+
+            from cci.score import charlson
+
+
+            def test_charlson():
+                df = pl.DataFrame({"id": [1, 1, 2, 3, 4], "points": [1, 2, 0, 3, 1],
+                                   "age": [66, 66, 45, 52, 38]})
+                assert charlson(df).height == 4
+        """,
+    }, "cci")  # fmt: skip
+    finding = only_finding(report, "charlson", "age", "tests/test_score.py::test_charlson")
+    assert finding["parameter"].startswith("df['age']")
+
+
+def test_a_table_s_ages_beside_a_file_s_path_are_a_person_s(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `definitions_file` names a file, which alone makes a function about things (an HTTP
+    # cache's `age`, a file's); the ages of a table the tests built are people's whatever
+    # sits beside them.
+    pytest.importorskip("pandas")
+    report = scanned(capsys, tmp_path / "repo", {
+        "frailty/__init__.py": "",
+        "frailty/index.py": """\
+            import json
+
+
+            def frailty(df, definitions_file=None):
+                weights = {"F32": 1.0, "I10": 0.5}
+                if definitions_file is not None:
+                    with open(definitions_file) as handle:
+                        weights = json.load(handle)
+                base = [weights.get(code, 0.0) for code in df["code"]]
+                return [b + (1.0 if a >= 75 else 0.0) for b, a in zip(base, df["age"])]
+        """,
+        "tests/test_index.py": """\
+            import pandas as pd
+
+            from frailty.index import frailty
+
+
+            def test_frailty():
+                df = pd.DataFrame({"code": ["F32", "I10", "X"], "age": [80, 60, 70]})
+                assert len(frailty(df)) == 3
+        """,
+    }, "frailty")  # fmt: skip
+    finding = only_finding(report, "frailty", "age", "tests/test_index.py::test_frailty")
+    assert finding["parameter"].startswith("df['age']")
+
+
 def test_a_frame_holding_a_person_is_borrowed_but_not_a_list_for_a_number(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

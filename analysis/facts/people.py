@@ -15,17 +15,19 @@ person context, decided for each input by the first rule that applies:
 2. its function is about a person: a marker in the function's name, its class's, its
    parameters' or the fields it reads, or an input named by a strong word beside it
    (`greet(sex, age)`): a person;
-3. its function names infrastructure (`redirect(location)`, `set_headers`, `ttl=600`), or the
+3. a column of a table as the project's run passed it (`df["age"]`, a row per record), by a
+   word of `people.unless_infrastructure`: a person, whatever the function names beside it;
+4. its function names infrastructure (`redirect(location)`, `set_headers`, `ttl=600`), or the
    input is annotated as a duration (`age: timedelta`): not a person;
-4. a word of `people.unless_infrastructure` (`age`, `gender`): a person, with nothing against it;
-5. an input of another protected category beside it, not both by weak words
+5. a word of `people.unless_infrastructure` (`age`, `gender`): a person, with nothing against it;
+6. an input of another protected category beside it, not both by weak words
    (`premium(age, region)`, `row["age"]` with `row["region"]`, not `rotate(image,
    orientation, disabled)`), something only people have (a `people.fields` word: `income`,
    `smoker`) in its function's names, a comparison with a person's value of its category
    (`region == "rural"`, `gender == "female"`), or a module about people (the inputs of its
    functions carry a strong word, a person's field, or words of two categories, not all
    weak): a person;
-6. otherwise not a person: a weak word (`people.weak`) that merely matches
+7. otherwise not a person: a weak word (`people.weak`) that merely matches
    (`is_partition_match(region, partition)`, `to_cardinal(number, gender="m")`) describes no
    one.
 
@@ -129,6 +131,11 @@ class PersonEvidence:
         holder_a_person, holder_has_fields = self.holder(leaf)
         if self.about_a_person or holder_a_person:
             return True
+        if self.strengths[leaf.path] == "unless_infrastructure" and in_rows(leaf):
+            # A table's column of ages, a row per record as the project's run passed it: no
+            # header's or cache's age comes so, whatever else the function handles (a
+            # `definition_file_path` beside the patients' frame).
+            return True
         duration = len(leaf.path) == 1 and leaf.path[0][1] in self.durations
         if self.about_things or duration:
             return False
@@ -152,6 +159,11 @@ class PersonEvidence:
                 names(holder, self.fields),
             )
         return self.holders[holder_key]
+
+
+def in_rows(leaf: Leaf) -> bool:
+    """Whether the leaf is a column's rows (a DataFrame's, as recorded: evidence/bases.py)."""
+    return any(step == "rows" for step, _ in leaf.path)
 
 
 def compared_with_values(leaf: Leaf, policy: Policy, facts: ModuleFacts) -> bool:

@@ -142,11 +142,15 @@ CallerModel = Callable[[FunctionInfo], InputModel]
 
 
 def places_compared(texts: list[str]) -> bool:
-    """Whether a value is compared with a place by name, or with two codes of places."""
+    """Whether a value is compared with places by name, or with two codes of places. The
+    places must be at least half the words it is compared with: `implementation in ("quan",
+    "deyo", "australia", "sweden", ...)` picks a coding scheme, two of which are named
+    after the country that made them."""
     codes = {text for text in texts if text in REGION_CODES}
     # a place by a name longer than a code: `uk` beside `fr` and `de` is a language
-    named = any(len(text) > 3 and names_a_place(name_tokens(text)) for text in texts)
-    return len(codes) >= 2 or named
+    words = {text for text in texts if len(text) > 3}
+    named = {text for text in words if names_a_place(name_tokens(text))}
+    return len(codes) >= 2 or (bool(named) and 2 * len(named) >= len(words))
 
 
 class LeafMaker:

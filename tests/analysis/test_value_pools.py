@@ -497,6 +497,21 @@ def test_one_code_of_a_place_alone_says_nothing() -> None:
     assert verdict(tiers, "records").status == "skipped"  # a record's tier, no schooling
 
 
+def test_a_scheme_picked_among_authors_and_countries_is_no_region() -> None:
+    # pycomorb's `implementation`: coding schemes by their authors, two by their countries
+    source = (
+        "def weight(code, implementation):\n"
+        "    if implementation in ('quan', 'deyo', 'romano', 'thygesen'):\n"
+        "        return 1\n"
+        "    if implementation in ('australia', 'sweden'):\n"
+        "        return 2\n"
+        "    return 3\n"
+    )
+    assert verdict(source, "weight").status == "skipped"
+    countries = source.replace("'quan', 'deyo', 'romano', 'thygesen'", "'canada', 'quan'")
+    assert verdict(countries, "weight").biased_attributes == ["region"]  # half are places
+
+
 def test_a_field_s_alias_in_the_data_says_what_it_holds() -> None:
     source = (
         "from typing import Annotated\n"

@@ -2,7 +2,7 @@
 
 - bare: `python3 -m venv` plus codebias (editable, from the given root) with the scientific
   stack and the test runner the App's image ships (`codebias[science,recording]`: numpy, pandas,
-  scipy, pytest) and nothing else:
+  polars, scipy, pytest) and nothing else:
   the repository as the App sees it, without its own dependencies.
 - one per package: `pip install <name>==<version>` (which pulls its dependencies) and nothing
   else: it runs the proofs, and the "with dependencies" scan runs the code under test with its

@@ -46,6 +46,8 @@ MIN_SHARE = 60  # nodes each argument gets at least
 DESCRIBE_ITEMS = 5  # items of a list, values of a column, shown
 DESCRIBE_KEYS = 40  # keys of a mapping, fields of an object, columns of a frame, shown
 MAX_TEXT = 200
+# The libraries whose DataFrame and Series are described by their columns and values.
+FRAME_LIBRARIES = ("pandas", "polars")
 
 
 class Describer:
@@ -210,10 +212,10 @@ def declared_choices(cls: type) -> dict[str, list[Any]]:
 
 
 def describe_frame(value: Any) -> dict[str, Any] | None:
-    """A pandas DataFrame by its columns, or a Series by its values; None for anything else.
-    Recognised by its class's module, so pandas is never imported here."""
+    """A pandas or polars DataFrame by its columns, or a Series by its values; None for
+    anything else. Recognised by its class's module, so neither is ever imported here."""
     cls = type(value)
-    if cls.__module__.split(".")[0] != "pandas":
+    if cls.__module__.split(".")[0] not in FRAME_LIBRARIES:
         return None
     try:
         if cls.__name__ == "DataFrame":
@@ -243,7 +245,9 @@ def describe_frame(value: Any) -> dict[str, Any] | None:
 
 def column_node(series: Any) -> dict[str, Any]:
     values = []
-    for item in list(series.iloc[:DESCRIBE_ITEMS]):
+    # pandas' rows by position; polars' Series has no index, its head is its first rows
+    first = series.iloc[:DESCRIBE_ITEMS] if hasattr(series, "iloc") else series.head(DESCRIBE_ITEMS)
+    for item in list(first):
         scalar = describe_scalar(item)
         values.append(
             scalar if scalar is not None else {"t": "opaque", "type": type(item).__name__}

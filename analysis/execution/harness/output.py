@@ -29,6 +29,7 @@ MAX_REPR = 2000
 # return {"error": str(exc)}`, an API handler's habit): a failure, not an answer.
 ERROR_KEYS = ("error", "errors", "error_message", "exception")
 MAX_ITEMS = 60  # items of one container that an output's text shows
+SORTED_ROWS = 2000  # rows of a polars frame sorted before its first MAX_ITEMS are shown
 MASK = "<protected>"
 MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
 MAX_PART = 160  # characters of one part's text
@@ -263,6 +264,23 @@ def table_text(columns, masks, depth):
     return "{" + ", ".join(sorted(shown) + more(columns)) + "}"
 
 
+def polars_text(obj, masks, depth):
+    """A polars DataFrame as the set of its rows, a Series as the list of its values. A
+    frame's rows are sorted: polars keeps no index, and its `group_by` gives its groups in
+    an order that changes from one run to the next (pandas' sorts them)."""
+    try:
+        if type(obj).__name__ == "DataFrame":
+            shown = SORTED_ROWS if len(obj) <= SORTED_ROWS else MAX_ITEMS
+            rows = islice(obj.iter_rows(named=True), shown)
+            texts = sorted(canonical(row, masks, depth + 1) for row in rows)[:MAX_ITEMS]
+            return "{" + ", ".join(texts + more(obj)) + "}"
+        if type(obj).__name__ == "Series":
+            return canonical(obj.head(MAX_ITEMS).to_list(), masks, depth + 1)
+    except Exception:  # noqa: BLE001 - an object of theirs without a plain form: its repr
+        pass
+    return mask_text(ADDRESS.sub("", repr(obj)), masks)
+
+
 def is_table(plain):
     return isinstance(plain, dict) and all(isinstance(rows, dict) for rows in plain.values())
 
@@ -337,6 +355,8 @@ def canonical(obj, masks, depth=0):
             return table_text(plain, masks, depth)
         if plain is not None and plain is not obj:
             return canonical(plain, masks, depth + 1)
+    if module == "polars":
+        return polars_text(obj, masks, depth)
     if hasattr(obj, "__dict__") and type(obj).__repr__ is object.__repr__:
         return f"{type(obj).__name__}({canonical(vars(obj), masks, depth + 1)})"
     try:

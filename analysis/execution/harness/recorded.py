@@ -12,9 +12,10 @@ is set along its steps, rebuilding what cannot be changed in place:
                    NamedTuple (`_replace`), a pydantic model (`model_copy(update=...)` when
                    frozen), attrs
   ["index", i]     an item of a list or tuple; i == "*" sets every item
-  ["rows", r]      the rows of a pandas column (after ["key", column] on a DataFrame, or on a
-                   Series, or a numpy array): r == "*" sets every row (the peers alike),
-                   r == 0 the first row alone (against its peers)
+  ["rows", r]      the rows of a pandas or polars column (after ["key", column] on a
+                   DataFrame, or on a Series, or a numpy array): r == "*" sets every row
+                   (the peers alike), r == 0 the first row alone (against its peers); a
+                   polars frame, immutable, is made again with the column replaced
 
 On an OpenFisca population (harness/describe.py) ["key", variable] sets what the population
 answers for that variable: its simulation's values in every period it holds, so that the
@@ -191,6 +192,8 @@ def set_leaf(obj: Any, steps: list[tuple[Any, ...]], value: Any) -> Any:
         return as_recorded(obj, value)
     (kind, key), rest = steps[0], steps[1:]
     if kind == "rows":
+        if is_polars(obj, "Series"):
+            return polars_rows(obj, key, value)
         return set_rows(obj, key, value)
     if kind == "key" and is_population(obj):
         if key == "members":  # a group's people
@@ -202,6 +205,8 @@ def set_leaf(obj: Any, steps: list[tuple[Any, ...]], value: Any) -> Any:
         if is_pandas(obj, "DataFrame") and rest and rest[0][0] == "rows":
             set_column(obj, key, rest[0][1], value)
             return obj
+        if is_polars(obj, "DataFrame"):  # immutable: a new frame with the column replaced
+            return obj.with_columns(set_leaf(obj.get_column(key), rest or [("rows", "*")], value))
         new = set_leaf(obj[key], rest, value)
         try:
             obj[key] = new
@@ -283,6 +288,18 @@ def set_rows(series: Any, rows: Any, value: Any) -> Any:
     return series
 
 
+def polars_rows(series: Any, rows: Any, value: Any) -> Any:
+    """A polars Series (immutable) made again with every row, or its first, set; of the
+    type the values take when the column's own cannot hold the value tried."""
+    values = series.to_list()
+    for i in range(len(values)) if rows == "*" else [int(rows)]:
+        values[i] = as_recorded(values[i], value)
+    try:
+        return type(series)(series.name, values, dtype=series.dtype)
+    except (TypeError, ValueError, OverflowError):
+        return type(series)(series.name, values, strict=False)
+
+
 def as_recorded(old: Any, new: Any) -> Any:
     """`new` in the form the recorded value had: an enum member by name, a datetime."""
     if isinstance(old, enum.Enum) and isinstance(new, str):
@@ -298,6 +315,11 @@ def as_recorded(old: Any, new: Any) -> Any:
 def is_pandas(obj: Any, name: str) -> bool:
     cls = type(obj)
     return cls.__name__ == name and cls.__module__.split(".")[0] == "pandas"
+
+
+def is_polars(obj: Any, name: str) -> bool:
+    cls = type(obj)
+    return cls.__name__ == name and cls.__module__.split(".")[0] == "polars"
 
 
 RECORDED = RecordedCalls()
