@@ -342,7 +342,7 @@ class Judgement:
         replayed = self.replay(session, refusals_only)
         if replayed is None or self.settled_by_recorded(session, replayed):
             return None
-        self.deadline = max(self.deadline, time.monotonic() + self.budget.seconds_per_function)
+        self.deadline = max(self.deadline, session.now() + self.budget.seconds_per_function)
         if not self.learn_fields(session):
             return None
         if not self.targets:
@@ -392,7 +392,7 @@ class Judgement:
                 session,
                 self.policy,
                 min(RECORDED_EXECUTIONS, self.budget.executions_per_function // 2),
-                time.monotonic() + self.budget.seconds_per_function * RECORDED_TIME,
+                session.now() + self.budget.seconds_per_function * RECORDED_TIME,
                 refusals_only,
             )
         except (ReplyForged, CallsProveNothing) as exc:
@@ -456,7 +456,7 @@ class Judgement:
             result is not None
             and result.never_ran
             and self.report.status != "error"  # the session died: no walk in it
-            and time.monotonic() < self.deadline
+            and session.now() < self.deadline
         ):
             result = self.search_walked(session, refusals_only, replayed, result)
         if result is None:
@@ -477,7 +477,7 @@ class Judgement:
         the code takes in a list, now given inside the lists the calls showed (nesting.py),
         to search again; None (the verdict written) when the session can prove nothing."""
         unproved = [leaf for leaf in self.targets if leaf.display not in result.witnesses]
-        if not unproved or result.interrupted or time.monotonic() >= self.deadline:
+        if not unproved or result.interrupted or session.now() >= self.deadline:
             return []
         try:
             return nest_leaves(self.model, session, unproved)
@@ -508,7 +508,7 @@ class Judgement:
         """When the made-up inputs proved nothing (`result`), the search again with the
         values borrowed from the project's runs, if any; else `result`. None as `search`."""
         borrowed = self.borrowed
-        if result.witnesses or borrowed is None or time.monotonic() >= self.deadline:
+        if result.witnesses or borrowed is None or session.now() >= self.deadline:
             return result
         self.model, self.borrowed = borrowed, None
         self.targets = [leaf for leaf in borrowed.protected if leaf.category not in replayed.proved]

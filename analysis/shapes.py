@@ -207,7 +207,11 @@ class FieldsShape:
 
 @dataclass(frozen=True)
 class RecordShape(FieldsShape):
-    """A record of the keys or attributes read: the harness's `Record` answers both."""
+    """A record of the keys or attributes read: the harness's `Record` answers both.
+    `open`: also read by keys the source does not give (a table's columns a configuration
+    lists): the calls tell the rest (search/missing_fields.py)."""
+
+    open: bool = False
 
     def encode(self, values: dict[InputPath, Any]) -> Any:
         return {"__cb__": "record", "fields": self.encoded_fields(values)}

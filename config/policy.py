@@ -396,11 +396,21 @@ def name_tokens(name: str) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+# Latin letters that are no base letter with an accent, and so do not decompose: Polish
+# `płeć` (sex) is `plec`, Danish `fødselsdato` (date of birth) `fodselsdato`, Turkish `yaşı`
+# keeps its dotless i as an i.
+UNDECOMPOSED = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+     "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D",
+     "ħ": "h", "Ħ": "H", "ŀ": "l"}
+)  # fmt: skip
+
+
 def without_accents(text: str) -> str:
     if text.isascii():
         return text
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(UNDECOMPOSED)
 
 
 def contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:

@@ -13,7 +13,6 @@ is what no recorded call proved.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -86,7 +85,7 @@ def replay(
             out.attributes |= found
             targets = [leaf for leaf in recorded.protected if leaf.category not in out.proved]
             room = max_executions - out.result.executions
-            if not targets or room <= 0 or time.monotonic() > deadline:
+            if not targets or room <= 0 or session.now() > deadline:
                 continue
             if contexts is moved and not recorded.others:
                 continue  # nothing to move: the call as recorded was searched, pairs and all

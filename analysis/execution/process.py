@@ -32,6 +32,7 @@ from typing import Any
 from analysis.errors import CallsProveNothing, LoadDied, ReplyForged, SessionDied
 from analysis.execution.harness.loading import MAX_TABLE_KEYS, json_scalar
 from analysis.execution.interpreter import Interpreter, current_interpreter
+from analysis.execution.waiting import MAX_STRETCH, WaitClock
 from analysis.values import EnumMember
 
 # The child script: its parts joined in order, each standard library only (see harness/runner.py).
@@ -435,7 +436,11 @@ class Session:
     ) -> None:
         self.proc = proc
         self.limits = limits
+        # The session's clock runs behind the wall clock by the time the machine gave to
+        # other work (analysis/execution/waiting.py): its deadline moves on by as much.
+        self.waits = WaitClock(proc.pid, MAX_STRETCH * limits.session_timeout)
         self.deadline = time.monotonic() + limits.session_timeout
+        self.last_deadline = self.deadline + self.waits.limit  # however long it waited
         self.lines: deque[bytes] = deque()  # reply lines read ahead, in order
         self.partial: list[bytes] = []  # the start of the next one, as read
         self.partial_bytes = 0
@@ -509,6 +514,14 @@ class Session:
             outcomes += got
         return outcomes
 
+    def now(self) -> float:
+        """The session's clock: the wall clock less the time the machine gave to other
+        work; deadlines of the function's budget are read against it."""
+        return time.monotonic() - self.waits.stolen
+
+    def count_waits(self) -> None:
+        self.deadline += self.waits.update()
+
     def more_time(self, outcomes: list[Outcome]) -> bool:
         """Whether the session's first call is answered: when it timed out, the call timeout
         grows (SLOW_CALL_TIMEOUT times) for it to run again; when it timed out with that
@@ -544,6 +557,7 @@ class Session:
         self.send({**message, "call_timeout": self.call_timeout}, deadline)
         outcomes: list[Outcome] = []
         needs: set[str] = set()
+        self.count_waits()
         for _ in calls:
             try:
                 outcome = Outcome.from_wire(self.read_reply(deadline))
@@ -561,7 +575,10 @@ class Session:
         return outcomes
 
     def request_deadline(self, extra_seconds: float) -> float:
-        return min(self.deadline, time.monotonic() + extra_seconds)
+        """When a request must be answered by: its own time, and at the latest when the
+        session's deadline would be had the machine's other work pushed it all it may
+        (check_time holds the session to its deadline as pushed so far)."""
+        return min(self.last_deadline, time.monotonic() + extra_seconds)
 
     def request(
         self, message: dict[str, Any], extra_seconds: float, first: bytes = b""
@@ -580,8 +597,7 @@ class Session:
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)
             while data:
-                self.check_time(deadline)
-                if not sel.select(deadline - time.monotonic()):
+                if not sel.select(self.check_time(deadline)):
                     continue
                 try:
                     data = data[os.write(fd, data) :]
@@ -591,14 +607,20 @@ class Session:
                     self.close()
                     raise SessionDied(self.death_reason()) from None
 
-    def check_time(self, deadline: float) -> None:
-        if time.monotonic() < deadline:
-            return
+    def check_time(self, deadline: float) -> float:
+        """Seconds left before the request's deadline or the session's, whichever is first
+        (the session's pushed on by the machine's other work counted so far); past either,
+        the child is ended."""
+        now = time.monotonic()
+        if now >= self.deadline:
+            self.count_waits()
+        if now < min(deadline, self.deadline):
+            return min(deadline, self.deadline) - now
         self.close()
         raise SessionDied(
             "the function exceeded the wall-clock limit "
             f"({self.limits.session_timeout:.0f}s per function)"
-            if time.monotonic() >= self.deadline
+            if now >= self.deadline
             else "the function did not answer in time (it may ignore timeouts)"
         )
 
@@ -618,8 +640,7 @@ class Session:
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
             while not self.lines:
-                self.check_time(deadline)
-                if not sel.select(deadline - time.monotonic()):
+                if not sel.select(self.check_time(deadline)):
                     continue
                 chunk = os.read(fd, 65536)
                 if not chunk:

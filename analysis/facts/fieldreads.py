@@ -38,6 +38,7 @@ from analysis.source.reads_input import (
     is_input,
     text_of,
 )
+from analysis.values import MISSING
 
 
 @dataclass(frozen=True)
@@ -427,6 +428,42 @@ def keyed_by_text(fn: ast.AST, name: str, facts: ModuleFacts) -> bool:
         if isinstance(key, ast.Name) and (key.id in looped or key.id.lower() in KEY_NAMES):
             return True
     return False
+
+
+def keys_held_elsewhere(fn: ast.AST, name: str, facts: ModuleFacts, helper_depth: int = 2) -> bool:
+    """Whether `name` (a table) is also read, here or in a helper it is handed to, by keys
+    the source does not give: `data[config.model_config.features]`, the columns a
+    configuration file lists. Whatever columns the code names besides, only the calls can
+    tell the rest (analysis/search/missing_fields.py learns them from the errors)."""
+    matcher = or_called(with_aliases(fn, name_matcher(name)))
+    params = {arg.arg for arg in ast.walk(fn) if isinstance(arg, ast.arg)}
+    callable_names = callables_of(fn, facts)
+    for node in matcher.nodes(fn):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Load)
+            and matcher(node.value)
+            and held_elsewhere(node.slice, params, facts)
+        ):
+            return True
+        if not isinstance(node, ast.Call) or helper_depth == 0:
+            continue
+        called = called_function(node, callable_names)
+        if called is None or called[0] is fn:
+            continue
+        for param, arg in call_bindings(called[0], node, called[1]):
+            if matcher(arg) and keys_held_elsewhere(called[0], param, facts, helper_depth - 1):
+                return True
+    return False
+
+
+def held_elsewhere(key: ast.expr, params: set[str], facts: ModuleFacts) -> bool:
+    """A key whose value the source does not give: a configuration's attribute or item, or
+    a name that is neither a parameter (one naming a column: builder.column_names) nor a
+    constant. A mask (`df[df.age > 60]`) or a call selects rows."""
+    if isinstance(key, (ast.Attribute, ast.Subscript)):
+        return facts.const(key) is MISSING
+    return isinstance(key, ast.Name) and key.id not in params and facts.const(key) is MISSING
 
 
 def copies_record(node: ast.AST, matcher: Matcher) -> bool:

@@ -35,7 +35,7 @@ def prompts(
         if not asks(node, helpers):
             continue
         reader = kept_in.get(id(node))
-        prompt = prompt_text(node)
+        prompt = prompt_text(node, nodes)
         number = reader[1] if reader and reader[1] else helpers.get(called_name(node), "")
         name = reader[0] if reader else prompt
         annotation = ast.Name(number, ast.Load()) if number else None
@@ -94,6 +94,8 @@ def unwrapped(value: ast.expr, helpers: Mapping[str, str]) -> tuple[ast.Call | N
             value = value.args[0]
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
             value = value.func.value  # input(...).strip().lower()
+        elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            value = value.values[0]  # `input(prompt) or default`: Enter keeps the default
         else:
             return None, ""
 
@@ -113,10 +115,27 @@ def called_name(node: ast.AST) -> str:
     return called.id if isinstance(called, ast.Name) else ""
 
 
-def prompt_text(call: ast.AST) -> str:
-    """The prompt of an `input()` call, when it is plain text."""
-    if isinstance(call, ast.Call) and call.args:
-        first = call.args[0]
-        if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            return first.value.strip()
+def prompt_text(call: ast.AST, nodes: list[ast.AST]) -> str:
+    """The prompt of an `input()` call: its text, the text parts of an f-string
+    (`f"Sex (M/F) [{default}]: "`), or either kept in a name just before (`prompt = ...;
+    input(prompt)`: the last such assignment above the call among `nodes`)."""
+    if not (isinstance(call, ast.Call) and call.args):
+        return ""
+    first = call.args[0]
+    if isinstance(first, ast.Name):
+        above = [
+            node.value
+            for node in nodes
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == first.id
+            and node.lineno <= call.lineno
+        ]
+        first = max(above, key=lambda value: value.lineno) if above else first
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value.strip()
+    if isinstance(first, ast.JoinedStr):
+        parts = [p.value for p in first.values if isinstance(p, ast.Constant)]
+        return " ".join(str(p).strip() for p in parts if str(p).strip())
     return ""

@@ -23,6 +23,7 @@ from analysis.facts.fieldreads import (
     Matcher,
     json_decoded,
     keyed_by_text,
+    keys_held_elsewhere,
     name_matcher,
     record_accesses,
 )
@@ -595,18 +596,26 @@ class InputBuilder:
             columns += [c for c in self.named_columns.get(name, []) if c not in columns]
         if not columns:
             return None
-        return self.columns_frame(fn, columns, path, leaves, depth)
+        held_elsewhere = keys_held_elsewhere(fn, name, self.facts)
+        return self.columns_frame(fn, columns, path, leaves, depth, held_elsewhere)
 
     def columns_frame(
-        self, fn: ast.AST, columns: list[str], path: InputPath, leaves: list[Leaf], depth: int
+        self,
+        fn: ast.AST,
+        columns: list[str],
+        path: InputPath,
+        leaves: list[Leaf],
+        depth: int,
+        held_elsewhere: bool = False,
     ) -> FrameShape:
-        """A DataFrame of `columns`, one row; a cell is reached as df["AGEP"][0]."""
+        """A DataFrame of `columns`, one row; a cell is reached as df["AGEP"][0].
+        `held_elsewhere`: it is also read by columns the source does not give."""
         cells: dict[str, InputPath] = {c: (*path, ("key", c), ("index", 0)) for c in columns}
         columns_shape = {
             col: self.shape(fn, col, None, MISSING, cell, leaves, depth + 1)
             for col, cell in cells.items()
         }
-        return FrameShape(RecordShape(columns_shape))
+        return FrameShape(RecordShape(columns_shape, open=held_elsewhere))
 
     def fields_record(self, spot: Spot, fn: ast.AST, leaves: list[Leaf]) -> Shape | None:
         """A record of the keys or attributes the function reads."""

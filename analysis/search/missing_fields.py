@@ -125,8 +125,9 @@ def records_of(model: InputModel) -> Iterator[tuple[RecordShape, InputPath, Inpu
 
 def has_opaque_record(model: InputModel) -> bool:
     """Whether an argument is a record of which the source names no key (read as
-    `params[key]` for a key held elsewhere): only calls can tell what it holds."""
-    return any(not record.fields for record, _, _ in records_of(model))
+    `params[key]` for a key held elsewhere), or not all of them (RecordShape.open): only
+    calls can tell what it holds."""
+    return any(not record.fields or record.open for record, _, _ in records_of(model))
 
 
 def learn_missing_fields(

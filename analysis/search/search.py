@@ -22,7 +22,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -216,7 +215,7 @@ class Search:
         then undecided), or the executions the pairs may take."""
         interrupted = self.stop is not None and self.stop()
         if interrupted or self.result.executions >= self.max_executions or (
-            self.out_of_time or time.monotonic() > self.deadline
+            self.out_of_time or self.session.now() > self.deadline
         ):
             self.result.exhausted = True
             self.result.interrupted = interrupted
@@ -262,7 +261,7 @@ class Search:
                 batch.carried
                 or len(batch.groups) >= batch_size * len(open_leaves)
                 or len(batch.calls) >= min(room, batch_room)
-                or time.monotonic() > self.deadline
+                or self.session.now() > self.deadline
             ):
                 return batch
         batch.drained = True

@@ -316,6 +316,30 @@ def test_the_columns_a_list_of_the_module_picks_are_read() -> None:
     assert sorted(f.attribute for f in report.findings) == ["age", "gender"], report.reason
 
 
+# The production template of a model package: the features a configuration file lists,
+# one column the code names itself.
+CONFIGURED_FEATURES = (
+    "import json\n"
+    "import pandas as pd\n"
+    "CONFIG = json.loads('{\"features\": [\"income\", \"age\"]}')\n"
+    "WEIGHTS = json.loads('{\"income\": 0.01, \"age\": -0.1}')\n\n\n"
+    "def predict(input_data: pd.DataFrame):\n"
+    "    if (input_data['income'] < 0).any():\n"
+    "        raise ValueError('income below zero')\n"
+    "    X = input_data[CONFIG['features']]\n"
+    "    return sum(X[c] * WEIGHTS[c] for c in CONFIG['features']).round(2).tolist()\n"
+)
+
+
+def test_a_frame_also_read_by_columns_a_configuration_lists_learns_them_from_its_calls() -> None:
+    pytest.importorskip("pandas")
+    (param,) = model_of(CONFIGURED_FEATURES, "predict").params
+    assert isinstance(param.shape, FrameShape)
+    assert list(param.shape.item.fields) == ["income"] and param.shape.item.open
+    report = verdict(CONFIGURED_FEATURES, "predict")
+    assert [f.attribute for f in report.findings] == ["age"], (report.status, report.reason)
+
+
 ROW_FUNCTIONS = (
     "def _band(row):\n"
     "    return 2 if row['ethnicity'] == 'Hispanic' else 1\n\n\n"

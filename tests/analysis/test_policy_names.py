@@ -279,6 +279,24 @@ VERDICTS = [
         {"age", "gender"},
         id="portuguese names with accents",
     ),
+    # Letters that are no accented base letter: Polish `płeć` (sex), Turkish `yaşı` (age).
+    pytest.param(
+        "def emerytura(płeć, wiek_pracownika):\n"
+        "    return 65 if płeć == 'M' else 60\n\n\n"
+        "def prim(müşteri_yaşı, şehir):\n"
+        "    return 1.4 if müşteri_yaşı > 60 else 1.0\n",
+        "emerytura",
+        {"gender"},
+        id="polish names whose letters do not decompose",
+    ),
+    pytest.param(
+        "def prim(musteri_yasi, sehir):\n"
+        "    oran = 1.4 if musteri_yasi > 60 else 1.0\n"
+        "    return oran * (1.2 if sehir == 'Istanbul' else 1.0)\n",
+        "prim",
+        {"age", "region"},
+        id="turkish names, an age and a city",
+    ),
 ]
 
 

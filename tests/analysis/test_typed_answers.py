@@ -97,3 +97,23 @@ def test_answers_typed_at_a_helper_s_prompts_prove_what_they_decide() -> None:
         "minimum",
         "value",
     ]
+
+
+# A prompt kept in a name before it is asked, an f-string showing the default that Enter
+# keeps, the answer read as `input(prompt) or default`.
+DEFAULTS = """\
+def retirement(existing):
+    while True:
+        default = existing.get("last", "M")
+        prompt = f"Podaj płeć (M/K) [{default}]: "
+        answer = (input(prompt) or default).upper()
+        if answer in ("M", "K"):
+            break
+    return 65 if answer == "M" else 60
+"""
+
+
+def test_a_prompt_kept_in_a_name_and_an_answer_with_a_default_are_read() -> None:
+    model = model_of(DEFAULTS, "retirement")
+    assert [leaf.category for leaf in model.protected] == ["gender"]
+    assert verdict(DEFAULTS, "retirement").biased_attributes == ["gender"]

@@ -28,7 +28,10 @@ FATAL = {
         "import signal\n",
         "        signal.signal(signal.SIGALRM, signal.SIG_IGN)\n        while True:\n"
         "            pass\n",
-        "wall-clock",
+        # the session's wall clock; on a busy machine, where that clock runs behind by the
+        # time the child waited for a processor (analysis/execution/waiting.py), the batch's
+        # own time or the child's CPU limit, whichever comes first: out of time either way
+        ("wall-clock", "did not answer in time", "exceeded a CPU or memory limit"),
     ),
     "killed for memory": (
         "import os, signal\n",
@@ -47,7 +50,8 @@ def test_a_function_that_kills_its_sandbox_is_an_error_with_its_calls_and_static
     engine = Engine(default_policy(), executor=executor, limits=LIMITS)
     report = engine.scan_function(source, "fatal.py", "premium")
     assert report.status == "error", (report.status, report.reason)
-    assert said in (report.reason or ""), report.reason
+    saids = said if isinstance(said, tuple) else (said,)
+    assert any(s in (report.reason or "") for s in saids), report.reason
     assert report.executions >= 1  # the fatal call ran, and is counted
     assert [(f.attribute, f.method) for f in report.findings] == [("age", "static")]
     assert_no_survivors()

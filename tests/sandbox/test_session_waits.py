@@ -1,0 +1,89 @@
+"""A function's budget counts the time it could run (analysis/execution/waiting.py): on a
+machine busy with other work, the session's clock runs behind the wall clock by the time
+its child waited for a processor, and its deadline moves on by as much.
+
+Reproducer: the real-world corpus scanned four packages at once on two cores; functions of
+rcpchgrowth and cvd-risk that settle within their ten seconds alone ran out of them ("the
+budget ran out before settling sex") and lost their proofs, a different verdict for the same
+code by how busy the machine was.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sandbox_helpers import SANDBOX, open_session
+
+from analysis.execution.process import Call, Limits
+from analysis.execution.waiting import waited
+from analysis.sandbox import BwrapExecutor
+
+pytestmark = SANDBOX
+
+SPIN = """
+def spin(n):
+    total = 0
+    for i in range(n):
+        total += i % 7
+    return total
+"""
+
+
+def schedstat(proc: Path, pid: int, tid: int, wait_ns: int, children: str = "") -> None:
+    task = proc / str(pid) / "task" / str(tid)
+    task.mkdir(parents=True)
+    (task / "schedstat").write_text(f"123 {wait_ns} 4\n")
+    (task / "children").write_text(children)
+
+
+def test_a_process_tree_s_wait_is_summed_over_its_threads_and_descendants(tmp_path: Path) -> None:
+    proc = tmp_path / "proc"
+    schedstat(proc, 10, 10, 2_000_000_000, children="11 ")
+    schedstat(proc, 10, 12, 500_000_000)  # a second thread of the sandbox's bwrap
+    schedstat(proc, 11, 11, 1_000_000_000, children="13")
+    schedstat(proc, 13, 13, 250_000_000)  # the interpreter, two levels down
+    schedstat(proc, 99, 99, 7_000_000_000)  # another process: not counted
+    assert waited(10, proc) == pytest.approx(3.75)
+    assert waited(42, proc) == 0.0  # gone: nothing counted, nothing raised
+
+
+@pytest.fixture
+def one_crowded_core() -> Iterator[None]:
+    """This process and whatever it starts pinned to one core, with three busy loops on it."""
+    cpu = min(os.sched_getaffinity(0))
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)
+    ]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+        os.sched_setaffinity(0, before)
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="no schedstat here")
+@pytest.mark.usefixtures("one_crowded_core")
+def test_on_a_crowded_core_the_session_s_clock_runs_behind_and_its_deadline_moves_on(
+    executor: BwrapExecutor,
+) -> None:
+    session = open_session(executor, SPIN, "spin", Limits(call_timeout=10.0, session_timeout=30.0))
+    try:
+        assert session.load_error is None, session.load_error
+        first_deadline = session.deadline - session.waits.stolen
+        (outcome,) = session.run([Call((3_000_000,))])
+        assert outcome.ok, outcome.error
+        session.count_waits()
+        # The child shared its core with three busy loops: most of its time it waited.
+        assert session.waits.stolen > 0.2
+        assert session.deadline == pytest.approx(first_deadline + session.waits.stolen)
+    finally:
+        session.close()
