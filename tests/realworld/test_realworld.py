@@ -71,10 +71,13 @@ class Floors:
 # limits on a shared machine. Targets of issues 9 and 10: bare proved >= 0.60, detected >=
 # 0.90; deps proved >= 0.90; precision >= 0.95.
 FLOORS = {
-    # bare proved: 0.848 since 6b3c525 (802/939 measured, six pairs below), as dev15's
-    # spiro-zscore (0/8) and dev16's actuarialcalculus (12/27 bare: it needs pandas < 3,
-    # the App's image has 3) and bodyfatcalculator joined the cohort.
-    "bare": Floors(proved=0.848, detected=0.935, precision=0.95),
+    # bare proved: 0.840 since a820bb1 (803/948 measured, cvd-risk's from 6b3c525: its bare
+    # scan ran past the harness's thirty minutes on a loaded machine), as dev18's
+    # tid-salary-survey-prediction (0/6: its model's columns come from a configuration file,
+    # its data is not shipped, and none of its six pairs is even detected) joined the cohort;
+    # 0.848 before, when dev15's spiro-zscore (0/8) and dev16's actuarialcalculus (12/27
+    # bare: it needs pandas < 3) joined it. Detected 0.930 measured (882/948), floor 0.925.
+    "bare": Floors(proved=0.840, detected=0.925, precision=0.95),
     "deps": Floors(proved=0.914, detected=0.943, precision=0.95),
 }
 # The recorded cohort (the forty-three packages with `entry_points:`, 489 pairs: the inputs
