@@ -733,20 +733,18 @@ def test_a_wrapper_no_test_calls_takes_what_the_recorded_instance_keeps(
     assert finding["parameter"].startswith("frame['Sex']")
 
 
-def test_a_polars_frame_the_tests_build_is_varied_and_its_unordered_groups_compared(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+# Frames of ages the tests build, each in a shape the recorded call alone reaches:
+AGES_IN_A_FRAME = {
     # polars: a frame is immutable (a column is replaced, not set), and `group_by` gives
     # its groups in an order that changes from run to run; the age sits in a column that
     # `age_col` names, which a made-up frame cannot reach.
-    pytest.importorskip("polars")
-    report = scanned(capsys, tmp_path / "repo", {
-        "cci/__init__.py": "",
-        "cci/score.py": """\
+    "polars": {
+        "ages/__init__.py": "",
+        "ages/score.py": """\
             import polars as pl
 
 
-            def charlson(df, id_col="id", age_col="age"):
+            def score(df, id_col="id", age_col="age"):
                 per_patient = df.group_by(id_col).agg(
                     pl.col("points").sum(), pl.col(age_col).max().alias("oldest")
                 )
@@ -756,33 +754,25 @@ def test_a_polars_frame_the_tests_build_is_varied_and_its_unordered_groups_compa
         "tests/test_score.py": """\
             import polars as pl
 
-            from cci.score import charlson
+            from ages.score import score
 
 
-            def test_charlson():
+            def test_score():
                 df = pl.DataFrame({"id": [1, 1, 2, 3, 4], "points": [1, 2, 0, 3, 1],
                                    "age": [66, 66, 45, 52, 38]})
-                assert charlson(df).height == 4
+                assert score(df).height == 4
         """,
-    }, "cci")  # fmt: skip
-    finding = only_finding(report, "charlson", "age", "tests/test_score.py::test_charlson")
-    assert finding["parameter"].startswith("df['age']")
-
-
-def test_a_table_s_ages_beside_a_file_s_path_are_a_person_s(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+    },
     # `definitions_file` names a file, which alone makes a function about things (an HTTP
     # cache's `age`, a file's); the ages of a table the tests built are people's whatever
     # sits beside them.
-    pytest.importorskip("pandas")
-    report = scanned(capsys, tmp_path / "repo", {
-        "frailty/__init__.py": "",
-        "frailty/index.py": """\
+    "pandas": {
+        "ages/__init__.py": "",
+        "ages/score.py": """\
             import json
 
 
-            def frailty(df, definitions_file=None):
+            def score(df, definitions_file=None):
                 weights = {"F32": 1.0, "I10": 0.5}
                 if definitions_file is not None:
                     with open(definitions_file) as handle:
@@ -790,18 +780,27 @@ def test_a_table_s_ages_beside_a_file_s_path_are_a_person_s(
                 base = [weights.get(code, 0.0) for code in df["code"]]
                 return [b + (1.0 if a >= 75 else 0.0) for b, a in zip(base, df["age"])]
         """,
-        "tests/test_index.py": """\
+        "tests/test_score.py": """\
             import pandas as pd
 
-            from frailty.index import frailty
+            from ages.score import score
 
 
-            def test_frailty():
+            def test_score():
                 df = pd.DataFrame({"code": ["F32", "I10", "X"], "age": [80, 60, 70]})
-                assert len(frailty(df)) == 3
+                assert len(score(df)) == 3
         """,
-    }, "frailty")  # fmt: skip
-    finding = only_finding(report, "frailty", "age", "tests/test_index.py::test_frailty")
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("library", list(AGES_IN_A_FRAME))
+def test_the_ages_of_a_frame_the_tests_build_are_varied_from_the_recorded_call(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, library: str
+) -> None:
+    pytest.importorskip(library)
+    report = scanned(capsys, tmp_path / "repo", AGES_IN_A_FRAME[library], "ages")
+    finding = only_finding(report, "score", "age", "tests/test_score.py::test_score")
     assert finding["parameter"].startswith("df['age']")
 
 
