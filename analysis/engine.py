@@ -501,6 +501,7 @@ class Engine:
             stub=stub,
             evidence=self.evidence.folder(project) if recorded else None,
             recorded=recorded,
+            environ=self.evidence.environ(project),
             changes=changes,
             prepare=prepare,
         )

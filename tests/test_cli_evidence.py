@@ -1142,6 +1142,50 @@ def test_made_up_calls_that_raised_without_the_tests_environment_run_after_their
     assert sources == {"age": "tests/test_rules.py::test_priority", "gender": None}, fn
 
 
+def test_a_function_the_tests_never_call_runs_in_the_environment_they_set(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The tests call `priority` only, after setting the deployment's variable; `targets`,
+    # never called by them, raises without it. Its made-up calls run once more in the
+    # environment the project's run set, and prove the sex.
+    report = scanned(capsys, tmp_path / "repo", {
+        "clinic/__init__.py": "",
+        "clinic/tools.py": """\
+            import os
+
+
+            def caller():
+                role = os.environ.get("CLINIC_CALLER")
+                if role is None:
+                    raise PermissionError("CLINIC_CALLER is not set by the deployment")
+                return role
+
+
+            def priority(patient):
+                caller()
+                return 2 if patient["age"] >= 70 else 1
+
+
+            def targets(sex, weight_kg):
+                caller()
+                return weight_kg * (30 if sex == "male" else 25)
+        """,
+        "tests/test_tools.py": """\
+            import os
+
+            os.environ.setdefault("CLINIC_CALLER", "dietitian")
+
+            from clinic.tools import priority
+
+
+            def test_priority():
+                assert priority({"name": "Ann", "age": 45}) == 1
+        """,
+    }, "clinic")  # fmt: skip
+    only_finding(report, "targets", "gender")
+    only_finding(report, "priority", "age", "tests/test_tools.py::test_priority")
+
+
 def test_a_function_only_its_recorded_calls_prove_is_proved_by_them_in_a_few_calls(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

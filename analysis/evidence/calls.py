@@ -13,6 +13,7 @@ import binascii
 import json
 import os
 import shutil
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -108,6 +109,18 @@ class Evidence:
 
     def of(self, key: FunctionKey) -> list[RecordedCall]:
         return self.calls.get(key, [])
+
+    def environ(self) -> tuple[tuple[str, str], ...]:
+        """The environment the project's run set for its calls (`os.environ.setdefault` in
+        its test modules, a fixture's `monkeypatch.setenv`), each variable at the value most
+        of its calls had: every function of the project runs in it, the ones its runs never
+        called too."""
+        seen: dict[str, Counter[str]] = {}
+        for entry in self.index.values():
+            for name, value in (entry.get("environ") or {}).items():
+                seen.setdefault(name, Counter())[value] += 1
+        chosen = [(name, values.most_common(1)[0][0]) for name, values in seen.items()]
+        return tuple(chosen[:MAX_ENVIRON])
 
     def keep(
         self,

@@ -291,6 +291,11 @@ class EvidenceStore:
             return []
         return [call for calls in evidence.calls.values() for call in calls]
 
+    def environ(self, project: Project | None) -> tuple[tuple[str, str], ...]:
+        """The environment the project's recorded run set (none before it is over)."""
+        evidence = self.recordings.get(project.root) if project is not None else None
+        return evidence.environ() if evidence is not None else ()
+
     def folder(self, project: Project) -> str | None:
         """The folder of the project's recorded calls, shown to the sessions that use them."""
         evidence = self.recordings.get(project.root)

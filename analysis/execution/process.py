@@ -295,6 +295,9 @@ class Target:
     # the calls of this function in it (loaded with the module, outside any call's alarm)
     evidence: str | None = None
     recorded: tuple[str, ...] = ()
+    # The environment variables the project's recorded run set (Evidence.environ), set
+    # before the module loads: its calls ran with them.
+    environ: tuple[tuple[str, str], ...] = ()
     # The parameters it changes in place when it returns nothing (analysis/facts/in_place.py):
     # what it leaves on them is its output.
     changes: tuple[str, ...] = ()
@@ -765,6 +768,7 @@ def load_message(
         "load_timeout": limits.load_timeout,
         "evidence": evidence_view,  # evidence: recorded calls (harness/recorded.py)
         "recorded": list(target.recorded),
+        "environ": dict(target.environ),
         "changes": list(target.changes),
         "prepare": list(target.prepare),
         "tables": list(target.tables),

@@ -273,6 +273,10 @@ class Harness:
         sys.path += [p for p in msg.get("last_paths", []) if isinstance(p, str)]
         if msg.get("cwd"):
             os.chdir(msg["cwd"])
+        environ = msg.get("environ")
+        for name, value in environ.items() if isinstance(environ, dict) else ():
+            if isinstance(name, str) and isinstance(value, str):
+                os.environ[name] = value  # evidence: as the project's recorded run had it
         STUBS.forced.update(msg.get("stub", []))
         STUBS.allow = bool(msg.get("stub_missing", True))
         sys.meta_path.insert(0, STUBS)
