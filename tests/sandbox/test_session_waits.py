@@ -93,3 +93,22 @@ def test_on_a_crowded_core_the_session_s_clock_runs_behind_and_its_deadline_move
         assert session.deadline == pytest.approx(first_deadline + session.waits.stolen)
     finally:
         session.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="no schedstat here")
+@pytest.mark.usefixtures("one_crowded_core")
+def test_on_a_crowded_core_a_call_keeps_the_time_it_could_run(executor: BwrapExecutor) -> None:
+    # Half a second of the processor's time under a limit of three quarters: sharing its
+    # core with three busy loops, the call takes about a second of the wall clock, and its
+    # alarm, due by the wall clock, is set again for the time it waited.
+    session = open_session(executor, SPIN, "spin", Limits(call_timeout=0.75, session_timeout=30.0))
+    try:
+        assert session.load_error is None, session.load_error
+        (first,) = session.run([Call((0.01,))])  # answered: no more time for a first call
+        assert first.ok, first.error
+        (outcome,) = session.run([Call((0.5,))])
+        assert outcome.ok, outcome.error
+        session.count_waits()
+        assert session.waits.stolen > 0.25  # the wall clock alone would have ended it
+    finally:
+        session.close()

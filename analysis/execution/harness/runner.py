@@ -61,6 +61,7 @@ import os
 import random
 import signal
 import sys
+import time
 import types
 from io import StringIO
 from types import AsyncGeneratorType, CoroutineType, GeneratorType
@@ -70,6 +71,8 @@ write_fd = os.write
 seed_random = random.seed
 set_handler = signal.signal
 set_timer = signal.setitimer
+monotonic = time.monotonic
+open_fd, read_fd, close_fd = os.open, os.read, os.close
 
 if __name__ != "__main__":
     # Imported, as the tests drive the harness in-process. In the sandbox the parts arrive as
@@ -126,6 +129,26 @@ INPUT_ERROR = "InputError"  # what a call raised while its arguments were being 
 
 class CallTimeout(BaseException):
     """Raised by the per-call alarm; a BaseException so that `except Exception` misses it."""
+
+
+# A call's time runs behind the wall clock by the time its thread waited for a processor
+# (execution/waiting.py, the session's clock): on a machine busy with other work, a call
+# keeps the time it could run. Stretched at most this many times its limit, as the session.
+MAX_STRETCH = 2.0
+
+
+def thread_wait():
+    """Seconds the calling thread waited on a run queue so far (the kernel's schedstat:
+    `<on cpu> <waiting> <slices>`, in nanoseconds); 0.0 where it is not counted."""
+    try:
+        fd = open_fd("/proc/thread-self/schedstat", os.O_RDONLY)
+        try:
+            fields = read_fd(fd, 128).split()
+        finally:
+            close_fd(fd)
+    except OSError:
+        return 0.0
+    return int(fields[1]) / 1e9 if len(fields) >= 2 and fields[1].isdigit() else 0.0
 
 
 class Record(dict):
@@ -251,6 +274,7 @@ class Harness:
         self.module = None
         self.target = None
         self.call_timeout = 1.0
+        self.alarm_span = (0.0, 0.0, 0.0)  # the running alarm's start, seconds and wait then
         self.plain_instances = {}  # by class: objects whose constructor takes no argument
         self.made = {}  # by function name: what a module's maker returned
         self.found_classes = {}  # by name: classes found in the package's other modules
@@ -389,6 +413,7 @@ class Harness:
 
         class Alarm:
             def __enter__(self):
+                harness.alarm_span = (monotonic(), seconds, thread_wait())
                 set_handler(signal.SIGALRM, harness.on_alarm)
                 set_timer(signal.ITIMER_REAL, seconds)
 
@@ -398,8 +423,15 @@ class Harness:
 
         return Alarm()
 
-    @staticmethod
-    def on_alarm(signum, frame):
+    def on_alarm(self, signum, frame):
+        # Due by the wall clock: set again for the time the call waited for a processor.
+        started, seconds, wait_before = self.alarm_span
+        elapsed = monotonic() - started
+        ran = elapsed - (thread_wait() - wait_before)
+        left = min(seconds - ran, seconds * MAX_STRETCH - elapsed)
+        if left > 0.001:
+            set_timer(signal.ITIMER_REAL, left)
+            return
         raise CallTimeout()
 
     def call_one(self, call):
