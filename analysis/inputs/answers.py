@@ -5,7 +5,9 @@ kept in (else by its prompt: "Gender (M/F)? "), a number when `int()` or `float(
 it. A helper of the module that asks at the prompt it is handed (`yas = ask_number("Your
 age: ", 18)`, its own `int(input(message))` in a loop until the answer is valid) is such a
 call too, a number when the helper reads one. The harness types them at the prompts, one
-line each (harness/runner.py ANSWERS)."""
+line each (harness/runner.py ANSWERS). An answer read as `input(prompt) or default` may
+also be left empty: Enter keeps the program's default, which may be a person's (a
+retirement age suggested by the sex typed before)."""
 
 from __future__ import annotations
 
@@ -23,14 +25,22 @@ NUMBER_READERS = frozenset({"int", "float", "Decimal"})
 
 def prompts(
     fn: FunctionNode, helpers: Mapping[str, str] | None = None
-) -> list[tuple[str, str, ast.expr | None]]:
-    """(name, prompt, annotation) of each `input()` call of `fn`'s own body, and of each
-    call of one of the module's prompt `helpers` (prompt_helpers), in source order: the
-    annotation `int` or `float` when that reads the answer."""
+) -> list[tuple[str, str, ast.expr | None, bool]]:
+    """(name, prompt, annotation, defaulted) of each `input()` call of `fn`'s own body, and
+    of each call of one of the module's prompt `helpers` (prompt_helpers), in source order:
+    the annotation `int` or `float` when that reads the answer; `defaulted` when an empty
+    answer keeps a default (`input(prompt) or default`)."""
     # the helper itself asks at its `input()`
     helpers = {name: reader for name, reader in (helpers or {}).items() if name != fn.name}
-    found: list[tuple[int, int, str, str, ast.expr | None]] = []
+    found: list[tuple[int, int, str, str, ast.expr | None, bool]] = []
     nodes, kept_in = own_nodes(fn, helpers)
+    defaulted = {
+        id(call)
+        for node in nodes
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)
+        for call in [unwrapped(node.values[0], helpers)[0]]
+        if call is not None
+    }
     for node in nodes:
         if not asks(node, helpers):
             continue
@@ -39,7 +49,8 @@ def prompts(
         number = reader[1] if reader and reader[1] else helpers.get(called_name(node), "")
         name = reader[0] if reader else prompt
         annotation = ast.Name(number, ast.Load()) if number else None
-        found.append((node.lineno, node.col_offset, name or "answer", prompt, annotation))
+        asked = (name or "answer", prompt, annotation, id(node) in defaulted)
+        found.append((node.lineno, node.col_offset, *asked))
     return [asked[2:] for asked in sorted(found, key=lambda f: f[:2])]
 
 

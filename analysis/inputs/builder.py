@@ -261,11 +261,12 @@ class InputBuilder:
         if not asked:
             return []
         items: dict[str, Shape] = {}
-        for i, (name, prompt, annotation) in enumerate(asked):
+        for i, (name, prompt, annotation, defaulted) in enumerate(asked):
             step: InputPath = (("param", ANSWERS), ("index", i))
             # `reply = input("Where do you live (urban/rural)? ")`: the prompt says what
             asked_for = self.told(name, prompt)
-            items[str(i)] = self.leaf(name, step, leaves, [], annotation, MISSING, asked_for)
+            default = "" if defaulted else MISSING  # Enter, the program's default kept
+            items[str(i)] = self.leaf(name, step, leaves, [], annotation, default, asked_for)
         return [Param(ANSWERS, True, TupleShape(items))]
 
     def told(self, name: str, text: str) -> str | None:

@@ -117,3 +117,18 @@ def test_a_prompt_kept_in_a_name_and_an_answer_with_a_default_are_read() -> None
     model = model_of(DEFAULTS, "retirement")
     assert [leaf.category for leaf in model.protected] == ["gender"]
     assert verdict(DEFAULTS, "retirement").biased_attributes == ["gender"]
+
+
+# The default Enter keeps is the sex's: only an empty answer shows it (dni-do-emerytury's
+# `input(f"... [{default_age}]: ") or str(default_age)`).
+ENTER_KEEPS = """\
+def configure():
+    sex = input("Płeć (M/K): ").strip().upper()
+    default_age = 65 if sex == "M" else 60
+    age = int(input(f"Wiek emerytalny [{default_age}]: ") or default_age)
+    return {"sex": sex, "retirement_age": age}
+"""
+
+
+def test_an_answer_with_a_default_is_also_left_empty() -> None:
+    assert verdict(ENTER_KEEPS, "configure").biased_attributes == ["gender"]
