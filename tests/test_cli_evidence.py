@@ -1040,7 +1040,8 @@ def test_the_environment_the_tests_set_holds_when_their_calls_are_replayed(
 ) -> None:
     # Every call asks who is calling, from a variable the deployment sets; the test module
     # sets it (`os.environ.setdefault`), and the sandbox's environment is empty: replayed
-    # without it, every call would raise.
+    # without it, every call would raise. `ration`, which the tests never call, runs its
+    # made-up calls once more in the environment the project's run set.
     report = scanned(capsys, tmp_path / "repo", {
         "triage/__init__.py": "",
         "triage/identity.py": """\
@@ -1060,6 +1061,11 @@ def test_the_environment_the_tests_set_holds_when_their_calls_are_replayed(
             def priority(patient):
                 current_role()
                 return 2 if patient["age"] >= 70 else 1
+
+
+            def ration(sex, weight_kg):
+                current_role()
+                return weight_kg * (30 if sex == "male" else 25)
         """,
         "tests/test_rules.py": """\
             import os
@@ -1074,6 +1080,7 @@ def test_the_environment_the_tests_set_holds_when_their_calls_are_replayed(
         """,
     }, "triage")  # fmt: skip
     only_finding(report, "priority", "age", "tests/test_rules.py::test_priority")
+    only_finding(report, "ration", "gender")
 
 
 def test_a_function_its_made_up_inputs_prove_ends_the_recording_of_a_slow_suite(
@@ -1140,50 +1147,6 @@ def test_made_up_calls_that_raised_without_the_tests_environment_run_after_their
     (fn,) = [f for f in report["functions"] if f["qualname"] == "priority"]
     sources = {f["attribute"]: f["example"].get("source") for f in fn["findings"]}
     assert sources == {"age": "tests/test_rules.py::test_priority", "gender": None}, fn
-
-
-def test_a_function_the_tests_never_call_runs_in_the_environment_they_set(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    # The tests call `priority` only, after setting the deployment's variable; `targets`,
-    # never called by them, raises without it. Its made-up calls run once more in the
-    # environment the project's run set, and prove the sex.
-    report = scanned(capsys, tmp_path / "repo", {
-        "clinic/__init__.py": "",
-        "clinic/tools.py": """\
-            import os
-
-
-            def caller():
-                role = os.environ.get("CLINIC_CALLER")
-                if role is None:
-                    raise PermissionError("CLINIC_CALLER is not set by the deployment")
-                return role
-
-
-            def priority(patient):
-                caller()
-                return 2 if patient["age"] >= 70 else 1
-
-
-            def targets(sex, weight_kg):
-                caller()
-                return weight_kg * (30 if sex == "male" else 25)
-        """,
-        "tests/test_tools.py": """\
-            import os
-
-            os.environ.setdefault("CLINIC_CALLER", "dietitian")
-
-            from clinic.tools import priority
-
-
-            def test_priority():
-                assert priority({"name": "Ann", "age": 45}) == 1
-        """,
-    }, "clinic")  # fmt: skip
-    only_finding(report, "targets", "gender")
-    only_finding(report, "priority", "age", "tests/test_tools.py::test_priority")
 
 
 def test_a_function_only_its_recorded_calls_prove_is_proved_by_them_in_a_few_calls(
