@@ -4,7 +4,8 @@ only in dates, each moved by exactly as many days as the protected date was, are
 answer about two people (the attribute in another form, as an echo is), not a decision that
 treats them differently (a day kept beside it, the day measured, stays the same); so are two
 numbers moved as far as the protected numbers (an age carried forward by the years passed). A value
-kept as its enum's member (`Sex(sex)` shows `Sex.MALE` for "male") is an echo too. And echoes
+kept as its enum's member (`Sex(sex)` shows `Sex.MALE` for "male") is an echo too, and so is
+the band that holds the age (`'20-29'` for 29, `'30-39'` for 30: an age bucket). And echoes
 beside a coincidence: a calculator that keeps age 45 next
 to a sum of skinfolds of 45 shows two 45s, where age 41 shows one; the masked outputs differ,
 yet the first output with 41 written as 45 is the second."""
@@ -98,6 +99,32 @@ def numbers_in(text: str) -> tuple[list[float], str]:
         return "<n>"
 
     return found, NUMBER.sub(keep, text)
+
+
+# Any number an output writes, quoted ones too (a band is often text: '20-29').
+ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def banded_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Whether two outputs differ only in the two bounds of a band, each output's holding its
+    own value: the age in another form (its bucket), not a decision about it. A price, a
+    score or a word that changes beside the band is one."""
+    if not (is_number(value_a) and is_number(value_b)) or value_a == value_b:
+        return False
+    numbers_a, numbers_b = ANY_NUMBER.findall(output_a), ANY_NUMBER.findall(output_b)
+    if len(numbers_a) != len(numbers_b):
+        return False
+    if ANY_NUMBER.sub("<n>", output_a) != ANY_NUMBER.sub("<n>", output_b):
+        return False
+    changed = [i for i, (x, y) in enumerate(zip(numbers_a, numbers_b, strict=True)) if x != y]
+    if len(changed) != 2:
+        return False
+
+    def holds(numbers: list[str], value: float) -> bool:
+        low, high = (float(numbers[i]) for i in changed)
+        return low < high and low <= value <= high
+
+    return holds(numbers_a, float(value_a)) and holds(numbers_b, float(value_b))
 
 
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.shifted import moved_numbers, shifted_echo, swapped_echo
+from analysis.search.shifted import banded_echo, moved_numbers, shifted_echo, swapped_echo
 from analysis.values import DateValue
 
 SOURCE = (
@@ -104,3 +104,24 @@ def test_a_number_moved_as_far_as_the_age_is_an_echo() -> None:
     assert report.status == "clean", (report.findings, report.reason)
     for decision in ("loading", "band", "points"):
         assert verdict(AGES, decision).status == "biased", decision
+
+
+BANDS = '''\
+def age_bucket(age):
+    low = (age // 10) * 10
+    return f"{low}-{low + 9}"
+
+
+def band_price(age):
+    low = (age // 10) * 10
+    return {"band": f"{low}-{low + 9}", "price": 100 + low * 2}
+'''
+
+
+def test_the_band_that_holds_the_age_is_an_echo() -> None:
+    assert banded_echo(29, 30, "'20-29'", "'30-39'")
+    assert banded_echo(64.5, 65, "(60, 64.99)", "(65, 69.99)")
+    assert not banded_echo(29, 30, "'30-39'", "'20-29'")  # a band away from the age
+    assert not banded_echo(29, 30, "('20-29', 140)", "('30-39', 160)")  # a price beside it
+    assert verdict(BANDS, "age_bucket").status == "clean"
+    assert verdict(BANDS, "band_price").biased_attributes == ["age"]
