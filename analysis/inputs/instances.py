@@ -62,6 +62,7 @@ from config.policy import Policy
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Attributes that values themselves have: reading them does not make a record.
 VALUE_ATTRIBUTES = frozenset({"year", "month", "day", "value", "name", "days", "real"})
+DATE_PARTS = frozenset({"year", "month", "day"})
 # Classes whose instances are built from the fields they declare, not by a constructor.
 DECLARED_FIELDS = ("dataclass", "namedtuple", "pydantic")
 MAX_BARE = 12  # attributes of an instance made without its constructor, set by hand at most
@@ -118,12 +119,12 @@ class Shaper(Protocol):
 
 def object_reads(name: str, accessed: dict[str, FieldRead], policy: Policy) -> dict[str, FieldRead]:
     """The fields read of `name` that make it an object; none when they are what a protected
-    value has itself (`dob.year`, `gender.value`): a value, not a record."""
-    if (
-        set(accessed) <= VALUE_ATTRIBUTES
-        and all(read.step == "attr" and not read.via_helper for read in accessed.values())
-        and policy.canonical_category(name)
-    ):
+    value has itself (`dob.year`, `gender.value`), or what any date has (`today.year`,
+    `today.month`: the day an age is counted to): a value, not a record."""
+    own = all(read.step == "attr" and not read.via_helper for read in accessed.values())
+    if own and accessed and set(accessed) <= DATE_PARTS:
+        return {}
+    if own and set(accessed) <= VALUE_ATTRIBUTES and policy.canonical_category(name):
         return {}
     return accessed
 

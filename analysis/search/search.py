@@ -48,7 +48,13 @@ from analysis.search.refusal import (
     wrong_kind_given,
 )
 from analysis.search.results import SearchResult, Trial, Witness
-from analysis.search.shifted import banded_echo, moved_numbers, shifted_echo, swapped_echo
+from analysis.search.shifted import (
+    aged_echo,
+    banded_echo,
+    moved_numbers,
+    shifted_echo,
+    swapped_echo,
+)
 from analysis.search.stability import stable_difference, varying_paths
 from analysis.shapes import ALIKE, InputModel, InputPath, Leaf, encode_value
 from analysis.values import value_kind
@@ -599,6 +605,7 @@ def pairs_of_a_kind(ok: list[Trial], unstable: frozenset[str]) -> Iterator[tuple
         va, vb = x.outcome.value, y.outcome.value
         return not (
             shifted_echo(x.value, y.value, va, vb)
+            or aged_echo(x.value, y.value, va, vb)
             or banded_echo(x.value, y.value, va, vb)
             or swapped_echo(x.value, y.value, va, vb)
             or swapped_echo(y.value, x.value, vb, va)

@@ -5,7 +5,8 @@ answer about two people (the attribute in another form, as an echo is), not a de
 treats them differently (a day kept beside it, the day measured, stays the same); so are two
 numbers moved as far as the protected numbers (an age carried forward by the years passed). A value
 kept as its enum's member (`Sex(sex)` shows `Sex.MALE` for "male") is an echo too, and so is
-the band that holds the age (`'20-29'` for 29, `'30-39'` for 30: an age bucket). And echoes
+the band that holds the age (`'20-29'` for 29, `'30-39'` for 30: an age bucket), and the age a
+birth date gives (40 for 1986-05-28, 41 for a year earlier). And echoes
 beside a coincidence: a calculator that keeps age 45 next
 to a sum of skinfolds of 45 shows two 45s, where age 41 shows one; the masked outputs differ,
 yet the first output with 41 written as 45 is the second."""
@@ -60,6 +61,41 @@ def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
     shift = a - b
     moved = [x - y == shift for x, y in zip(dates_a, dates_b, strict=True)]
     return any(moved) and all(m or x == y for m, x, y in zip(moved, dates_a, dates_b, strict=True))
+
+
+def aged_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Whether two outputs differ only in ages the protected dates give: numbers each the
+    time from its birth date to one same day of these decades, in years, months or days
+    (40 for 1986-05-28 and 41 for a year earlier, as of 2026). The date in another form, not
+    a decision about it; a point that steps from 0 to 1 between two birth dates a year apart
+    gives no such day."""
+    a, b = as_date(value_a), as_date(value_b)
+    if a is None or b is None or a == b:
+        return False
+    numbers_a, rest_a = numbers_in(output_a)
+    numbers_b, rest_b = numbers_in(output_b)
+    if rest_a != rest_b or len(numbers_a) != len(numbers_b):
+        return False
+    changed = [(x, y) for x, y in zip(numbers_a, numbers_b, strict=True) if x != y]
+    return bool(changed) and all(is_age_of(x, a) and is_age_of(y, b) for x, y in changed)
+
+
+# How far from today the day an age is counted to may be (a test's fixed `today`, the day a
+# projection ends): an age of 1 from a birth date in 1961 is counted to no day of these.
+AGE_DAY_SPAN = 30 * 366
+
+
+def is_age_of(number: float, birth: datetime.date) -> bool:
+    """Whether `number` is the age of someone born on `birth`, in whole years, months or
+    days, counted to a day near today."""
+    if not number.is_integer() or number < 0:
+        return False
+    today = datetime.date.today()
+    whole = int(number)
+    for counted in (whole * 365.25, whole * 30.44, whole):  # years, months, days
+        if abs((birth - today).days + counted) <= AGE_DAY_SPAN and counted < 150 * 366:
+            return True
+    return False
 
 
 def moved_numbers(values: list[Any], outputs: list[str]) -> bool:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from analysis_kit import verdict
 
-from analysis.search.shifted import banded_echo, moved_numbers, shifted_echo, swapped_echo
+from analysis.search.shifted import (
+    aged_echo,
+    banded_echo,
+    moved_numbers,
+    shifted_echo,
+    swapped_echo,
+)
 from analysis.values import DateValue
 
 SOURCE = (
@@ -125,3 +131,26 @@ def test_the_band_that_holds_the_age_is_an_echo() -> None:
     assert not banded_echo(29, 30, "('20-29', 140)", "('30-39', 160)")  # a price beside it
     assert verdict(BANDS, "age_bucket").status == "clean"
     assert verdict(BANDS, "band_price").biased_attributes == ["age"]
+
+
+BIRTH_DATES = '''\
+from datetime import date
+
+
+def age_on(dob: date, today: date = date(2026, 12, 7)) -> int:
+    return today.year - dob.year - ((today.month, today.day) < (dob.month, dob.day))
+
+
+def senior_rate(dob: date, today: date = date(2026, 12, 7)) -> float:
+    return 0.5 if age_on(dob, today) >= 65 else 1.0
+'''
+
+
+def test_the_age_a_birth_date_gives_is_an_echo() -> None:
+    a, b = DateValue("1986-05-28"), DateValue("1985-05-28")
+    assert aged_echo(a, b, "40", "41")
+    assert aged_echo(a, b, "{'age': 40, 'name': 'Ann'}", "{'age': 41, 'name': 'Ann'}")
+    assert not aged_echo(a, b, "{'age': 40, 'fee': 10}", "{'age': 41, 'fee': 12}")
+    assert not aged_echo(DateValue("1961-05-28"), DateValue("1960-05-28"), "0.5", "1.0")
+    assert verdict(BIRTH_DATES, "age_on").status == "clean"
+    assert verdict(BIRTH_DATES, "senior_rate").biased_attributes == ["age"]
