@@ -141,6 +141,10 @@ def coded_field(path: InputPath, kinds: set[str], hint: Hint | None) -> bool:
 CallerModel = Callable[[FunctionInfo], InputModel]
 
 
+# The region words that also name a thing's status, when compared with words that no place is.
+STATUS_HOMONYMS = frozenset({("state",)})
+
+
 def places_compared(texts: list[str]) -> bool:
     """Whether a value is compared with places by name, or with two codes of places. The
     places must be at least half the words it is compared with: `implementation in ("quan",
@@ -323,7 +327,26 @@ class LeafMaker:
             category = self.category_of_values(name) or self.bound_category(path)
         if category is not None and self.names_a_column(default, category):
             category = None  # `age="age"`: the name of a column of ages, not an age
+        if category and category_name is None and self.compared_otherwise(name, category):
+            category = None  # `state in ("finished", "won")`: a status, not a US state
         return category
+
+    def compared_otherwise(self, name: str, category: str) -> bool:
+        """Whether an input named `state` is compared with words, none of them a place: a
+        thing's status (`self.state in ("finished", "won", "drawn")`, an application's
+        "pending" or "approved"), whoever sits beside it. A `region` compared with "low"
+        and "high" is still one (SCORE2's risk regions), as a `job` compared with "student"."""
+        fn = self.function
+        if category != "region" or fn is None or self.policy.word_in(name) not in STATUS_HOMONYMS:
+            return False
+        values = self.facts.caches.value(
+            COMPARED_VALUES, id(fn), lambda: compared_values(fn, self.facts)
+        )
+        spelt = [value for value in values.get(name, []) if isinstance(value, str)]
+        if len([text for text in spelt if len(text.strip()) > 3]) < 2 or places_compared(spelt):
+            return False
+        told = self.policy.category_told_by_value
+        return not any(told(text) == "region" for text in spelt)
 
     def category_of_choices(self, choices: list[Any]) -> str | None:
         """The one category the values an input's type allows are values of, whatever their

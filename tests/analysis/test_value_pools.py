@@ -512,6 +512,25 @@ def test_a_scheme_picked_among_authors_and_countries_is_no_region() -> None:
     assert verdict(countries, "weight").biased_attributes == ["region"]  # half are places
 
 
+def test_a_weak_word_compared_only_with_words_of_something_else_is_not_its_category() -> None:
+    # athlib's `self.state in ('finished', 'won', 'drawn')`: a competition's status, beside
+    # an athlete's age in the same module, is no US state; its codes or names are.
+    source = (
+        "class Competition:\n"
+        "    def __init__(self, state, age):\n"
+        "        self.state, self.age = state, age\n"
+        "    def is_finished(self):\n"
+        "        return self.state in ('finished', 'won', 'drawn')\n"
+        "    def fee(self, amount):\n"
+        "        return amount * (1.2 if self.state in ('CA', 'NY') else 1.0)\n"
+        "    def levy(self, amount):\n"
+        "        return amount * (1.2 if self.state in ('California', 'Texas') else 1.0)\n"
+    )
+    assert verdict(source, "Competition.is_finished").biased_attributes == []
+    assert verdict(source, "Competition.fee").biased_attributes == ["region"]
+    assert verdict(source, "Competition.levy").biased_attributes == ["region"]
+
+
 def test_a_field_s_alias_in_the_data_says_what_it_holds() -> None:
     source = (
         "from typing import Annotated\n"
