@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from analysis.execution.process import Call, Outcome, Session
@@ -62,6 +62,7 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
         spoken = [leaf for leaf in model.leaves if spoken_of(leaf, current, outcome.error, policy)]
         single = dropped_moves(model.leaves, current, outcome.error)
         single += zeros_moved(model.leaves, current, outcome.error)
+        single += respelled_moves(model.leaves, current, outcome.error)
         single += told_moves(spoken, current, outcome.error, told)
         single += single_moves(model.leaves, spoken, current)
         for moves in (single, paired_moves(spoken, current)):
@@ -87,9 +88,14 @@ def find_working_base(model: InputModel, session: Session, policy: Policy | None
                     if current[leaf.path] is ABSENT and ABSENT not in leaf.pool:
                         leaf.pool.append(ABSENT)  # left out from now on, tried present too
                     elif not any(same(v, current[leaf.path]) for v in leaf.pool):
-                        # A spelling the code told (`sex must be one of ['boy', 'girl']`):
-                        # it and its siblings join the values the search tries.
-                        leaf.pool += [v for v in told[leaf.path] if v not in leaf.pool]
+                        # A spelling the code told (`sex must be one of ['boy', 'girl']`),
+                        # or a table's keys took ('m' for "male"): it and its siblings
+                        # join the values the search tries.
+                        siblings = told.get(leaf.path) or respelled_pool(
+                            leaf.pool, typical(leaf), current[leaf.path]
+                        )
+                        kept = [*siblings, current[leaf.path]]
+                        leaf.pool += [v for v in dict.fromkeys(kept) if v not in leaf.pool]
                     leaf.typical = index_of(leaf.pool, current[leaf.path])
             return True
         seen.add(error_kind(outcome.error, current))
@@ -229,6 +235,38 @@ def told_moves(
         told.setdefault(leaf.path, []).extend(v for v in offered if v not in told[leaf.path])
         moves += [((leaf, value),) for value in offered[:MAX_TOLD]]
     return moves
+
+
+# How a table may spell the text tried: in another case, or by its initial ('m' for "male").
+RESPELLINGS: tuple[Callable[[str], str], ...] = (
+    str.lower, str.upper, str.title, lambda text: text[:1].lower(), lambda text: text[:1].upper()
+)
+
+
+def respelled_moves(leaves: list[Leaf], current: dict[InputPath, Any], error: str) -> list[Move]:
+    """A text tried that a table has no key for (`KeyError: 'male'`, a table keyed by "m"
+    and "f"), tried in the other spellings a table keeps (RESPELLINGS)."""
+    missing = missing_key(BUILDING.sub("", error))
+    if missing is None or missing[1] != "key":
+        return []
+    moves: list[Move] = []
+    for leaf in leaves:
+        value = current.get(leaf.path)
+        if not isinstance(value, str) or not value.strip() or value not in missing[0]:
+            continue
+        respelled = dict.fromkeys(respell(value) for respell in RESPELLINGS)
+        moves += [((leaf, text),) for text in respelled if text != value and text not in leaf.pool]
+    return moves
+
+
+def respelled_pool(pool: list[Any], before: Any, after: Any) -> list[Any]:
+    """The texts of `pool` respelled as `before` was into `after` ("female" as "f")."""
+    if not (isinstance(before, str) and isinstance(after, str)):
+        return []
+    for respell in RESPELLINGS:
+        if respell(before) == after:
+            return list(dict.fromkeys(respell(v) for v in pool if isinstance(v, str) and v.strip()))
+    return []
 
 
 def unquoted_alternatives(message: str) -> list[str]:

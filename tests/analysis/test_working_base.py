@@ -125,3 +125,34 @@ def test_an_error_that_names_the_category_speaks_of_the_input() -> None:
     source = source.replace("check_sex(sex)", "check_sex(gender)")
     found = {f.attribute: f.example.values for f in verdict(source, "heart_risk").findings}
     assert sorted(found["gender"]) == ["f", "m"]
+
+
+# athlib's WMA age grader: a table read from its JSON file on the first call, keyed "m" and
+# "f"; every call with "male" or "Female" raises KeyError.
+RESPELT = '''
+import json
+
+
+class Grader:
+    _data = None
+
+    def data(self):
+        if not self._data:
+            self._data = json.loads('{"m": {"5K": 777.0}, "f": {"5K": 857.0}}')
+        return self._data
+
+    def world_best(self, gender, event):
+        return self.data()[gender][event]
+
+
+grader = Grader()
+
+
+def wma_world_best(gender, event="5K"):
+    return grader.world_best(gender, event)
+'''
+
+
+def test_a_text_a_table_has_no_key_for_is_tried_as_the_table_spells_it() -> None:
+    report = verdict(RESPELT, "wma_world_best")
+    assert report.biased_attributes == ["gender"], report.reason
