@@ -118,7 +118,10 @@ class PersonEvidence:
         self.durations = duration_params(info.node)
         self.persons = person_records(model, strengths)
         self.about_a_person = strong or names(function_and_class(info), markers)
-        self.about_things = names(function_names(info, model), self.infra)
+        # The key a function is called with (`api_key`) says nothing of what it is about: an
+        # HR server's tool takes one beside the employee's region.
+        about = [n for n in function_names(info, model) if not credential(n)]
+        self.about_things = names(about, self.infra)
         self.holders: dict[tuple[object, ...], tuple[bool, bool]] = {}
 
     def a_person(self, leaf: Leaf) -> bool:
@@ -159,6 +162,18 @@ class PersonEvidence:
                 names(holder, self.fields),
             )
         return self.holders[holder_key]
+
+
+# What a call is authorised with, by the tokens its name ends in: `api_key`, `access_token`.
+CREDENTIALS = frozenset(
+    {("api", "key"), ("api", "token"), ("api", "secret"), ("access", "token"),
+     ("auth", "token"), ("apikey",)}
+)  # fmt: skip
+
+
+def credential(tokens: tuple[str, ...]) -> bool:
+    """Whether a name is a credential's (`api_key`, `openai_api_key`, `access_token`)."""
+    return any(tokens[-len(c) :] == c for c in CREDENTIALS)
 
 
 def in_rows(leaf: Leaf) -> bool:

@@ -258,6 +258,26 @@ VERDICTS = [
         {"age", "education", "occupation"},
         id="a job beside a person's age is their occupation",
     ),
+    # An MCP tool of an HR server: the key it is called with says nothing of what it is about.
+    pytest.param(
+        "def leave(employee_start_date, region='US', days_taken=0, api_key=''):\n"
+        "    return {'US': 15, 'UK': 28}.get(region, 15) - days_taken\n"
+        "def retiring(employee_name, age, api_key=''):\n"
+        "    return age >= 65\n",
+        "leave",
+        {"region"},
+        id="a tool called with an API key is still about the employee",
+    ),
+    # An HTTP client's region, fetched with its API key: infrastructure.
+    pytest.param(
+        "def fetch(api_url, region='us-east-1', api_key=''):\n"
+        "    return {'us-east-1': 1, 'eu-west-1': 2}.get(region, 0)\n"
+        "def retiring(employee_name, age, api_key=''):\n"
+        "    return age >= 65\n",
+        "fetch",
+        set(),
+        id="an API's region is no person's",
+    ),
     # A queue's job: no person.
     pytest.param(
         "def retry(job, attempts):\n"
