@@ -1083,6 +1083,39 @@ def test_the_environment_the_tests_set_holds_when_their_calls_are_replayed(
     only_finding(report, "ration", "gender")
 
 
+def test_a_state_the_tests_set_to_a_status_is_no_region(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # athlib's high-jump competition: its `state` is "drawn" or "finished", beside athletes'
+    # ages in the same package; varied as a US state, it "proved" a region.
+    report = scanned(capsys, tmp_path / "repo", {
+        "meet/__init__.py": "",
+        "meet/jump.py": """\
+            class Competition:
+                def __init__(self, jumpers, state="scheduled"):
+                    self.jumpers, self.state = jumpers, state
+
+                @property
+                def is_finished(self):
+                    return self.state in ("finished", "won", "drawn")
+
+
+            def age_group(age):
+                return "U17" if age < 17 else "SEN"
+        """,
+        "tests/test_jump.py": """\
+            from meet.jump import Competition
+
+
+            def test_finished():
+                assert Competition(["Ann", "Bo"], state="drawn").is_finished
+                assert not Competition(["Ann"], state="started").is_finished
+        """,
+    }, "meet")  # fmt: skip
+    (fn,) = [f for f in report["functions"] if f["qualname"] == "Competition.is_finished"]
+    assert fn["status"] != "biased", fn
+
+
 def test_a_function_its_made_up_inputs_prove_ends_the_recording_of_a_slow_suite(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

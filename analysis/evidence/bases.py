@@ -34,6 +34,7 @@ from analysis.evidence.described import (
 from analysis.evidence.pool import around, recorded_pool
 from analysis.facts.people import only_people
 from analysis.inputs.builder import VALUE_FIELDS, InputBuilder
+from analysis.inputs.leaves import a_status
 from analysis.inputs.pools import dedupe
 from analysis.shapes import (
     SET_AFTER,
@@ -486,6 +487,9 @@ def walk(
     match node:
         case Scalar() | EnumValue():
             category = category or told_by_value(node, name, policy)
+            if category == "region" and isinstance(node, Scalar) and isinstance(node.value, str):
+                if a_status(name, [node.value], policy):
+                    return  # `state='drawn'`: a competition's status, no US state
             if category is not None and not (isinstance(node, Scalar) and node.kind == "none"):
                 yield FoundLeaf(steps, name, category, node)
         case MappingValue():

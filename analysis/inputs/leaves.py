@@ -145,6 +145,18 @@ CallerModel = Callable[[FunctionInfo], InputModel]
 STATUS_HOMONYMS = frozenset({("state",)})
 
 
+def a_status(name: str, texts: list[str], policy: Policy, least: int = 1) -> bool:
+    """Whether an input named `state` holds a thing's status: `least` words or more, none
+    of them a place (an application's "pending", a competition's "finished"). A `region`
+    that holds "low" or "high" is still one (SCORE2's risk regions), as a `job` that holds
+    "student" is an occupation."""
+    if policy.word_in(name) not in STATUS_HOMONYMS:
+        return False
+    if len([text for text in texts if len(text.strip()) > 3]) < least or places_compared(texts):
+        return False
+    return not any(policy.category_told_by_value(text) == "region" for text in texts)
+
+
 def places_compared(texts: list[str]) -> bool:
     """Whether a value is compared with places by name, or with two codes of places. The
     places must be at least half the words it is compared with: `implementation in ("quan",
@@ -333,20 +345,16 @@ class LeafMaker:
 
     def compared_otherwise(self, name: str, category: str) -> bool:
         """Whether an input named `state` is compared with words, none of them a place: a
-        thing's status (`self.state in ("finished", "won", "drawn")`, an application's
-        "pending" or "approved"), whoever sits beside it. A `region` compared with "low"
-        and "high" is still one (SCORE2's risk regions), as a `job` compared with "student"."""
+        thing's status (`self.state in ("finished", "won", "drawn")`), whoever sits beside
+        it (a_status)."""
         fn = self.function
-        if category != "region" or fn is None or self.policy.word_in(name) not in STATUS_HOMONYMS:
+        if category != "region" or fn is None:
             return False
         values = self.facts.caches.value(
             COMPARED_VALUES, id(fn), lambda: compared_values(fn, self.facts)
         )
         spelt = [value for value in values.get(name, []) if isinstance(value, str)]
-        if len([text for text in spelt if len(text.strip()) > 3]) < 2 or places_compared(spelt):
-            return False
-        told = self.policy.category_told_by_value
-        return not any(told(text) == "region" for text in spelt)
+        return a_status(name, spelt, self.policy, least=2)
 
     def category_of_choices(self, choices: list[Any]) -> str | None:
         """The one category the values an input's type allows are values of, whatever their
