@@ -57,9 +57,13 @@ def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
     dates_b, rest_b = dates_in(output_b)
     if not dates_a or rest_a != rest_b or len(dates_a) != len(dates_b):
         return False
-    # The dates the value moved move with it; the others (the day measured) stay.
-    shift = a - b
-    moved = [x - y == shift for x, y in zip(dates_a, dates_b, strict=True)]
+    # The dates the value moved move with it, by as many days or as many whole months (a
+    # year later across a 29 February); the others (the day measured) stay.
+    shift, months = a - b, months_apart(a, b)
+    moved = [
+        x - y == shift or (months is not None and months_apart(x, y) == months)
+        for x, y in zip(dates_a, dates_b, strict=True)
+    ]
     return any(moved) and all(m or x == y for m, x, y in zip(moved, dates_a, dates_b, strict=True))
 
 
@@ -96,6 +100,11 @@ def is_age_of(number: float, birth: datetime.date) -> bool:
         if abs((birth - today).days + counted) <= AGE_DAY_SPAN and counted < 150 * 366:
             return True
     return False
+
+
+def months_apart(a: datetime.date, b: datetime.date) -> int | None:
+    """How many whole months `a` is after `b` (None when their days of the month differ)."""
+    return (a.year - b.year) * 12 + a.month - b.month if a.day == b.day else None
 
 
 def moved_numbers(values: list[Any], outputs: list[str]) -> bool:

@@ -33,6 +33,11 @@ def test_outputs_moved_as_far_as_the_inputs_are_an_echo() -> None:
     assert not shifted_echo(
         a, b, "('late', datetime.date(2000, 1, 20))", "('early', datetime.date(2000, 1, 11))"
     )
+    # 58 years after a birth date a year apart: across 29 February 2040, 366 days apart.
+    born_a, born_b = DateValue("1982-01-01"), DateValue("1983-01-01")
+    at_58 = "datetime.date(2040, 1, 1)"
+    assert shifted_echo(born_a, born_b, at_58, "datetime.date(2041, 1, 1)")
+    assert not shifted_echo(born_a, born_b, at_58, "datetime.date(2041, 2, 1)")
 
 
 def test_a_due_date_from_the_birth_date_is_clean() -> None:
