@@ -148,28 +148,32 @@ def numbers_in(text: str) -> tuple[list[float], str]:
 
 # Any number an output writes, quoted ones too (a band is often text: '20-29').
 ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# What stands between a band's two bounds: "20-29", "20 to 29", "(20, 29)", "20..29".
+BAND_JOINT = re.compile(r"\s*(?:-|–|—|to|,|\.\.\.?|…)\s*")
 
 
 def banded_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
-    """Whether two outputs differ only in the two bounds of a band, each output's holding its
-    own value: the age in another form (its bucket), not a decision about it. A price, a
-    score or a word that changes beside the band is one."""
+    """Whether two outputs differ only in the two bounds of a band, side by side, each
+    output's holding its own value: the age in another form (its bucket), not a decision
+    about it. A price, a score or a time that changes beside it is one."""
     if not (is_number(value_a) and is_number(value_b)) or value_a == value_b:
         return False
-    numbers_a, numbers_b = ANY_NUMBER.findall(output_a), ANY_NUMBER.findall(output_b)
-    if len(numbers_a) != len(numbers_b):
+    found_a, found_b = list(ANY_NUMBER.finditer(output_a)), list(ANY_NUMBER.finditer(output_b))
+    if len(found_a) != len(found_b):
         return False
     if ANY_NUMBER.sub("<n>", output_a) != ANY_NUMBER.sub("<n>", output_b):
         return False
-    changed = [i for i, (x, y) in enumerate(zip(numbers_a, numbers_b, strict=True)) if x != y]
-    if len(changed) != 2:
+    changed = [i for i, (x, y) in enumerate(zip(found_a, found_b, strict=True)) if x[0] != y[0]]
+    if len(changed) != 2 or changed[1] != changed[0] + 1:
         return False
 
-    def holds(numbers: list[str], value: float) -> bool:
-        low, high = (float(numbers[i]) for i in changed)
-        return low < high and low <= value <= high
+    def holds(found: list[re.Match[str]], text: str, value: float) -> bool:
+        first, second = found[changed[0]], found[changed[1]]
+        low, high = float(first[0]), float(second[0])
+        joint = BAND_JOINT.fullmatch(text[first.end() : second.start()]) is not None
+        return joint and low <= value <= high <= 10 * max(abs(value), 10) and low < high
 
-    return holds(numbers_a, float(value_a)) and holds(numbers_b, float(value_b))
+    return holds(found_a, output_a, float(value_a)) and holds(found_b, output_b, float(value_b))
 
 
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:

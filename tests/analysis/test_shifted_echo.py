@@ -134,6 +134,9 @@ def test_the_band_that_holds_the_age_is_an_echo() -> None:
     assert banded_echo(64.5, 65, "(60, 64.99)", "(65, 69.99)")
     assert not banded_echo(29, 30, "'30-39'", "'20-29'")  # a band away from the age
     assert not banded_echo(29, 30, "('20-29', 140)", "('30-39', 160)")  # a price beside it
+    # A percentage beside the time it was issued at: two numbers changed, no band.
+    assert not banded_echo(59, 60, "Offer(5, 1765123456.7)", "Offer(20, 1765123457.1)")
+    assert not banded_echo(59, 60, "(5, 1765123456.7)", "(20, 1765123457.1)")
     assert verdict(BANDS, "age_bucket").status == "clean"
     assert verdict(BANDS, "band_price").biased_attributes == ["age"]
 
