@@ -47,6 +47,14 @@ WRAPPERS = frozenset("int float str bool abs round min max".split())
 
 
 NUMERIC_WRAPPERS = frozenset("int float abs round".split())
+# Calls whose first argument is a file's or a folder's path: that input is text
+# (`Path(config.get("data_dir"))`), by name or through `os.path`, `os` or `pathlib`.
+PATH_CALLS = frozenset("Path PurePath PosixPath open".split())
+PATH_FUNCTIONS = frozenset(
+    "join exists isfile isdir abspath expanduser basename dirname splitext listdir makedirs "
+    "mkdir scandir Path PurePath PosixPath".split()
+)
+PATH_MODULES = frozenset({"os", "path", "os.path", "posixpath", "pathlib"})
 ISO_FORMAT = "%Y-%m-%d"
 
 
@@ -353,7 +361,8 @@ class Harvester:
             if numeric and isinstance(node.op, (ast.Add, ast.Sub)):
                 # `age - 55` pivots at 55; a factor (`age * 0.5`) is no threshold.
                 self.file(self.subjects(a), value, "num")
-            elif numeric or not isinstance(node.op, ast.Add):
+            elif numeric or not isinstance(node.op, ast.Add) and not isinstance(value, str):
+                # Beside a text, `/` joins a path (`data_dir / "latest.json"`), `%` formats.
                 for name in self.operands(a):
                     self.facts.hint(name).kinds.add("num")
 
@@ -464,6 +473,9 @@ class Harvester:
             elif func.id in NUMERIC_WRAPPERS:
                 for name in self.subjects(node.args[0]):
                     self.facts.hint(name).kinds.add("num")
+        if node.args and takes_a_path(func):
+            for name in self.subjects(node.args[0]):
+                self.facts.hint(name).kinds.add("str")
         if self.facts.is_numeric_constructor(node) and node.args:
             for name in self.subjects(node.args[0]):
                 self.facts.hint(name).kinds.add("num")
@@ -547,6 +559,18 @@ ARRAY_CONVERSIONS = frozenset(
 )
 # module -> its helpers that return a numpy conversion of their first parameter.
 ARRAY_HELPERS: Cache[None, frozenset[str]] = Cache("array helpers")
+
+
+def takes_a_path(func: ast.expr) -> bool:
+    """Whether a call's first argument is a path: `Path(p)`, `open(p)`, `os.path.join(p, x)`,
+    `os.makedirs(p)` (not `", ".join(items)`)."""
+    if isinstance(func, ast.Name):
+        return func.id in PATH_CALLS
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in PATH_FUNCTIONS
+        and dotted_path(func.value) in PATH_MODULES
+    )
 
 
 def array_conversion(call: ast.Call, facts: HarvestFacts) -> bool:

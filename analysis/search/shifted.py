@@ -70,9 +70,10 @@ def shifted_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bo
 def aged_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
     """Whether two outputs differ only in ages the protected dates give: numbers each the
     time from its birth date to one same day of these decades, in years, months or days
-    (40 for 1986-05-28 and 41 for a year earlier, as of 2026). The date in another form, not
-    a decision about it; a point that steps from 0 to 1 between two birth dates a year apart
-    gives no such day."""
+    (40 for 1986-05-28 and 41 for a year earlier, as of 2026; 23 for 1996-06-15 and -7 for
+    2026-08-29 on a day of 2019 the caller names). The date in another form, not a decision
+    about it; a point that steps from 0 to 1 between two birth dates a year apart gives no
+    such day."""
     a, b = as_date(value_a), as_date(value_b)
     if a is None or b is None or a == b:
         return False
@@ -81,7 +82,7 @@ def aged_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
     if rest_a != rest_b or len(numbers_a) != len(numbers_b):
         return False
     changed = [(x, y) for x, y in zip(numbers_a, numbers_b, strict=True) if x != y]
-    return bool(changed) and all(is_age_of(x, a) and is_age_of(y, b) for x, y in changed)
+    return bool(changed) and all(counted_to_one_day(x, a, y, b) for x, y in changed)
 
 
 # How far from today the day an age is counted to may be (a test's fixed `today`, the day a
@@ -89,17 +90,51 @@ def aged_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
 AGE_DAY_SPAN = 30 * 366
 
 
-def is_age_of(number: float, birth: datetime.date) -> bool:
-    """Whether `number` is the age of someone born on `birth`, in whole years, months or
-    days, counted to a day near today."""
-    if not number.is_integer() or number < 0:
+def counted_to_one_day(x: float, a: datetime.date, y: float, b: datetime.date) -> bool:
+    """Whether `x` and `y` are the ages, in whole years, months or days, of people born on
+    `a` and `b` on one same day: near today, or any day when the ages are two or more apart
+    (a step of a point, 0 to 1, falls on a day for any two birth dates a year apart). Negative
+    for a birth date after that day, as code that subtracts writes it."""
+    if not (x.is_integer() and y.is_integer()) or max(abs(x), abs(y)) > 150 * 366:
         return False
     today = datetime.date.today()
-    whole = int(number)
-    for counted in (whole * 365.25, whole * 30.44, whole):  # years, months, days
-        if abs((birth - today).days + counted) <= AGE_DAY_SPAN and counted < 150 * 366:
+    for unit in ("years", "months", "days"):
+        span_a, span_b = aged_days(a, int(x), unit), aged_days(b, int(y), unit)
+        if span_a is None or span_b is None:
+            continue
+        first, last = max(span_a[0], span_b[0]), min(span_a[1], span_b[1])
+        near = abs((first - today).days) <= AGE_DAY_SPAN
+        if first < last and (near or abs(x - y) >= 2):
             return True
     return False
+
+
+def aged_days(
+    birth: datetime.date, age: int, unit: str
+) -> tuple[datetime.date, datetime.date] | None:
+    """The days on which someone born on `birth` is `age` years, months or days old (the
+    first, and the first after), or None past the calendar."""
+    try:
+        if unit == "days":
+            day = birth + datetime.timedelta(days=age)
+            return day, day + datetime.timedelta(days=1)
+        step = 12 if unit == "years" else 1
+        return months_after(birth, age * step), months_after(birth, (age + 1) * step)
+    except (OverflowError, ValueError):
+        return None
+
+
+def months_after(day: datetime.date, months: int) -> datetime.date:
+    """The same day `months` later (the month's last day when it has fewer: 29 February a
+    year on is 28 February, as a birthday is kept)."""
+    total = day.year * 12 + day.month - 1 + months
+    year, month = divmod(total, 12)
+    for day_of_month in range(day.day, 27, -1):  # 31, 30, 29: as many as the month has
+        try:
+            return datetime.date(year, month + 1, day_of_month)
+        except ValueError:
+            continue
+    return datetime.date(year, month + 1, min(day.day, 28))
 
 
 def months_apart(a: datetime.date, b: datetime.date) -> int | None:
@@ -150,14 +185,33 @@ def numbers_in(text: str) -> tuple[list[float], str]:
 ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # What stands between a band's two bounds: "20-29", "20 to 29", "(20, 29)", "20..29".
 BAND_JOINT = re.compile(r"\s*(?:-|–|—|to|,|\.\.\.?|…)\s*")
+NUM = r"\d+(?:\.\d+)?"
+# A band as text writes it, or a number alone: closed ("20-29", "20 to 29"), open above
+# ("70+", "65 and over") or below ("under 18", "<18", "U17": an athletics age group).
+BAND = re.compile(
+    rf"(?P<low>{NUM})\s*(?:-|–|—|to|\.\.\.?|…)\s*(?P<high>{NUM})"
+    rf"|(?P<over>{NUM})\s*(?:\+(?![\d+])|and over\b|and above\b|and older\b|or over\b"
+    r"|or older\b|or above\b|plus\b)"
+    rf"|(?:(?<![\w.])(?:under|below|less than)\s*|<\s*|(?<![\w.])U-?)(?P<under>{NUM})"
+    rf"|(?P<number>{NUM})",
+    re.IGNORECASE,
+)
 
 
 def banded_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
-    """Whether two outputs differ only in the two bounds of a band, side by side, each
-    output's holding its own value: the age in another form (its bucket), not a decision
+    """Whether two outputs differ only in bands (and echoes) that hold each output's own
+    value: the age in another form (its bucket: '60-69' for 69, '70+' for 70), not a decision
     about it. A price, a score or a time that changes beside it is one."""
     if not (is_number(value_a) and is_number(value_b)) or value_a == value_b:
         return False
+    return bounds_side_by_side(value_a, value_b, output_a, output_b) or bands_hold(
+        float(value_a), float(value_b), output_a, output_b
+    )
+
+
+def bounds_side_by_side(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:
+    """Two numbers changed, next to each other, each output's pair bracketing its value
+    ("(60, 64.99)" for 64.5, "(65, 69.99)" for 65)."""
     found_a, found_b = list(ANY_NUMBER.finditer(output_a)), list(ANY_NUMBER.finditer(output_b))
     if len(found_a) != len(found_b):
         return False
@@ -174,6 +228,33 @@ def banded_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> boo
         return joint and low <= value <= high <= 10 * max(abs(value), 10) and low < high
 
     return holds(found_a, output_a, float(value_a)) and holds(found_b, output_b, float(value_b))
+
+
+def bands_hold(value_a: float, value_b: float, output_a: str, output_b: str) -> bool:
+    """Outputs alike but for bands, open or closed, each holding its output's value, and the
+    value itself: `{'age': 69, 'group': '60-69'}` against `{'age': 70, 'group': '70+'}`."""
+    found_a, found_b = list(BAND.finditer(output_a)), list(BAND.finditer(output_b))
+    if len(found_a) != len(found_b) or BAND.sub("<b>", output_a) != BAND.sub("<b>", output_b):
+        return False
+    changed = [(x, y) for x, y in zip(found_a, found_b, strict=True) if x[0] != y[0]]
+    banded = any(m["number"] is None for pair in changed for m in pair)
+    return banded and all(
+        holds_value(x, value_a) and holds_value(y, value_b) for x, y in changed
+    )
+
+
+def holds_value(band: re.Match[str], value: float) -> bool:
+    """Whether a band (or a number) holds `value`, its bounds near it: "20-29" holds 29,
+    "70+" 70 and over, "under 18" and "U18" below 18, "30" only 30."""
+    reach = 10 * max(abs(value), 10)
+    if band["number"] is not None:
+        return float(band["number"]) == value
+    if band["over"] is not None:
+        return 1 <= float(band["over"]) <= value
+    if band["under"] is not None:
+        return value < float(band["under"]) <= reach
+    low, high = float(band["low"]), float(band["high"])
+    return low <= value <= high <= reach and low < high
 
 
 def swapped_echo(value_a: Any, value_b: Any, output_a: str, output_b: str) -> bool:

@@ -126,6 +126,19 @@ def age_bucket(age):
 def band_price(age):
     low = (age // 10) * 10
     return {"band": f"{low}-{low + 9}", "price": 100 + low * 2}
+
+
+def age_group(age):
+    if age >= 70:
+        return "70+"
+    if age < 18:
+        return "under 18"
+    low = (age // 10) * 10
+    return f"{low}-{low + 9}"
+
+
+def group_and_fee(age):
+    return {"age": age, "group": age_group(age), "fee": 10 if age >= 70 else 20}
 '''
 
 
@@ -141,6 +154,19 @@ def test_the_band_that_holds_the_age_is_an_echo() -> None:
     assert verdict(BANDS, "band_price").biased_attributes == ["age"]
 
 
+def test_an_open_band_that_holds_the_age_is_an_echo() -> None:
+    """'70+' and 'under 18' hold an age as '60-69' does (health-engine's `age_bucket`); the
+    age beside its band is an echo too, a fee beside them is not."""
+    assert banded_echo(69, 70, "'60-69'", "'70+'")
+    assert banded_echo(17, 18, "'U18'", "'18 and over'")
+    assert banded_echo(70, 79, "{'age': 70, 'group': '70-74'}", "{'age': 79, 'group': '75-79'}")
+    assert not banded_echo(69, 70, "'70+'", "'60-69'")  # each band away from its age
+    assert not banded_echo(17, 18, "('under 18', 20)", "('18+', 10)")  # a fee beside it
+    assert not banded_echo(69, 70, "'Adult (18-69)'", "'Senior (70+)'")  # named otherwise
+    assert verdict(BANDS, "age_group").status == "clean"
+    assert verdict(BANDS, "group_and_fee").biased_attributes == ["age"]
+
+
 BIRTH_DATES = '''\
 from datetime import date
 
@@ -151,6 +177,13 @@ def age_on(dob: date, today: date = date(2026, 12, 7)) -> int:
 
 def senior_rate(dob: date, today: date = date(2026, 12, 7)) -> float:
     return 0.5 if age_on(dob, today) >= 65 else 1.0
+
+
+def get_age_on_date(dob, today):
+    age = today.year - dob.year
+    if (today.month, today.day) < (dob.month, dob.day):
+        age -= 1
+    return age
 '''
 
 
@@ -160,5 +193,15 @@ def test_the_age_a_birth_date_gives_is_an_echo() -> None:
     assert aged_echo(a, b, "{'age': 40, 'name': 'Ann'}", "{'age': 41, 'name': 'Ann'}")
     assert not aged_echo(a, b, "{'age': 40, 'fee': 10}", "{'age': 41, 'fee': 12}")
     assert not aged_echo(DateValue("1961-05-28"), DateValue("1960-05-28"), "0.5", "1.0")
+    # hr-birthday-letters' `get_age_on_date(dob, on)`: counted to a day of 2019 the caller
+    # names, a birth date after it gives a negative age; a point and a sentinel are none.
+    born, later = DateValue("1996-06-15"), DateValue("2026-08-29")
+    assert aged_echo(born, later, "23", "-7")
+    assert aged_echo(born, DateValue("1936-06-15"), "-6", "54")  # on a day of 1990
+    assert not aged_echo(born, later, "23", "-1")
+    assert not aged_echo(DateValue("1990-01-01"), DateValue("1991-01-01"), "-1", "0")
     assert verdict(BIRTH_DATES, "age_on").status == "clean"
+    report = verdict(BIRTH_DATES, "get_age_on_date")
+    assert report.status == "clean", (report.findings, report.reason)
     assert verdict(BIRTH_DATES, "senior_rate").biased_attributes == ["age"]
+
