@@ -315,13 +315,30 @@ class Harvester:
                 rc = list(dict.fromkeys(k for row in rows for k in row))
         if rc is not MISSING and not isinstance(rc, str):
             self.file(self.subjects(left), rc)
-        elif lc is not MISSING and rc is MISSING:
+        elif rc is MISSING:
+            # `"c" in x`, or `dx in cc` for each `dx` of a list looped over: x holds them.
+            held = [lc] if lc is not MISSING else self.possible(left)
             for name in self.subjects(right):
                 hint = self.facts.hint(name)
-                if lc not in hint.contains:
-                    hint.contains.append(lc)
+                hint.contains += [v for v in dict.fromkeys(held) if v not in hint.contains]
         elif rc is not MISSING and isinstance(rc, str):
             self.file(self.subjects(left), rc, "str")
+
+    def intersection(self, node: ast.BinOp) -> None:
+        """`CODES & cc_dct.keys()`, `CODES & set(codes)`: the input holds the codes looked
+        for, as `dx in cc_dct` for each of them says."""
+        for table, other in ((node.left, node.right), (node.right, node.left)):
+            items = self.facts.const(table, self.local)
+            if not isinstance(items, (set, frozenset, list, tuple)) or not items:
+                continue
+            if not all(isinstance(i, str) for i in items):
+                continue
+            held = collection_of(other)
+            for name in self.subjects(held) if held is not None else []:
+                hint = self.facts.hint(name)
+                hint.contains += [i for i in sorted(items) if i not in hint.contains]
+                if held is not other and isinstance(other, ast.Call):
+                    hint.kinds.add("dict" if isinstance(other.func, ast.Attribute) else "list")
 
     def comparison(self, left: ast.expr, right: ast.expr) -> None:
         """`age > 65` files 65 under age (and under birth_year, solved through `age = ...`)."""
@@ -340,12 +357,20 @@ class Harvester:
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         table = self.facts.const(node.value, self.local)
+        if isinstance(node.slice, ast.Name) and table is MISSING:
+            keys = self.local_all.get(node.slice.id, [])
+            if len(keys) > 1 and all(isinstance(k, str) for k in keys):
+                # `cc_dct[dx]` for each code `dx` of a list: a mapping keyed by them
+                for name in self.subjects(node.value):
+                    self.facts.hint(name).kinds.add("dict")
         if isinstance(table, dict):  # RATES[region]: the table's keys are region's values
             self.file(self.subjects(node.slice), list(table))
         if table is MISSING or isinstance(table, dict):
             self.loaded_table(node.value, node.slice)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.BitAnd):
+            self.intersection(node)
         for side in (node.left, node.right):
             if (
                 isinstance(side, ast.Subscript)
@@ -559,6 +584,18 @@ ARRAY_CONVERSIONS = frozenset(
 )
 # module -> its helpers that return a numpy conversion of their first parameter.
 ARRAY_HELPERS: Cache[None, frozenset[str]] = Cache("array helpers")
+
+
+def collection_of(node: ast.expr) -> ast.expr | None:
+    """The input a set is made of: `x` of `x.keys()`, `set(x)`, or `x` itself."""
+    if isinstance(node, ast.Call) and len(node.args) <= 1:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "keys" and not node.args:
+            return func.value
+        if isinstance(func, ast.Name) and func.id in ("set", "frozenset") and node.args:
+            return node.args[0]
+        return None
+    return node if isinstance(node, ast.Name) else None
 
 
 def takes_a_path(func: ast.expr) -> bool:

@@ -192,10 +192,13 @@ def test_a_coroutine_is_awaited(h: InProcessHarness) -> None:
 
 def test_an_endless_generator_is_cut_at_its_limit(h: InProcessHarness) -> None:
     h.load("import itertools\ndef f(age):\n    yield from itertools.repeat(age)\n")
-    # Collected up to MAX_GENERATOR_ITEMS; the text shows the first MAX_ITEMS and the count.
+    # Collected up to MAX_GENERATOR_ITEMS; the text shows the first MAX_ITEMS, the count and
+    # a digest of the rest.
     left = child.MAX_GENERATOR_ITEMS - child.MAX_ITEMS
     shown = ", ".join(["1"] * child.MAX_ITEMS)
-    assert h.call(1)["repr"] == f"[{shown}, ... {left} more]"
+    text = h.call(1)["repr"]
+    assert text.startswith(f"[{shown}, ... {left} more #") and text.endswith("]"), text
+    assert h.call(2)["repr"].split("#")[1] != text.split("#")[1]  # of the rest's texts
 
 
 def test_each_call_seeds_random_with_its_seed(h: InProcessHarness) -> None:

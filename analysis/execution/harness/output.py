@@ -29,6 +29,7 @@ MAX_REPR = 2000
 # return {"error": str(exc)}`, an API handler's habit): a failure, not an answer.
 ERROR_KEYS = ("error", "errors", "error_message", "exception")
 MAX_ITEMS = 60  # items of one container that an output's text shows
+MAX_HIDDEN = 500  # items past those whose texts a digest stands for (harness/output.py more)
 SORTED_ROWS = 2000  # rows of a polars frame sorted before its first MAX_ITEMS are shown
 MASK = "<protected>"
 MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
@@ -237,10 +238,22 @@ def output_parts(obj, masks):
     return out
 
 
-def more(items):
-    """How many items of a large output were left out: 600 rows of a reference table are
-    compared by their first MAX_ITEMS and their count (the text is cut at MAX_REPR anyway)."""
-    return [f"... {len(items) - MAX_ITEMS} more"] if len(items) > MAX_ITEMS else []
+def more(items, hidden=None):
+    """How many items of a large output were left out, with a digest of their texts
+    (`hidden`, MAX_HIDDEN of them at most): two outputs that differ only in a code moved at
+    the 200th key of a dict still read as different, as clip() keeps a long text's tail."""
+    if len(items) <= MAX_ITEMS:
+        return []
+    note = f"... {len(items) - MAX_ITEMS} more"
+    if hidden is not None:
+        texts = "\n".join(hidden).encode("utf-8", "replace")
+        note += f" #{sha256(texts).hexdigest()[:16]}"
+    return [note]
+
+
+def left_out(items):
+    """The items past the first MAX_ITEMS whose texts more() digests."""
+    return islice(items, MAX_ITEMS, MAX_ITEMS + MAX_HIDDEN)
 
 
 def flag_or_canonical(key, value, masks, depth):
@@ -254,13 +267,16 @@ def table_text(columns, masks, depth):
     """A table as `{column: {row label: value}}`, its values masked and its row labels not:
     the labels 0, 1, ... are positions, and masked they made an age 0 tried against 1 read
     as two tables (cvd-risk's `validate_dataframe(df)` returning df)."""
+    def cell(label, value):
+        return f"{canonical(label, (), depth + 2)}: {canonical(value, masks, depth + 2)}"
+
     shown = []
     for name, rows in islice(columns.items(), MAX_ITEMS):
-        cells = sorted(
-            f"{canonical(label, (), depth + 2)}: {canonical(value, masks, depth + 2)}"
-            for label, value in islice(rows.items(), MAX_ITEMS)
+        cells = sorted(cell(label, value) for label, value in islice(rows.items(), MAX_ITEMS))
+        hidden = sorted(cell(label, value) for label, value in left_out(rows.items()))
+        shown.append(
+            f"{canonical(name, masks, depth + 1)}: {{{', '.join(cells + more(rows, hidden))}}}"
         )
-        shown.append(f"{canonical(name, masks, depth + 1)}: {{{', '.join(cells + more(rows))}}}")
     return "{" + ", ".join(sorted(shown) + more(columns)) + "}"
 
 
@@ -327,17 +343,22 @@ def canonical(obj, masks, depth=0):
     if isinstance(obj, Enum):
         return f"{type(obj).__name__}.{obj.name}"
     if isinstance(obj, dict):
-        items = sorted(
-            f"{canonical(k, masks, depth + 1)}: {flag_or_canonical(k, v, masks, depth + 1)}"
-            for k, v in islice(obj.items(), MAX_ITEMS)
-        )
-        return "{" + ", ".join(items + more(obj)) + "}"
+        def entry(k, v):
+            return f"{canonical(k, masks, depth + 1)}: {flag_or_canonical(k, v, masks, depth + 1)}"
+
+        items = sorted(entry(k, v) for k, v in islice(obj.items(), MAX_ITEMS))
+        hidden = sorted(entry(k, v) for k, v in left_out(obj.items())) if depth < 2 else None
+        return "{" + ", ".join(items + more(obj, hidden)) + "}"
     if isinstance(obj, (list, tuple)):
         inner = [canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS)]
-        return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj))
+        hidden = [canonical(v, masks, depth + 1) for v in left_out(obj)] if depth < 2 else None
+        return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj, hidden))
     if isinstance(obj, (set, frozenset)):
-        inner = sorted(canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS))
-        return "{" + ", ".join(inner + more(obj)) + "}"
+        # Sorted before cut: a set's order is its hashes'.
+        seen = MAX_ITEMS + (MAX_HIDDEN if depth < 2 else 0)
+        texts = sorted(canonical(v, masks, depth + 1) for v in islice(obj, seen))
+        hidden = texts[MAX_ITEMS:] if depth < 2 else None
+        return "{" + ", ".join(texts[:MAX_ITEMS] + more(obj, hidden)) + "}"
     plain_form = getattr(type(obj), "_cb_plain", None)
     if plain_form is not None:  # the harness's own table and column (harness/frames.py)
         plain = plain_form(obj)
