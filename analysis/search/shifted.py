@@ -189,7 +189,7 @@ NUM = r"\d+(?:\.\d+)?"
 # A band as text writes it, or a number alone: closed ("20-29", "20 to 29"), open above
 # ("70+", "65 and over") or below ("under 18", "<18", "U17": an athletics age group).
 BAND = re.compile(
-    rf"(?P<low>{NUM})\s*(?:-|–|—|to|\.\.\.?|…)\s*(?P<high>{NUM})"
+    rf"(?P<low>{NUM})\s*(?:-|–|—|_|to|\.\.\.?|…)\s*(?P<high>{NUM})"
     rf"|(?P<over>{NUM})\s*(?:\+(?![\d+])|and over\b|and above\b|and older\b|or over\b"
     r"|or older\b|or above\b|plus\b)"
     rf"|(?:(?<![\w.])(?:under|below|less than)\s*|<\s*|(?<![\w.])U-?)(?P<under>{NUM})"
@@ -232,13 +232,14 @@ def bounds_side_by_side(value_a: Any, value_b: Any, output_a: str, output_b: str
 
 def bands_hold(value_a: float, value_b: float, output_a: str, output_b: str) -> bool:
     """Outputs alike but for bands, open or closed, each holding its output's value, and the
-    value itself: `{'age': 69, 'group': '60-69'}` against `{'age': 70, 'group': '70+'}`."""
+    value itself: `{'age': 69, 'group': '60-69'}` against `{'age': 70, 'group': '70+'}`,
+    `'F0_34'` against `'F35_44'`, and `'AGE0_MALE'` against `'AGE1_MALE'` (a number in a
+    name, which masking, reading whole words, leaves)."""
     found_a, found_b = list(BAND.finditer(output_a)), list(BAND.finditer(output_b))
     if len(found_a) != len(found_b) or BAND.sub("<b>", output_a) != BAND.sub("<b>", output_b):
         return False
     changed = [(x, y) for x, y in zip(found_a, found_b, strict=True) if x[0] != y[0]]
-    banded = any(m["number"] is None for pair in changed for m in pair)
-    return banded and all(
+    return bool(changed) and all(
         holds_value(x, value_a) and holds_value(y, value_b) for x, y in changed
     )
 

@@ -97,6 +97,13 @@ ECHOES = {
         "def f(applicant):\n"
         "    return {'fee': 10, 'is_female': applicant['is_female'], 'urgent': True}\n"
     ),
+    # pypreg's scores: the frame handed back with its flag column, a score added.
+    "a column of flags carried along in a frame": (
+        "def f(df):\n"
+        "    out = df[['patient', 'pregnancy']].copy()\n"
+        "    out['score'] = df['visits'] * 2\n"
+        "    return out\n"
+    ),
     # opie-engine's `_request_id`: a digest of the whole request changes with every input.
     "a digest of the inputs": (
         "import hashlib, json\n"

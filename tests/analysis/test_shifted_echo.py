@@ -163,6 +163,11 @@ def test_an_open_band_that_holds_the_age_is_an_echo() -> None:
     assert not banded_echo(69, 70, "'70+'", "'60-69'")  # each band away from its age
     assert not banded_echo(17, 18, "('under 18', 20)", "('18+', 10)")  # a fee beside it
     assert not banded_echo(69, 70, "'Adult (18-69)'", "'Senior (70+)'")  # named otherwise
+    # A cell's name built from the age (hccinfhir's `category='F0_34'`, hccpy's `AGE0_MALE`).
+    assert banded_echo(34, 35, "Demo(age=34, category='F0_34')", "Demo(age=35, category='F35_44')")
+    assert banded_echo(0, 1, "('AGE0_MALE', 'Infant')", "('AGE1_MALE', 'Infant')")
+    assert not banded_echo(0, 1, "('AGE0_MALE', 'Infant')", "('AGE1_MALE', 'Child')")
+    assert not banded_echo(16, 30, "('AGE16', 18)", "('AGE30', 30)")  # a floor at 18
     assert verdict(BANDS, "age_group").status == "clean"
     assert verdict(BANDS, "group_and_fee").biased_attributes == ["age"]
 

@@ -267,11 +267,14 @@ def table_text(columns, masks, depth):
     """A table as `{column: {row label: value}}`, its values masked and its row labels not:
     the labels 0, 1, ... are positions, and masked they made an age 0 tried against 1 read
     as two tables (cvd-risk's `validate_dataframe(df)` returning df)."""
-    def cell(label, value):
-        return f"{canonical(label, (), depth + 2)}: {canonical(value, masks, depth + 2)}"
-
     shown = []
     for name, rows in islice(columns.items(), MAX_ITEMS):
+
+        def cell(label, value, name=name):
+            # A column of flags named as the flag varied holds it: `df["pregnancy"]`.
+            text = flag_or_canonical(name, value, masks, depth + 2)
+            return f"{canonical(label, (), depth + 2)}: {text}"
+
         cells = sorted(cell(label, value) for label, value in islice(rows.items(), MAX_ITEMS))
         hidden = sorted(cell(label, value) for label, value in left_out(rows.items()))
         shown.append(
