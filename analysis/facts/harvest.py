@@ -320,7 +320,9 @@ class Harvester:
             held = [lc] if lc is not MISSING else self.possible(left)
             for name in self.subjects(right):
                 hint = self.facts.hint(name)
-                hint.contains += [v for v in dict.fromkeys(held) if v not in hint.contains]
+                for value in held:  # lists among them (`[1, 2] in pairs`): no hashing
+                    if value not in hint.contains:
+                        hint.contains.append(value)
         elif rc is not MISSING and isinstance(rc, str):
             self.file(self.subjects(left), rc, "str")
 

@@ -162,10 +162,10 @@ def code_values(hint: Hint, choices: list[Any], kinds: set[str]) -> list[Any]:
     for size in hint.lengths:
         for n in range(max(0, size - 1), size + 2):
             pool.append([f"item{i}" for i in range(n)])
-    if len(hint.contains) > 1 and kinds & {"list", "dict"}:
+    needles = [n for n in hint.contains if isinstance(n, (str, int, float))]
+    if len(needles) > 1 and kinds & {"list", "dict"}:
         # `dx in cc_dct` for each code of a list, `cc_dct[dx] = ...`: one collection that
         # holds them all, as the records the code was written for do.
-        needles = hint.contains
         pool += [{n: [n] for n in needles}, {n: 1 for n in needles}] if "dict" in kinds else []
         pool += [list(needles)] if "list" in kinds else []
     for needle in hint.contains:

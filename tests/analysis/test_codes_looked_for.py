@@ -42,6 +42,13 @@ def same_for_all(cc_dct, age, sex):
     return cc_dct, age >= 0, sex is not None
 
 
+def pairs_held(codes, age):
+    for pair in [[1, 2], [3, 4]]:
+        if pair in codes:
+            return age > 60
+    return [5, 6] in codes and age > 60
+
+
 def many_codes(sex):
     codes = {f"K{i:03d}": i for i in range(300)}
     if sex == "female":
@@ -57,6 +64,12 @@ def test_the_codes_looked_for_are_in_the_mapping() -> None:
         report = verdict(EDITS, name)
         assert sorted(report.biased_attributes) == ["age", "gender"], (name, report.reason)
     assert verdict(EDITS, "same_for_all").status == "clean"
+
+
+def test_lists_looked_for_are_held_too() -> None:
+    # `[5, 6] in codes`: a list is no key (drgpy's tables crashed the harvest, unhashable).
+    assert {"codes", "age"} <= set(pools(model_of(EDITS, "pairs_held")))
+    assert verdict(EDITS, "pairs_held").biased_attributes == ["age"]
 
 
 def test_a_difference_past_the_items_shown_is_still_one() -> None:
