@@ -187,11 +187,12 @@ ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 BAND_JOINT = re.compile(r"\s*(?:-|–|—|to|,|\.\.\.?|…)\s*")
 NUM = r"\d+(?:\.\d+)?"
 # A band as text writes it, or a number alone: closed ("20-29", "20 to 29"), open above
-# ("70+", "65 and over") or below ("under 18", "<18", "U17": an athletics age group).
+# ("70+", "65 and over", ">44") or below ("under 18", "<18", "U17": an athletics age group).
 BAND = re.compile(
     rf"(?P<low>{NUM})\s*(?:-|–|—|_|to|\.\.\.?|…)\s*(?P<high>{NUM})"
     rf"|(?P<over>{NUM})\s*(?:\+(?![\d+])|and over\b|and above\b|and older\b|or over\b"
     r"|or older\b|or above\b|plus\b)"
+    rf"|(?:(?<![\w.])(?:over|above)\s+|>=?\s*|≥\s*)(?P<above>{NUM})"
     rf"|(?:(?<![\w.])(?:under|below|less than)\s*|<\s*|(?<![\w.])U-?)(?P<under>{NUM})"
     rf"|(?P<number>{NUM})",
     re.IGNORECASE,
@@ -252,6 +253,8 @@ def holds_value(band: re.Match[str], value: float) -> bool:
         return float(band["number"]) == value
     if band["over"] is not None:
         return 1 <= float(band["over"]) <= value
+    if band["above"] is not None:  # ">44" holds 45, as "45+" does
+        return 1 <= float(band["above"]) <= value
     if band["under"] is not None:
         return value < float(band["under"]) <= reach
     low, high = float(band["low"]), float(band["high"])

@@ -159,6 +159,8 @@ def test_an_open_band_that_holds_the_age_is_an_echo() -> None:
     age beside its band is an echo too, a fee beside them is not."""
     assert banded_echo(69, 70, "'60-69'", "'70+'")
     assert banded_echo(17, 18, "'U18'", "'18 and over'")
+    assert banded_echo(40, 45, "{'age': 40, 'band': '40-44'}", "{'age': 45, 'band': '>44'}")
+    assert not banded_echo(40, 45, "'>44'", "'40-44'")
     assert banded_echo(70, 79, "{'age': 70, 'group': '70-74'}", "{'age': 79, 'group': '75-79'}")
     assert not banded_echo(69, 70, "'70+'", "'60-69'")  # each band away from its age
     assert not banded_echo(17, 18, "('under 18', 20)", "('18+', 10)")  # a fee beside it
