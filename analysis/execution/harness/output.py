@@ -29,7 +29,8 @@ MAX_REPR = 2000
 # return {"error": str(exc)}`, an API handler's habit): a failure, not an answer.
 ERROR_KEYS = ("error", "errors", "error_message", "exception")
 MAX_ITEMS = 60  # items of one container that an output's text shows
-MAX_HIDDEN = 500  # items past those whose texts a digest stands for (harness/output.py more)
+MAX_HIDDEN = 500  # items past those whose texts a digest stands for (more())
+DIGEST_DEPTH = 2  # containers this deep or deeper are compared by their count alone
 SORTED_ROWS = 2000  # rows of a polars frame sorted before its first MAX_ITEMS are shown
 MASK = "<protected>"
 MAX_PARTS = 32  # parts of one output, at most (the reply stays small)
@@ -345,22 +346,24 @@ def canonical(obj, masks, depth=0):
         return repr(obj)
     if isinstance(obj, Enum):
         return f"{type(obj).__name__}.{obj.name}"
+    digested = depth < DIGEST_DEPTH  # the items past MAX_ITEMS, by a digest of their texts
     if isinstance(obj, dict):
+
         def entry(k, v):
             return f"{canonical(k, masks, depth + 1)}: {flag_or_canonical(k, v, masks, depth + 1)}"
 
         items = sorted(entry(k, v) for k, v in islice(obj.items(), MAX_ITEMS))
-        hidden = sorted(entry(k, v) for k, v in left_out(obj.items())) if depth < 2 else None
+        hidden = sorted(entry(k, v) for k, v in left_out(obj.items())) if digested else None
         return "{" + ", ".join(items + more(obj, hidden)) + "}"
     if isinstance(obj, (list, tuple)):
         inner = [canonical(v, masks, depth + 1) for v in islice(obj, MAX_ITEMS)]
-        hidden = [canonical(v, masks, depth + 1) for v in left_out(obj)] if depth < 2 else None
+        hidden = [canonical(v, masks, depth + 1) for v in left_out(obj)] if digested else None
         return ("[%s]" if isinstance(obj, list) else "(%s)") % ", ".join(inner + more(obj, hidden))
     if isinstance(obj, (set, frozenset)):
         # Sorted before cut: a set's order is its hashes'.
-        seen = MAX_ITEMS + (MAX_HIDDEN if depth < 2 else 0)
+        seen = MAX_ITEMS + (MAX_HIDDEN if digested else 0)
         texts = sorted(canonical(v, masks, depth + 1) for v in islice(obj, seen))
-        hidden = texts[MAX_ITEMS:] if depth < 2 else None
+        hidden = texts[MAX_ITEMS:] if digested else None
         return "{" + ", ".join(texts[:MAX_ITEMS] + more(obj, hidden)) + "}"
     plain_form = getattr(type(obj), "_cb_plain", None)
     if plain_form is not None:  # the harness's own table and column (harness/frames.py)
