@@ -21,6 +21,7 @@ from typing import Any
 from analysis.caches import Cache
 from analysis.facts.harvest import looped_keys
 from analysis.facts.module import ModuleFacts
+from analysis.shapes import InputPath
 from analysis.source.functions import (
     KEY_READERS,
     FunctionNode,
@@ -38,6 +39,7 @@ from analysis.source.reads_input import (
     is_input,
     text_of,
 )
+from analysis.static.taint import leaf_matches
 from analysis.values import MISSING
 
 
@@ -326,12 +328,13 @@ def keyed_read(record: str, key_param: str) -> Matcher:
     return Matcher(matches, frozenset({record}))
 
 
-def calls_methods_of(fn: ast.AST, name: str) -> bool:
-    """Whether `fn` calls a method of `name` itself (`patient.model_dump()`, `p.risk()`)."""
+def calls_methods_of(fn: ast.AST, path: InputPath) -> bool:
+    """Whether `fn` calls a method of the input at `path` itself (`patient.model_dump()`,
+    `p.risk()`, `self.scorer.score(applicant)`)."""
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and is_input(node.func.value, {name})
+        and leaf_matches(node.func.value, path)
         for node in ast.walk(fn)
     )
 

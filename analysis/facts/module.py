@@ -21,6 +21,7 @@ from typing import Any
 
 from analysis.caches import Cache, Caches
 from analysis.facts.annotations import annotated_bounds, call_bounds
+from analysis.facts.components import component_methods
 from analysis.facts.exports import Exports
 from analysis.facts.harvest import Harvester, keep_within
 from analysis.facts.hint import Hint
@@ -136,6 +137,7 @@ class ModuleFacts:
                 self.functions[stmt.name] = stmt
         for fn in every_function:
             self.functions.setdefault(fn.name, fn)
+        self.functions.update(component_methods(tree, self.classes))
         if imported is not None:
             for name, fn in imported.functions.items():
                 self.functions.setdefault(name, fn)

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from analysis.facts.annotations import COLLECTIONS, annotation_kind
+from analysis.facts.components import class_named
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
@@ -242,34 +243,8 @@ def declared_names(cls: ast.ClassDef, facts: ModuleFacts, depth: int = 0) -> set
 
 
 def annotated_class(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef | None:
-    """The class of the module an annotation names: `Applicant`, `"Applicant"`,
-    `models.Applicant`, `Applicant | None`, `Optional[Applicant]`, `"Optional[models.Sex]"`."""
-    if annotation is None:
-        return None
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        text = annotation.value.strip().strip("'\"")
-        try:
-            quoted = ast.parse(text, mode="eval").body
-        except SyntaxError:
-            quoted = None
-        if isinstance(quoted, (ast.Name, ast.Attribute, ast.BinOp, ast.Subscript)):
-            found = annotated_class(quoted, facts)
-            if found is not None:
-                return found
-        return facts.classes.get(text.split(".")[-1])
-    if isinstance(annotation, ast.Name):
-        return facts.classes.get(annotation.id)
-    if isinstance(annotation, ast.Attribute):  # `League.Level`, `models.Applicant`
-        # Through its module (`from . import models`) first: the same name may be another
-        # class here.
-        return facts.classes.get(ast.unparse(annotation)) or facts.classes.get(annotation.attr)
-    if isinstance(annotation, ast.BinOp):
-        return annotated_class(annotation.left, facts) or annotated_class(annotation.right, facts)
-    if isinstance(annotation, ast.Subscript):
-        base = getattr(annotation.value, "id", "")
-        if base == "Optional":
-            return annotated_class(annotation.slice, facts)
-    return None
+    """The class of the module (or project) an annotation names (facts/components.py)."""
+    return class_named(annotation, facts.classes)
 
 
 def annotated_enum(annotation: ast.expr | None, facts: ModuleFacts) -> ast.ClassDef | None:
@@ -351,7 +326,8 @@ def undeclared_reads(
     """Attributes a function reads from its record that the record's class (and its bases
     in the module) never declares; none when it calls the record's own methods, which a
     stand-in would lack."""
-    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or calls_methods_of(fn, name):
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    if not isinstance(fn, functions) or calls_methods_of(fn, (("param", name),)):
         return {}
     declared = declared_names(cls, facts)
     # Needed (`patient.prior_stroke_tia`, `hasattr(patient, "creatinine")` or raise):

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
+    calls_methods_of,
     field_matcher,
     name_matcher,
     record_accesses,
@@ -321,8 +322,8 @@ class HeldObjects:
                 continue
             name = stmt.target.id
             inner = object_reads(name, reads(name), self.policy) if name in fields else {}
-            if inner:
-                where = (*path, ("attr", name))
+            where = (*path, ("attr", name))
+            if inner or (name in fields and calls_methods_of(self.fn, where)):
                 fields[name] = self.reach_into(
                     fields[name], name, stmt.annotation, where, depth + 1, inner
                 )
@@ -342,7 +343,9 @@ class HeldObjects:
         annotation names, made by its constructor, or a record of the fields read."""
         cls = annotated_class(annotation, self.facts)
         kind = self.facts.record_kind(cls) if cls is not None else None
-        if not inner or depth >= MAX_DEPTH or kind == "enum":
+        # `self.scorer.score(applicant)`: the component's own class does the work
+        called = cls is not None and kind is None and calls_methods_of(self.fn, path)
+        if not (inner or called) or depth >= MAX_DEPTH or kind == "enum":
             return shape  # `self.sex.value` of a `Sex` member reads the member itself
 
         def nested(field: str) -> dict[str, FieldRead]:
@@ -358,7 +361,7 @@ class HeldObjects:
             return shape
         else:
             self.leaves.remove(shape.leaf)
-            if cls is not None and kind is None and constructor(cls) is not None:
+            if cls is not None and kind is None and (constructor(cls) is not None or called):
                 held = self.constructed(cls, path, depth, nested, frozenset(inner))
             elif held_frame(name, annotation) and all(r.step == "key" for r in inner.values()):
                 # `self.df = df` (a DataFrame), read as `self.df["age"]`: its columns

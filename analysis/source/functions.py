@@ -256,15 +256,16 @@ def called_function(
     call: ast.Call, functions: dict[str, FunctionNode]
 ) -> tuple[FunctionNode, bool] | None:
     """The function of the module (or project) a call runs, and whether it is a method called
-    on `self`/`cls` (its first parameter is then bound): `helper(x)`, `self._score(x)` or
-    `Rates.factor(x)`."""
+    on `self`/`cls` or on one of its components (its first parameter is then bound):
+    `helper(x)`, `self._score(x)`, `self.scorer.score(x)` or `Rates.factor(x)`."""
     func = call.func
     if isinstance(func, ast.Name) and func.id in functions:
         return functions[func.id], False
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         dotted = f"{func.value.id}.{func.attr}"  # `rating.gender_factor(d)`, module imported
         if dotted in functions:
-            return functions[dotted], False
+            # or `scorer.score(applicant)` of an instance (facts/components.py): bound
+            return functions[dotted], takes_self(functions[dotted])
     if (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
@@ -272,6 +273,17 @@ def called_function(
         and func.attr in functions
     ):
         return functions[func.attr], True
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Attribute)
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "self"
+    ):
+        # `self.scorer.score(applicant)`: a method of the component's class
+        # (facts/components.py)
+        component = f"self.{func.value.attr}.{func.attr}"
+        if component in functions:
+            return functions[component], True
     if (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
@@ -284,6 +296,13 @@ def called_function(
         bound = any(getattr(d, "id", "") == "classmethod" for d in method.decorator_list)
         return method, bound
     return None
+
+
+def takes_self(fn: FunctionNode) -> bool:
+    """Whether `fn` is an instance method: its first parameter `self`, not a static method."""
+    first = [*fn.args.posonlyargs, *fn.args.args][:1]
+    static = any(getattr(d, "id", "") == "staticmethod" for d in fn.decorator_list)
+    return bool(first) and first[0].arg == "self" and not static
 
 
 def constructor(cls: ast.ClassDef) -> ast.FunctionDef | None:
