@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from analysis.source.functions import FunctionNode
+from analysis.source.functions import FunctionNode, takes_self
 
 MAX_DEPTH = 8  # base classes of base classes...
 
@@ -147,3 +147,43 @@ def methods(
             parent = class_named(base, classes)
             if parent is not None and parent is not cls:
                 yield from methods(parent, classes, depth + 1)
+
+
+def methods_by_name(classes: dict[str, ast.ClassDef]) -> dict[str, list[FunctionNode]]:
+    """The instance methods of the project's classes by name, each once: what a call of an
+    object the code does not say the class of may run (`rule.apply(applicant)` over a list
+    of rules, `super().evaluate(a)`)."""
+    found: dict[str, list[FunctionNode]] = {}
+    seen: set[int] = set()
+    for cls in classes.values():
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and takes_self(stmt):
+                found.setdefault(stmt.name, []).append(stmt)
+    return found
+
+
+def dispatch_tables(
+    tree: ast.Module, functions: dict[str, FunctionNode]
+) -> dict[str, list[FunctionNode]]:
+    """The module's tables of its functions, by name: `HANDLERS = {"senior": senior, ...}`
+    or a list or tuple of them; `HANDLERS[kind](applicant)` runs one of them."""
+    found: dict[str, list[FunctionNode]] = {}
+    for stmt in tree.body:
+        target, value = assigned(stmt)
+        if not isinstance(target, ast.Name):
+            continue
+        items = (
+            value.values
+            if isinstance(value, ast.Dict)
+            else value.elts
+            if isinstance(value, (ast.List, ast.Tuple))
+            else []
+        )
+        names = [ast.unparse(v) for v in items if isinstance(v, (ast.Name, ast.Attribute))]
+        callees = [functions[name] for name in names if name in functions]
+        if callees and len(callees) == len(items):
+            found[target.id] = callees
+    return found

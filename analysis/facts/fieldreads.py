@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.caches import Cache
+from analysis.facts.components import class_named, dispatch_tables, methods_by_name
 from analysis.facts.harvest import looped_keys
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath
@@ -27,6 +28,7 @@ from analysis.source.functions import (
     FunctionNode,
     call_bindings,
     called_function,
+    constructor,
     function_defaults,
 )
 from analysis.source.mentions import mentions
@@ -82,6 +84,11 @@ class FieldRead:
 
 
 # (function, record's name, helper depth) -> the fields read, for a record not nested.
+# The module's tables of its functions, and its classes' methods by name (facts/components.py).
+DISPATCH_TABLES: Cache[None, dict[str, list[FunctionNode]]] = Cache("tables of functions")
+METHODS_BY_NAME: Cache[None, dict[str, list[FunctionNode]]] = Cache("methods by name")
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+MAX_CALLEES = 6  # methods of one name a call of an object of unknown class may run, at most
 FIELDS_READ: Cache[tuple[int, str, int], dict[str, FieldRead]] = Cache("fields read")
 # (function, record's name, helper depth) -> the attributes it must have.
 REQUIRED_ATTRIBUTES: Cache[tuple[int, str, int], set[str]] = Cache("required attributes")
@@ -223,13 +230,72 @@ def record_accesses(
         if not isinstance(node, ast.Call) or helper_depth == 0:
             continue
         called = called_function(node, callable_names)
-        if called is None or called[0] is fn:
-            continue
-        for sub, where in helper_reads(node, called, matcher, facts, helper_depth).items():
-            fields.setdefault(sub, where)
+        callees = [called] if called is not None else possible_callees(node, facts)
+        for callee in callees:
+            if callee[0] is fn:
+                continue
+            for sub, where in helper_reads(node, callee, matcher, facts, helper_depth).items():
+                fields.setdefault(sub, where)
+        if called is None:
+            for sub, where in constructor_reads(node, matcher, facts, helper_depth).items():
+                fields.setdefault(sub, where)
     if base is None:
         kept[key] = dict(fields)
     return fields
+
+
+def possible_callees(call: ast.Call, facts: ModuleFacts) -> list[tuple[FunctionNode, bool]]:
+    """The project functions a call the code does not name one function for may run: each of
+    a table's (`HANDLERS[kind](applicant)`), or each method of that name when the object's
+    class is not known (`rule.apply(applicant)` over a list of rules; `super().evaluate(a)`).
+    A record handed there has the fields any of them reads."""
+    func = call.func
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+        tables = facts.caches.once(
+            DISPATCH_TABLES, lambda: dispatch_tables(facts.tree, facts.functions)
+        )
+        return [(fn, False) for fn in tables.get(func.value.id, [])]
+    if isinstance(func, ast.Attribute):
+        methods = facts.caches.once(METHODS_BY_NAME, lambda: methods_by_name(facts.classes))
+        found = methods.get(func.attr, [])
+        return [(fn, True) for fn in found] if len(found) <= MAX_CALLEES else []
+    return []
+
+
+def constructor_reads(
+    call: ast.Call, matcher: Matcher, facts: ModuleFacts, helper_depth: int
+) -> dict[str, FieldRead]:
+    """The fields an object reads of the record it is made with: `RiskModel(applicant)`
+    keeps it as `self.profile`, and its methods read `self.profile["age"]` (its constructor
+    may read some too)."""
+    cls = class_named(call.func, facts.classes)
+    init = constructor(cls) if cls is not None else None
+    if cls is None or init is None:
+        return {}
+    fields: dict[str, FieldRead] = {}
+    for param, arg in call_bindings(init, call, bound=True):
+        if not (matcher(arg) or copies_record(arg, matcher)):
+            continue
+        fields.update(record_accesses(init, param, facts, None, helper_depth - 1))
+        for attribute in kept_in(init, param):
+            held = field_matcher(name_matcher("self"), attribute)
+            methods = [m for m in cls.body if isinstance(m, FUNCTIONS) and m is not init]
+            for method in methods:
+                found = record_accesses(method, "self", facts, held, helper_depth - 1)
+                for sub, where in found.items():
+                    fields.setdefault(sub, where)
+    return fields
+
+
+def kept_in(init: FunctionNode, param: str) -> list[str]:
+    """The attributes a constructor keeps a parameter in as given: `self.profile = profile`."""
+    return [
+        target.attr
+        for node in ast.walk(init)
+        if isinstance(node, ast.Assign) and is_input(node.value, {param})
+        for target in node.targets
+        if isinstance(target, ast.Attribute) and is_input(target.value, {"self"})
+    ]
 
 
 def method_call_ids(nodes: list[ast.AST]) -> set[int]:

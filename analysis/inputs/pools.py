@@ -238,8 +238,14 @@ def person_name(tokens: tuple[str, ...]) -> bool:
 
 
 def magnitudes(name: str) -> list[float]:
-    """Ordinary values of what a name says it measures: `gross_pay`, `height_cm`."""
-    return next((MAGNITUDES[t] for t in name_tokens(name) if t in MAGNITUDES), [])
+    """Ordinary values of what a name says it measures: `gross_pay`, `height_cm`; a `year`
+    (`tax_year`, `current_year`) is a calendar year, this one first (`year - birth_year`
+    is an age only then)."""
+    tokens = name_tokens(name)
+    if "year" in tokens:
+        this_year = datetime.date.today().year
+        return [this_year, this_year - 1, 2000]
+    return next((MAGNITUDES[t] for t in tokens if t in MAGNITUDES), [])
 
 
 # What a category of words holds where the code uses it as a number: a code (0/1, 1/2).

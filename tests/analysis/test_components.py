@@ -87,3 +87,76 @@ def b(applicant):
 """
     report = verdict(source, "b")
     assert report.status != "biased", report.findings
+
+
+CALLS = {
+    "each of a list of rules": """
+class AgeRule:
+    def apply(self, a):
+        return 5 if a["age"] > 60 else 0
+class IncomeRule:
+    def apply(self, a):
+        return 5 if a["income"] < 100 else 0
+class Engine:
+    def __init__(self):
+        self.rules = [AgeRule(), IncomeRule()]
+    def evaluate(self, applicant):
+        total = 0
+        for rule in self.rules:
+            total += rule.apply(applicant)
+        return "deny" if total > 4 else "approve"
+""",
+    "the base class's method": """
+class Base:
+    def evaluate(self, a):
+        return 5 if a["age"] > 60 else 0
+class Engine(Base):
+    def evaluate(self, applicant):
+        return super().evaluate(applicant) + 1
+""",
+    "one of a table of functions": """
+def senior(a):
+    return 100 if a["age"] > 60 else 50
+def junior(a):
+    return 10
+HANDLERS = {"senior": senior, "junior": junior}
+class Engine:
+    def evaluate(self, kind, applicant):
+        return HANDLERS[kind](applicant)
+""",
+    "an object made with the record": """
+class RiskModel:
+    def __init__(self, profile):
+        self.profile = profile
+    def score(self):
+        return 3 if self.profile["age"] > 60 else 1
+class Engine:
+    def evaluate(self, applicant):
+        return "deny" if RiskModel(applicant).score() > 2 else "approve"
+""",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(CALLS))
+def test_a_record_handed_on_where_no_one_function_is_named_is_read_there(shape: str) -> None:
+    report = verdict(CALLS[shape], "Engine.evaluate")
+    assert report.status == "biased", report.reason
+    assert "age" in {f.attribute for f in report.findings if f.method == "dynamic"}
+
+
+def test_a_year_is_a_calendar_year() -> None:
+    """`year - birth_year` is an age only when the year is this one, not 0 or 100."""
+    source = """
+from dataclasses import dataclass
+@dataclass
+class Person:
+    name: str
+    birth_year: int
+    def age(self, year):
+        return year - self.birth_year
+class Pricer:
+    def price(self, p: Person, year: int):
+        return 200 if p.age(year) > 60 else 100
+"""
+    report = verdict(source, "Pricer.price")
+    assert report.status == "biased", report.reason
