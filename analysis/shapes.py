@@ -505,7 +505,7 @@ class InputModel:
                 kwargs.update(encoded["fields"])
                 continue
             if param.spread:
-                args.extend(encoded)
+                args.extend(spread_items(encoded))
                 continue
             if param.keyword:
                 kwargs[param.name] = encoded
@@ -522,6 +522,14 @@ class InputModel:
             else:
                 out[p.name] = p.shape.plain(values)
         return out
+
+
+def spread_items(encoded: Any) -> list[Any]:
+    """The arguments an encoded `*args` stands for: a list's items, or a tuple's (`age,
+    income = args`: TupleShape)."""
+    if isinstance(encoded, dict) and encoded.get("__cb__") == "tuple":
+        return list(encoded["items"])
+    return list(encoded)
 
 
 def encode_value(value: Any) -> Any:

@@ -230,7 +230,7 @@ def record_accesses(
         if not isinstance(node, ast.Call) or helper_depth == 0:
             continue
         called = called_function(node, callable_names)
-        callees = [called] if called is not None else possible_callees(node, facts)
+        callees = [called] if called is not None else possible_callees(node, fn, facts)
         for callee in callees:
             if callee[0] is fn:
                 continue
@@ -244,22 +244,42 @@ def record_accesses(
     return fields
 
 
-def possible_callees(call: ast.Call, facts: ModuleFacts) -> list[tuple[FunctionNode, bool]]:
+def possible_callees(
+    call: ast.Call, caller: ast.AST, facts: ModuleFacts
+) -> list[tuple[FunctionNode, bool]]:
     """The project functions a call the code does not name one function for may run: each of
-    a table's (`HANDLERS[kind](applicant)`), or each method of that name when the object's
+    a table's (`HANDLERS[kind](applicant)`, `rule(applicant)` for each rule of a table), or
+    each method of that name when the object's
     class is not known (`rule.apply(applicant)` over a list of rules; `super().evaluate(a)`).
     A record handed there has the fields any of them reads."""
     func = call.func
+    tables = facts.caches.once(
+        DISPATCH_TABLES, lambda: dispatch_tables(facts.tree, facts.functions)
+    )
     if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
-        tables = facts.caches.once(
-            DISPATCH_TABLES, lambda: dispatch_tables(facts.tree, facts.functions)
-        )
         return [(fn, False) for fn in tables.get(func.value.id, [])]
+    if isinstance(func, ast.Name):  # `for rule in RULES: rule(applicant)`
+        table = looped_table(caller, func.id)
+        return [(fn, False) for fn in tables.get(table, [])] if table else []
     if isinstance(func, ast.Attribute):
         methods = facts.caches.once(METHODS_BY_NAME, lambda: methods_by_name(facts.classes))
         found = methods.get(func.attr, [])
         return [(fn, True) for fn in found] if len(found) <= MAX_CALLEES else []
     return []
+
+
+def looped_table(fn: ast.AST, name: str) -> str | None:
+    """The module table a loop of `fn` takes `name` from: `for rule in RULES`, `for key, rule
+    in RULES.items()`, in a comprehension too."""
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            source = node.iter
+            if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute):
+                source = source.func.value  # `RULES.items()`, `RULES.values()`
+            targets = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+            if name in targets and isinstance(source, ast.Name):
+                return source.id
+    return None
 
 
 def constructor_reads(

@@ -21,6 +21,7 @@ from analysis.execution.harness.getters import getter_field
 from analysis.facts.fieldreads import (
     FieldRead,
     Matcher,
+    calls_methods_of,
     json_decoded,
     keyed_by_text,
     keys_held_elsewhere,
@@ -106,6 +107,7 @@ from analysis.source.functions import (
     is_classvar,
     lineage,
     renamed_by_decorator,
+    required_parameters,
     signature_defaults,
 )
 from analysis.static.review import passed_to_helpers
@@ -214,8 +216,13 @@ class InputBuilder:
                 for leaf in people.leaves():  # read as a mapping: no list of arguments
                     leaves.remove(leaf)
                 people = None
-            # `def count(*people): p["gender"] for p in people`: records, one per argument
-            extras = people or vararg_leaf(fn, args.vararg, where, leaves)
+            # `def count(*people): p["gender"] for p in people`: records, one per argument;
+            # `age, income = args`: the arguments by position, each named as it is unpacked
+            extras = (
+                people
+                or self.small_tuple(spot, fn, leaves)
+                or vararg_leaf(fn, args.vararg, where, leaves)
+            )
             params.append(Param(args.vararg.arg, False, extras, spread=True))
         if args.kwarg is not None:
             params += self.keyword_record(fn, args.kwarg, leaves)
@@ -381,7 +388,7 @@ class InputBuilder:
             # passed (evidence/bases.py borrowed_model): made up, its calls only raise.
             held: list[Leaf] = []
             instance = HeldObjects(self, fn, held).instance(cls, arg.arg)
-            if any(leaf.protected for leaf in held):
+            if any(leaf.protected for leaf in held) or made_plainly(cls, fn, path):
                 shape, own = instance, held
         leaves += own
         return Param(arg.arg, keyword, shape)
@@ -860,6 +867,14 @@ def method_names(cls: ast.ClassDef) -> set[str]:
         for stmt in cls.body
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
     }
+
+
+def made_plainly(cls: ast.ClassDef, fn: ast.AST, path: InputPath) -> bool:
+    """Whether an object whose methods `fn` calls (`engine.evaluate(applicant)`) is one its
+    class makes without being given anything: a real one, not made up."""
+    init = constructor(cls)
+    required = required_parameters(init)[1:] if init is not None else []
+    return not required and calls_methods_of(fn, path)
 
 
 def within_depth(spot: Spot) -> bool:

@@ -160,3 +160,46 @@ class Pricer:
 """
     report = verdict(source, "Pricer.price")
     assert report.status == "biased", report.reason
+
+
+def test_an_object_given_whose_methods_are_called_is_made_by_its_class() -> None:
+    """`engine: Engine`, made without arguments: a real Engine, not a number."""
+    source = """
+class Engine:
+    def evaluate(self, a):
+        return 5 if a["age"] > 60 else 0
+
+def run(engine: Engine, applicant):
+    return "deny" if engine.evaluate(applicant) > 2 else "approve"
+"""
+    report = verdict(source, "run")
+    assert report.status == "biased", report.reason
+
+
+def test_each_function_of_a_table_looped_over_reads_the_record() -> None:
+    source = """
+def age_rule(a):
+    return 5 if a["age"] > 60 else 0
+
+def income_rule(a):
+    return 1 if a["income"] < 10 else 0
+
+RULES = {"age": age_rule, "income": income_rule}
+
+def evaluate(applicant):
+    return sum(rule(applicant) for _, rule in RULES.items())
+"""
+    report = verdict(source, "evaluate")
+    assert report.status == "biased", report.reason
+
+
+def test_arguments_unpacked_by_position_are_named_as_unpacked() -> None:
+    source = """
+def premium(*args):
+    age, income = args
+    return income * (2 if age > 60 else 1)
+"""
+    report = verdict(source, "premium")
+    assert report.status == "biased", report.reason
+    finding = next(f for f in report.findings if f.method == "dynamic")
+    assert finding.attribute == "age"
