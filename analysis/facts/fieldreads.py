@@ -88,6 +88,9 @@ class FieldRead:
 DISPATCH_TABLES: Cache[None, dict[str, list[FunctionNode]]] = Cache("tables of functions")
 METHODS_BY_NAME: Cache[None, dict[str, list[FunctionNode]]] = Cache("methods by name")
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# How deep a record is followed into the helpers it is handed to: a service's method hands
+# it to `self._prepare`, which hands it to `self._score`, which hands it to the rule.
+HELPER_DEPTH = 3
 MAX_CALLEES = 6  # methods of one name a call of an object of unknown class may run, at most
 FIELDS_READ: Cache[tuple[int, str, int], dict[str, FieldRead]] = Cache("fields read")
 # (function, record's name, helper depth) -> the attributes it must have.
@@ -187,12 +190,12 @@ def record_accesses(
     name: str,
     facts: ModuleFacts,
     base: Matcher | None = None,
-    helper_depth: int = 2,
+    helper_depth: int = HELPER_DEPTH,
 ) -> dict[str, FieldRead]:
     """Keys and attributes read from `name` (or from what `base` matches).
 
     Maps each field to the function where it was read (helpers the record is passed to
-    count too, two calls deep) and a matcher for reads of that field, so nested records
+    count too, HELPER_DEPTH calls deep) and a matcher for reads of that field, so nested records
     (`driver.profile.age`) can be followed.
     """
     key = (id(fn), name, helper_depth)

@@ -203,3 +203,36 @@ def premium(*args):
     assert report.status == "biased", report.reason
     finding = next(f for f in report.findings if f.method == "dynamic")
     assert finding.attribute == "age"
+
+
+def test_a_record_is_followed_three_helpers_deep() -> None:
+    source = """
+class Service:
+    def _age_factor(self, a):
+        return 2 if a["age"] > 60 else 1
+    def _score(self, a):
+        return self._age_factor(a) * 10
+    def _prepare(self, a):
+        return self._score(a) + 1
+    def evaluate(self, applicant):
+        return "deny" if self._prepare(applicant) > 15 else "approve"
+"""
+    report = verdict(source, "Service.evaluate")
+    assert report.status == "biased", report.reason
+
+
+def test_a_column_named_by_a_constructor_default_is_read() -> None:
+    """`df[self.age_col]` of `age_col="age"`: the frame has an `age` column."""
+    source = """
+import pandas as pd
+
+class Service:
+    def __init__(self, age_col="age"):
+        self.age_col = age_col
+    def _flag(self, df):
+        return (df[self.age_col] > 60).astype(int)
+    def evaluate(self, frame: pd.DataFrame):
+        return int(self._flag(frame).sum())
+"""
+    report = verdict(source, "Service.evaluate")
+    assert report.status == "biased", report.reason
