@@ -276,7 +276,9 @@ class LeafMaker:
             hint = item_hint(hint, [self.facts.hints.get(n.lower(), Hint()) for n in item_names])
         if annotation is not None:
             kind = annotation_kind(annotation)
-            if kind and kind not in hint.kinds:
+            if kind == "str":  # `event_code: str`: whatever number is made of it elsewhere
+                hint = replace(hint, kinds=(hint.kinds - {"int", "float", "num"}) | {kind})
+            elif kind and kind not in hint.kinds:
                 hint = replace(hint, kinds=hint.kinds | {kind})
             choices = choices or declared
         own = self.own_kinds(name, annotation) - ({"list"} if item_names is not None else set())
@@ -494,8 +496,11 @@ class LeafMaker:
         if all(c is None or isinstance(c, bool) for c in own_hint.constants):
             own.discard("other")  # `if is_male is None:` checks for a missing flag
         if annotation is not None:
-            own.add(annotation_kind(annotation) or "")
-            if own & {"int", "float"}:
+            declared = annotation_kind(annotation) or ""
+            own.add(declared)
+            if declared == "str":
+                own -= {"int", "float", "num"}  # `event_code: str`, whatever else is numbered
+            elif own & {"int", "float"}:
                 # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
                 own -= {"dateobj", "isodate"}
         elif name in self.facts.caches[DOCUMENTED_FLAGS].get(None, set()):

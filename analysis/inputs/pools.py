@@ -100,6 +100,10 @@ def value_pool(
         if not kinds & {"int", "float", "num", "str", "bool"}:
             kinds.add("num")
     pool = in_form(code_values(hint, choices, kinds), form, category is None, kinds)
+    if "str" in use and not use & NUMERIC_KINDS and category is None:
+        # `event_code: str`: a helper's `int(event[:-1]) > 110` compares a number made of it,
+        # which is not one of its values
+        pool = [v for v in pool if not is_number(v)]
     coded = category is not None and used_as_code(hint, kinds, use, policy.protected[category])
     if coded:
         # `sexo == 1`, `sex * 5`: a number, whatever words another function compares its

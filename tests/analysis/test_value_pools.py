@@ -548,3 +548,20 @@ def test_a_field_s_alias_in_the_data_says_what_it_holds() -> None:
         "a.kind": "gender",
         "a.score": None,
     }
+
+
+def test_an_input_annotated_as_text_takes_no_number_a_helper_makes_of_it() -> None:
+    """`int(event[:-1]) > 110` in a helper compares a number made of the event's code: the
+    code itself is text (`event_code: str`), and 109, 110, 111 are none of its values."""
+    source = """
+def _distance_factor(event):
+    return 2 if int(event[:-1]) > 110 else 1
+
+def score(event_code: str, age: int):
+    if event_code == "80H":
+        event_code = "100H"
+    return _distance_factor(event_code) * (2 if age > 60 else 1)
+"""
+    pool = leaf(model_of(source, "score"), "event_code").pool
+    assert "80H" in pool
+    assert not any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pool), pool
