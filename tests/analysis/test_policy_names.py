@@ -27,6 +27,8 @@ NAMES = [
     # Words that carry a synonym but mean something else in code.
     ("job_status", None),
     ("max_age", None),
+    ("minimum_age", None),  # a bound of the ages a table is summed over (agefromname)
+    ("maximum_age", None),
     ("aws_region", None),
     ("zip_path", None),
     ("ip_address", None),
