@@ -28,11 +28,9 @@ from analysis.facts.hint import Hint
 from analysis.source.functions import (
     KEY_READERS,
     call_bindings,
-    constructor,
     functional_records,
     instance_assignment,
     record_class_kind,
-    signature_defaults,
 )
 from analysis.source.functions import lineage as lineage_of
 from analysis.values import MISSING, Choices, EnumMember
@@ -168,7 +166,6 @@ class ModuleFacts:
         """Tables an instance sets up for itself (`self.surcharge = {"miner": 40}`), under
         `self.name` and its class's `Cls.name`: two classes of a module may keep different
         ones under one attribute."""
-        given = constructor_defaults(cls, self)
         for node in ast.walk(cls):
             assigned = instance_assignment(node)
             if assigned is None:
@@ -177,9 +174,6 @@ class ModuleFacts:
             if not (isinstance(target.value, ast.Name) and target.value.id == "self"):
                 continue
             constant = self.const(value)
-            if constant is MISSING and isinstance(value, ast.Name):
-                # `self.age_col = age_col` of `age_col="age"`: the column, unless told another
-                constant = given.get(value.id, MISSING)
             if constant is not MISSING:
                 for key in (f"{cls.name}.{target.attr}", f"self.{target.attr}"):
                     self.constants.setdefault(key, constant)
@@ -389,19 +383,6 @@ ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 
 # Builtins that copy a constant into another container (a dict's keys, but for `dict`).
 COPIES = frozenset({"set", "frozenset", "tuple", "list", "sorted", "dict"})
-
-
-def constructor_defaults(cls: ast.ClassDef, facts: ModuleFacts) -> dict[str, Any]:
-    """The text or number defaults of the parameters of the class's constructor."""
-    init = constructor(cls)
-    if init is None:
-        return {}
-    found: dict[str, Any] = {}
-    for name, default in signature_defaults(init.args).items():
-        value = facts.const(default)
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            found[name] = value
-    return found
 
 
 def copied(builtin: str, inner: Any) -> Any:

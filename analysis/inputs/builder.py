@@ -220,7 +220,7 @@ class InputBuilder:
             # `age, income = args`: the arguments by position, each named as it is unpacked
             extras = (
                 people
-                or self.small_tuple(spot, fn, leaves)
+                or (self.small_tuple(spot, fn, leaves) if unpacked(fn, args.vararg.arg) else None)
                 or vararg_leaf(fn, args.vararg, where, leaves)
             )
             params.append(Param(args.vararg.arg, False, extras, spread=True))
@@ -867,6 +867,18 @@ def method_names(cls: ast.ClassDef) -> set[str]:
         for stmt in cls.body
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
     }
+
+
+def unpacked(fn: FunctionNode, name: str) -> bool:
+    """Whether `fn` unpacks `name` whole into names (`age, income = args`): each argument
+    is then one input; read now and then by position (`if args: args[0]`), it is not."""
+    return any(
+        isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], (ast.Tuple, ast.List))
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        for node in ast.walk(fn)
+    )
 
 
 def made_plainly(cls: ast.ClassDef, fn: ast.AST, path: InputPath) -> bool:

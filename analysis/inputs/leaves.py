@@ -276,12 +276,17 @@ class LeafMaker:
             hint = item_hint(hint, [self.facts.hints.get(n.lower(), Hint()) for n in item_names])
         if annotation is not None:
             kind = annotation_kind(annotation)
-            if kind == "str":  # `event_code: str`: whatever number is made of it elsewhere
-                hint = replace(hint, kinds=(hint.kinds - {"int", "float", "num"}) | {kind})
-            elif kind and kind not in hint.kinds:
+            if kind and kind not in hint.kinds:
                 hint = replace(hint, kinds=hint.kinds | {kind})
             choices = choices or declared
         own = self.own_kinds(name, annotation) - ({"list"} if item_names is not None else set())
+        if category is None and annotation is not None and annotation_kind(annotation) == "str":
+            # `event_code: str`: no number made of it elsewhere (`int(event[:-1]) > 110`) is
+            # one of its values. A person's attribute keeps them: `age: str = None` is
+            # written `'V%d' % age` (athlib).
+            numbers = {"int", "float", "num"}
+            own -= numbers
+            hint = replace(hint, kinds=hint.kinds - numbers)
         form = age_form(name, own) if category == "age" else None
         if category is not None and not closed and self.yes_or_no(name, path, category, own):
             # `is_female: bool`, `isBlack`: the flag's own two values, never the category's
@@ -496,11 +501,8 @@ class LeafMaker:
         if all(c is None or isinstance(c, bool) for c in own_hint.constants):
             own.discard("other")  # `if is_male is None:` checks for a missing flag
         if annotation is not None:
-            declared = annotation_kind(annotation) or ""
-            own.add(declared)
-            if declared == "str":
-                own -= {"int", "float", "num"}  # `event_code: str`, whatever else is numbered
-            elif own & {"int", "float"}:
+            own.add(annotation_kind(annotation) or "")
+            if own & {"int", "float"}:
                 # `d: float` here, whatever `d` is elsewhere in the module (`d.year`)
                 own -= {"dateobj", "isodate"}
         elif name in self.facts.caches[DOCUMENTED_FLAGS].get(None, set()):

@@ -219,20 +219,3 @@ class Service:
 """
     report = verdict(source, "Service.evaluate")
     assert report.status == "biased", report.reason
-
-
-def test_a_column_named_by_a_constructor_default_is_read() -> None:
-    """`df[self.age_col]` of `age_col="age"`: the frame has an `age` column."""
-    source = """
-import pandas as pd
-
-class Service:
-    def __init__(self, age_col="age"):
-        self.age_col = age_col
-    def _flag(self, df):
-        return (df[self.age_col] > 60).astype(int)
-    def evaluate(self, frame: pd.DataFrame):
-        return int(self._flag(frame).sum())
-"""
-    report = verdict(source, "Service.evaluate")
-    assert report.status == "biased", report.reason
