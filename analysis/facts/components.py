@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from analysis.source.functions import FunctionNode, takes_self
+from analysis.source.functions import FunctionNode
 
 MAX_DEPTH = 8  # base classes of base classes...
 
@@ -147,22 +147,6 @@ def methods(
             parent = class_named(base, classes)
             if parent is not None and parent is not cls:
                 yield from methods(parent, classes, depth + 1)
-
-
-def methods_by_name(classes: dict[str, ast.ClassDef]) -> dict[str, list[FunctionNode]]:
-    """The instance methods of the project's classes by name, each once: what a call of an
-    object the code does not say the class of may run (`rule.apply(applicant)` over a list
-    of rules, `super().evaluate(a)`)."""
-    found: dict[str, list[FunctionNode]] = {}
-    seen: set[int] = set()
-    for cls in classes.values():
-        if id(cls) in seen:
-            continue
-        seen.add(id(cls))
-        for stmt in cls.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and takes_self(stmt):
-                found.setdefault(stmt.name, []).append(stmt)
-    return found
 
 
 def dispatch_tables(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.caches import Cache
-from analysis.facts.components import class_named, dispatch_tables, methods_by_name
+from analysis.facts.components import class_named, dispatch_tables, methods
 from analysis.facts.harvest import looped_keys
 from analysis.facts.module import ModuleFacts
 from analysis.shapes import InputPath
@@ -30,6 +30,7 @@ from analysis.source.functions import (
     called_function,
     constructor,
     function_defaults,
+    takes_self,
 )
 from analysis.source.mentions import mentions
 from analysis.source.reads_input import (
@@ -84,14 +85,12 @@ class FieldRead:
 
 
 # (function, record's name, helper depth) -> the fields read, for a record not nested.
-# The module's tables of its functions, and its classes' methods by name (facts/components.py).
+# The module's tables of its functions (facts/components.py).
 DISPATCH_TABLES: Cache[None, dict[str, list[FunctionNode]]] = Cache("tables of functions")
-METHODS_BY_NAME: Cache[None, dict[str, list[FunctionNode]]] = Cache("methods by name")
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # How deep a record is followed into the helpers it is handed to: a service's method hands
 # it to `self._prepare`, which hands it to `self._score`, which hands it to the rule.
 HELPER_DEPTH = 3
-MAX_CALLEES = 6  # methods of one name a call of an object of unknown class may run, at most
 FIELDS_READ: Cache[tuple[int, str, int], dict[str, FieldRead]] = Cache("fields read")
 # (function, record's name, helper depth) -> the attributes it must have.
 REQUIRED_ATTRIBUTES: Cache[tuple[int, str, int], set[str]] = Cache("required attributes")
@@ -251,10 +250,10 @@ def possible_callees(
     call: ast.Call, caller: ast.AST, facts: ModuleFacts
 ) -> list[tuple[FunctionNode, bool]]:
     """The project functions a call the code does not name one function for may run: each of
-    a table's (`HANDLERS[kind](applicant)`, `rule(applicant)` for each rule of a table), or
-    each method of that name when the object's
-    class is not known (`rule.apply(applicant)` over a list of rules; `super().evaluate(a)`).
-    A record handed there has the fields any of them reads."""
+    a table's (`HANDLERS[kind](applicant)`, `rule(applicant)` for each rule of a table). A
+    record handed there has the fields any of them reads. Not each method of that name when
+    the object's class is unknown: taken for `rule.apply(applicant)` over a list of rules,
+    it lost five of the first blind holdouts' proofs (the fields of unrelated methods)."""
     func = call.func
     tables = facts.caches.once(
         DISPATCH_TABLES, lambda: dispatch_tables(facts.tree, facts.functions)
@@ -264,11 +263,21 @@ def possible_callees(
     if isinstance(func, ast.Name):  # `for rule in RULES: rule(applicant)`
         table = looped_table(caller, func.id)
         return [(fn, False) for fn in tables.get(table, [])] if table else []
-    if isinstance(func, ast.Attribute):
-        methods = facts.caches.once(METHODS_BY_NAME, lambda: methods_by_name(facts.classes))
-        found = methods.get(func.attr, [])
-        return [(fn, True) for fn in found] if len(found) <= MAX_CALLEES else []
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        # `engine.evaluate(applicant)` of a parameter annotated `engine: Engine`
+        cls = class_named(annotations_of(caller).get(func.value.id), facts.classes)
+        found = [m for m in methods(cls, facts.classes, 0) if m.name == func.attr] if cls else []
+        return [(found[0], takes_self(found[0]))] if found else []
     return []
+
+
+def annotations_of(fn: ast.AST) -> dict[str, ast.expr]:
+    """The annotations of a function's parameters, by name."""
+    if not isinstance(fn, FUNCTIONS):
+        return {}
+    args = fn.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    return {a.arg: a.annotation for a in every if a.annotation is not None}
 
 
 def looped_table(fn: ast.AST, name: str) -> str | None:

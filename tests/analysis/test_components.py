@@ -90,30 +90,6 @@ def b(applicant):
 
 
 CALLS = {
-    "each of a list of rules": """
-class AgeRule:
-    def apply(self, a):
-        return 5 if a["age"] > 60 else 0
-class IncomeRule:
-    def apply(self, a):
-        return 5 if a["income"] < 100 else 0
-class Engine:
-    def __init__(self):
-        self.rules = [AgeRule(), IncomeRule()]
-    def evaluate(self, applicant):
-        total = 0
-        for rule in self.rules:
-            total += rule.apply(applicant)
-        return "deny" if total > 4 else "approve"
-""",
-    "the base class's method": """
-class Base:
-    def evaluate(self, a):
-        return 5 if a["age"] > 60 else 0
-class Engine(Base):
-    def evaluate(self, applicant):
-        return super().evaluate(applicant) + 1
-""",
     "one of a table of functions": """
 def senior(a):
     return 100 if a["age"] > 60 else 50
