@@ -12,9 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from analysis.source.functions import FunctionNode
-
-MAX_DEPTH = 8  # base classes of base classes...
+from analysis.source.functions import FunctionNode, lineage
 
 
 def class_named(
@@ -58,7 +56,7 @@ def component_methods(
     `<name>.<method>` for the names bound to an instance (`instances`)."""
     found: dict[str, FunctionNode] = {}
     for name, cls in instances(tree, classes).items():
-        for method in methods(cls, classes, 0):
+        for method in methods(cls, classes):
             found.setdefault(f"{name}.{method.name}", method)
     for owner in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
         kept: dict[str, set[int]] = {}
@@ -69,7 +67,7 @@ def component_methods(
         for attribute, cls in parts.items():
             if len(kept[attribute]) != 1:
                 continue
-            for method in methods(cls, classes, 0):
+            for method in methods(cls, classes):
                 found.setdefault(f"self.{attribute}.{method.name}", method)
     return found
 
@@ -135,18 +133,12 @@ def assigned(node: ast.AST) -> tuple[ast.expr | None, ast.expr | None]:
     return None, None
 
 
-def methods(
-    cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: int
-) -> Iterator[FunctionNode]:
+def methods(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> Iterator[FunctionNode]:
     """The methods of `cls`, then those of its project base classes (an override first)."""
-    for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield stmt
-    if depth < MAX_DEPTH:
-        for base in cls.bases:
-            parent = class_named(base, classes)
-            if parent is not None and parent is not cls:
-                yield from methods(parent, classes, depth + 1)
+    for owner in lineage(cls, classes):
+        for stmt in owner.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield stmt
 
 
 def dispatch_tables(

@@ -266,7 +266,7 @@ def possible_callees(
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         # `engine.evaluate(applicant)` of a parameter annotated `engine: Engine`
         cls = class_named(annotations_of(caller).get(func.value.id), facts.classes)
-        found = [m for m in methods(cls, facts.classes, 0) if m.name == func.attr] if cls else []
+        found = [m for m in methods(cls, facts.classes) if m.name == func.attr] if cls else []
         return [(found[0], takes_self(found[0]))] if found else []
     return []
 
