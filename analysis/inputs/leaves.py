@@ -11,7 +11,7 @@ from typing import Any
 
 from analysis.caches import Cache
 from analysis.facts.annotations import annotation_kind, declares_decimal, literal_choices
-from analysis.facts.bound_names import bound_names, unwrapped
+from analysis.facts.bound_names import bound_names, handed_names, unwrapped
 from analysis.facts.callers import category_from_callers, category_named_by_callers, value_name
 from analysis.facts.harvest import TABLE_METHODS
 from analysis.facts.hint import Hint
@@ -340,6 +340,8 @@ class LeafMaker:
                 category = category_named_by_callers(
                     self.function, name, self.facts, self.named_category
                 )
+        if open_parameter and category is None:
+            category = self.handed_category(name)
         if open_parameter and category is None and name == "x" and self.actuarial():
             category = "age"  # a life table's `x`: `npx(x, n)`, `a_x`, `D_x`
         if category is None and category_name is None and not self.policy.excluded_name(name):
@@ -479,6 +481,15 @@ class LeafMaker:
         chain = tuple(value for _, value in path)
         bound = bound_names(fn, self.facts)
         names = bound.get(chain) or (bound.get(chain[:-1], []) if path[-1] == ("index", 0) else [])
+        categories = {self.named_category(name) for name in names} - {None}
+        return categories.pop() if len(categories) == 1 else None
+
+    def handed_category(self, param: str) -> str | None:
+        """The category of the names the function hands a parameter on as, when they agree on
+        one (`self._age_factor(value)` of `def _age_factor(self, age)`: an age)."""
+        if self.function is None:
+            return None
+        names = handed_names(self.function, self.facts).get(param, [])
         categories = {self.named_category(name) for name in names} - {None}
         return categories.pop() if len(categories) == 1 else None
 

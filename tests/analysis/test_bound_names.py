@@ -98,3 +98,78 @@ def test_a_value_is_named_by_where_the_function_puts_it(
 )
 def test_names_that_are_no_persons_attribute_leave_the_value_unnamed(source: str) -> None:
     assert not model_of(source).protected
+
+
+# A parameter of no name, handed on whole to a helper (or a local, a key) that names it.
+HANDED = {
+    "a method's parameter": (
+        "Pricer.quote",
+        """\
+class Pricer:
+    def __init__(self, base):
+        self.base = base
+
+    def _age_factor(self, age):
+        return 1.5 if age > 65 else 1.0
+
+    def quote(self, value):
+        return self.base * self._age_factor(value)
+""",
+    ),
+    "a keyword": (
+        "quote",
+        """\
+def _factor(age=30, smoker=False):
+    return (1.5 if age > 65 else 1.0) * (1.2 if smoker else 1.0)
+
+def quote(years, smoker, base=100):
+    return base * _factor(age=years, smoker=smoker)
+""",
+    ),
+    "through a helper of no name": (
+        "Screener.screen",
+        """\
+class Screener:
+    def _check(self, gender):
+        return gender == "female"
+
+    def _route(self, g, score):
+        return score > 3 if self._check(g) else score > 6
+
+    def screen(self, who, score):
+        return self._route(who, score)
+""",
+    ),
+    "a record's key": (
+        "price",
+        """\
+def rate(person):
+    return 2.0 if person["age"] > 60 else 1.0
+
+def price(v, base=10):
+    return base * rate({"age": v})
+""",
+    ),
+}
+
+
+@pytest.mark.parametrize(("qualname", "source"), HANDED.values(), ids=HANDED.keys())
+def test_a_parameter_is_what_the_helpers_it_is_handed_to_call_it(
+    qualname: str, source: str
+) -> None:
+    assert verdict(source, qualname).status == "biased"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # A bound handed on; two helpers naming it two categories; a helper's own input.
+        "def cap(max_age):\n    return max_age * 2\n\ndef f(n):\n    return cap(n)\n",
+        "def a(age):\n    return age\n\ndef b(sex):\n    return sex\n\n"
+        "def f(v):\n    return (a(v), b(v))\n",
+        "def g(age, n):\n    return age > n\n\ndef f(limit):\n    return g(30, limit)\n",
+    ],
+    ids=["a bound", "two categories", "not the named argument"],
+)
+def test_a_parameter_handed_to_no_one_name_stays_open(source: str) -> None:
+    assert not model_of(source, "f").protected
