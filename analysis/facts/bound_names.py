@@ -43,7 +43,10 @@ CONVERTING_METHODS = frozenset(
 )
 
 BOUND_NAMES: Cache[int, dict[Chain, list[str]]] = Cache("the names a function binds reads to")
-HANDED_NAMES: Cache[int, dict[str, list[str]]] = Cache("the names a function hands parameters as")
+# A name a parameter is handed on as, and the helper whose parameter it is (None: a local's,
+# a key's, a keyword of a call of no project function).
+Handed = tuple[FunctionNode | None, str]
+HANDED_NAMES: Cache[int, dict[str, list[Handed]]] = Cache("the names a function hands on")
 HANDED_DEPTH = 3  # helpers a parameter is handed on to, followed, as record reads are
 
 
@@ -64,12 +67,12 @@ def _bound_names(fn: FunctionNode, facts: ModuleFacts) -> dict[Chain, list[str]]
     return found
 
 
-def handed_names(fn: FunctionNode, facts: ModuleFacts) -> dict[str, list[str]]:
+def handed_names(fn: FunctionNode, facts: ModuleFacts) -> dict[str, list[Handed]]:
     """By each of the function's parameters, the names it hands the whole value on as:
-    `age = v`, `rate(age=v)`, `{"age": v}`, `self._age_factor(v)` of `def _age_factor(self,
-    age)`, and the names a helper's parameter of no name gets from its own helpers, down to
-    HANDED_DEPTH calls. `quote(self, value)` that only passes `value` to an age's helper
-    takes an age."""
+    `age = v`, `rate(age=v)`, `{"age": v}` (of no function), a helper's parameter
+    `self._age_factor(v)` of `def _age_factor(self, age)` (of that helper), and the names that
+    parameter is handed on as by its own helpers, down to HANDED_DEPTH calls. `quote(self,
+    value)` that only passes `value` to an age's helper takes an age."""
     return facts.caches.value(
         HANDED_NAMES, id(fn), lambda: _handed_names(fn, facts, HANDED_DEPTH, frozenset())
     )
@@ -77,36 +80,39 @@ def handed_names(fn: FunctionNode, facts: ModuleFacts) -> dict[str, list[str]]:
 
 def _handed_names(
     fn: FunctionNode, facts: ModuleFacts, depth: int, seen: frozenset[int]
-) -> dict[str, list[str]]:
+) -> dict[str, list[Handed]]:
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    found: dict[str, list[str]] = {}
+    found: dict[str, list[Handed]] = {}
 
     def handed(value: ast.expr) -> str | None:
         chain = read_chain(value)
         return chain[0] if chain is not None and len(chain) == 1 and chain[0] in params else None
 
-    def add(param: str, name: str) -> None:
-        if name != param and name not in found.setdefault(param, []):
-            found[param].append(name)
+    def add(param: str, where: FunctionNode | None, name: str) -> None:
+        if name != param and (where, name) not in found.setdefault(param, []):
+            found[param].append((where, name))
 
-    for name, value in bindings(fn, facts):
-        if (param := handed(value)) is not None:
-            add(param, name)
-    if depth <= 1:
-        return found
     for node in ast.walk(fn):
         called = called_function(node, facts.functions) if isinstance(node, ast.Call) else None
         if called is None or called[0] is fn or id(called[0]) in seen:
             continue
         assert isinstance(node, ast.Call)
+        callee = called[0]
         arguments = [*positional(node, facts), *((k.arg, k.value) for k in node.keywords if k.arg)]
-        if not any(handed(value) for _, value in arguments):
-            continue
-        further = _handed_names(called[0], facts, depth - 1, seen | {id(fn)})
+        further = (
+            _handed_names(callee, facts, depth - 1, seen | {id(fn)})
+            if depth > 1 and any(handed(value) for _, value in arguments)
+            else {}
+        )
         for callee_param, value in arguments:
             if (param := handed(value)) is not None:
-                for name in further.get(callee_param, []):
-                    add(param, name)
+                add(param, callee, callee_param)
+                for where, name in further.get(callee_param, []):
+                    add(param, where, name)
+    for name, value in bindings(fn, facts):  # a helper's parameters again, of no helper now
+        param = handed(value)
+        if param is not None and name not in {n for _, n in found.get(param, [])}:
+            add(param, None, name)
     return found
 
 

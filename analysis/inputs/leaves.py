@@ -432,13 +432,16 @@ class LeafMaker:
         given "M" by one test and "F" by another). Only a strong word of one category counts
         (a region's "urban" is as often a thing's); another function's `value == "male"`
         says nothing of this one's `value`."""
-        fn = self.function
-        if fn is None:
+        if self.function is None:
             return None
+        return self.compared_category(self.function, name, self.shown.get(name, []))
+
+    def compared_category(self, fn: FunctionNode, name: str, shown: list[Any]) -> str | None:
+        """category_of_values of `name` in `fn`, beside the values `shown` it."""
         values = self.facts.caches.value(
             COMPARED_VALUES, id(fn), lambda: compared_values(fn, self.facts)
         )
-        compared = [*values.get(name, []), *self.shown.get(name, [])]
+        compared = [*values.get(name, []), *shown]
         for value in words(compared):
             category = self.policy.canonical_category(value)
             word = self.policy.word_in(value)
@@ -486,11 +489,19 @@ class LeafMaker:
 
     def handed_category(self, param: str) -> str | None:
         """The category of the names the function hands a parameter on as, when they agree on
-        one (`self._age_factor(value)` of `def _age_factor(self, age)`: an age)."""
-        if self.function is None:
+        one (`self._age_factor(value)` of `def _age_factor(self, age)`: an age); a helper's
+        parameter of no name counts by the words that helper compares it with
+        (`self._check(g)` of `def _check(self, gender_code): return gender_code == "female"`)."""
+        fn = self.function
+        if fn is None:
             return None
-        names = handed_names(self.function, self.facts).get(param, [])
-        categories = {self.named_category(name) for name in names} - {None}
+        categories: set[str | None] = set()
+        for helper, name in handed_names(fn, self.facts).get(param, []):
+            category = self.named_category(name)
+            if category is None and helper is not None:
+                category = self.compared_category(helper, name, [])
+            categories.add(category)
+        categories.discard(None)
         return categories.pop() if len(categories) == 1 else None
 
     def named_category(self, name: str) -> str | None:

@@ -167,9 +167,21 @@ def test_a_parameter_is_what_the_helpers_it_is_handed_to_call_it(
         "def cap(max_age):\n    return max_age * 2\n\ndef f(n):\n    return cap(n)\n",
         "def a(age):\n    return age\n\ndef b(sex):\n    return sex\n\n"
         "def f(v):\n    return (a(v), b(v))\n",
-        "def g(age, n):\n    return age > n\n\ndef f(limit):\n    return g(30, limit)\n",
+        "def g(age, n):\n    return (age > 60) * n\n\ndef f(rate):\n    return g(30, rate)\n",
     ],
     ids=["a bound", "two categories", "not the named argument"],
 )
 def test_a_parameter_handed_to_no_one_name_stays_open(source: str) -> None:
     assert not model_of(source, "f").protected
+
+
+def test_a_helpers_parameter_of_no_name_counts_by_what_the_helper_compares_it_with() -> None:
+    source = """\
+class Screener:
+    def _check(self, code):
+        return code == "female"
+
+    def screen(self, who, score):
+        return score > 3 if self._check(who) else score > 6
+"""
+    assert verdict(source, "Screener.screen").status == "biased"
