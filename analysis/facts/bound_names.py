@@ -15,9 +15,10 @@ import ast
 from collections.abc import Iterator
 
 from analysis.caches import Cache
+from analysis.facts.components import class_named
 from analysis.facts.frame_reads import renamed_columns
 from analysis.facts.module import ModuleFacts
-from analysis.source.functions import FunctionNode, called_function
+from analysis.source.functions import FunctionNode, called_function, constructor, lineage
 
 # An input's value read by a chain of keys, attributes and positions from a parameter:
 # ("raw", "RIDAGEYR"), ("self", "data", "sex"), ("row", 2).
@@ -93,15 +94,23 @@ def _handed_names(
             found[param].append((where, name))
 
     for node in ast.walk(fn):
-        called = called_function(node, facts.functions) if isinstance(node, ast.Call) else None
-        if called is None or called[0] is fn or id(called[0]) in seen:
+        if not isinstance(node, ast.Call):
             continue
-        assert isinstance(node, ast.Call)
-        callee = called[0]
-        arguments = [*positional(node, facts), *((k.arg, k.value) for k in node.keywords if k.arg)]
+        keywords = [(k.arg, k.value) for k in node.keywords if k.arg]
+        called = called_function(node, facts.functions)
+        if called is not None:
+            callee: FunctionNode | None = called[0]
+            arguments = [*positional(node, facts), *keywords]
+        elif (made := constructed(node, facts)) is not None:
+            callee, fields = made  # `Applicant(v, y)`: its constructor's, or its fields
+            arguments = [*zip(fields, node.args, strict=False), *keywords]
+        else:
+            continue
+        if callee is fn or id(callee) in seen:
+            continue
         further = (
             _handed_names(callee, facts, depth - 1, seen | {id(fn)})
-            if depth > 1 and any(handed(value) for _, value in arguments)
+            if callee is not None and depth > 1 and any(handed(v) for _, v in arguments)
             else {}
         )
         for callee_param, value in arguments:
@@ -114,6 +123,26 @@ def _handed_names(
         if param is not None and name not in {n for _, n in found.get(param, [])}:
             add(param, None, name)
     return found
+
+
+def constructed(call: ast.Call, facts: ModuleFacts) -> tuple[FunctionNode | None, list[str]] | None:
+    """The constructor a call of a project class runs and the parameters its positional
+    arguments bind: the nearest `__init__`'s of the class's lineage, else the fields it
+    declares (a dataclass's, a NamedTuple's), its bases' first."""
+    cls = class_named(call.func, facts.classes) if call.args else None
+    if cls is None:
+        return None
+    classes = lineage(cls, facts.classes)
+    for current in classes:
+        if (init := constructor(current)) is not None:
+            return init, [a.arg for a in [*init.args.posonlyargs, *init.args.args][1:]]
+    fields = [
+        stmt.target.id
+        for current in reversed(classes)
+        for stmt in current.body
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+    ]
+    return None, fields
 
 
 def renamed(fn: FunctionNode, facts: ModuleFacts) -> list[tuple[str, Chain | None]]:

@@ -140,6 +140,33 @@ class Screener:
         return self._route(who, score)
 """,
     ),
+    "a constructor's parameter": (
+        "price",
+        """\
+class Applicant:
+    def __init__(self, age, years):
+        self.age, self.years = age, years
+
+def price(v, years):
+    a = Applicant(v, years)
+    return a.years * (0.5 if a.age > 60 else 1.0)
+""",
+    ),
+    "a dataclass's field": (
+        "price",
+        """\
+from dataclasses import dataclass
+
+@dataclass
+class Applicant:
+    sex: str
+    years: int
+
+def price(s, years):
+    a = Applicant(s, years)
+    return a.years * (0.9 if a.sex == "F" else 1.0)
+""",
+    ),
     "a record's key": (
         "price",
         """\
