@@ -13,6 +13,7 @@ import ast
 import re
 
 from analysis.caches import Cache
+from analysis.source.functions import parameter_defaults
 
 # A description's first clause, and at most this many words of it.
 MAX_WORDS = 8
@@ -23,9 +24,10 @@ CLAUSE_END = re.compile(r"[.;,(]|\s-\s")
 def param_descriptions(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     """Each documented parameter's description (its first clause), by parameter name. Prose
     that calls a parameter an age ("survivors at age x", "a life aged x") describes it too."""
+    declared = declared_descriptions(fn)
     doc = ast.get_docstring(fn, clean=True)
     if not doc:
-        return {}
+        return declared
     args = fn.args
     names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     lines = doc.splitlines()
@@ -38,7 +40,59 @@ def param_descriptions(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, 
     for name in names - set(found):
         if re.search(rf"\b(?:age|aged)\s+{re.escape(name)}\b", doc, flags=re.IGNORECASE):
             found[name] = "age"
-    return {name: text for name, text in found.items() if text}
+    return {**declared, **{name: text for name, text in found.items() if text}}
+
+
+# Keywords of a parameter's declared metadata that describe it: typer's and click's `help=`,
+# pydantic's and FastAPI's `description=` and `title=`.
+DESCRIBING = ("help", "description", "title")
+
+
+def declared_descriptions(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """What a parameter's declaration says it is, beside its type: `s: Annotated[str,
+    typer.Option("--sex", help="the patient's sex")]`, `x: int = Query(description="age in
+    years")`, `Field(title=...)`. The option's own name (`--sex`) describes it when no
+    help does."""
+    args = fn.args
+    defaults = {arg.arg: default for arg, default in parameter_defaults(fn)}
+    found: dict[str, str] = {}
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        calls = [*metadata_calls(arg.annotation), *metadata_calls(defaults.get(arg.arg))]
+        for call in calls:
+            text = described_by(call)
+            if text:
+                found[arg.arg] = first_clause(text)
+                break
+    return found
+
+
+def metadata_calls(node: ast.expr | None) -> list[ast.Call]:
+    """The calls declaring a parameter: the default itself, or the metadata of `Annotated`."""
+    if isinstance(node, ast.Call):
+        return [node]
+    if (
+        isinstance(node, ast.Subscript)
+        and (getattr(node.value, "id", None) or getattr(node.value, "attr", None)) == "Annotated"
+        and isinstance(node.slice, ast.Tuple)
+    ):
+        return [m for m in node.slice.elts[1:] if isinstance(m, ast.Call)]
+    return []
+
+
+def described_by(call: ast.Call) -> str | None:
+    """The description a declaring call gives (its `help=`, ...), else its option's long name
+    (`"--sex"`: "sex")."""
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg in DESCRIBING and isinstance(value, ast.Constant):
+            if isinstance(value.value, str) and len(value.value) <= MAX_LINE:
+                return value.value
+    flags = [
+        a.value
+        for a in call.args
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.startswith("--")
+    ]
+    return flags[0][2:].replace("-", " ") if flags else None
 
 
 def module_descriptions(tree: ast.Module) -> dict[str, str]:

@@ -312,19 +312,23 @@ def constructor(cls: ast.ClassDef) -> ast.FunctionDef | None:
     )
 
 
-def function_defaults(
-    fn: FunctionNode, functions: dict[str, FunctionNode]
-) -> dict[str, FunctionNode]:
-    """Parameters whose default is a function of the project: `factor=rating.gender_factor`
-    (the function passed in when the caller passes none)."""
+def parameter_defaults(fn: FunctionNode) -> list[tuple[ast.arg, ast.expr]]:
+    """Each parameter that has a default, with it."""
     args = fn.args
     positional = [*args.posonlyargs, *args.args]
     pairs = list(
         zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
     )
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    return pairs + [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+
+
+def function_defaults(
+    fn: FunctionNode, functions: dict[str, FunctionNode]
+) -> dict[str, FunctionNode]:
+    """Parameters whose default is a function of the project: `factor=rating.gender_factor`
+    (the function passed in when the caller passes none)."""
     found: dict[str, FunctionNode] = {}
-    for arg, default in pairs:
+    for arg, default in parameter_defaults(fn):
         name = ast.unparse(default) if isinstance(default, (ast.Name, ast.Attribute)) else ""
         if name in functions:
             found[arg.arg] = functions[name]

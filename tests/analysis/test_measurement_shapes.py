@@ -217,6 +217,39 @@ def test_a_parameter_documented_as_an_age_is_one() -> None:
     assert verdict(DOCUMENTED, "neighbours").status == "skipped"
 
 
+# Parameters described where they are declared: typer's `help=` and option names, FastAPI's
+# and pydantic's `description=`.
+DECLARED = """\
+from typing import Annotated
+
+import typer
+from fastapi import Query
+
+
+def dose(s: Annotated[str, typer.Option(help="Patient sex (M or F)")], weight: float = 70.0):
+    print(round(weight * (0.85 if s == "F" else 1.0), 2))
+
+
+def fee(v: Annotated[int, typer.Option("--age", "-a")], base: float = 10.0):
+    print(base * (1.2 if v > 60 else 1.0))
+
+
+def quote(years: int = Query(..., description="Applicant age in years"), base: float = 100.0):
+    return base * (1.5 if years > 60 else 1.0)
+
+
+def pick(n: Annotated[int, typer.Option(help="How many rows to print")] = 5):
+    print(list(range(n)))
+"""
+
+
+def test_a_parameter_described_where_it_is_declared_is_what_the_description_says() -> None:
+    assert biased_for(DECLARED, "dose") == {"gender"}
+    assert biased_for(DECLARED, "fee") == {"age"}
+    assert biased_for(DECLARED, "quote") == {"age"}
+    assert verdict(DECLARED, "pick").status == "skipped"
+
+
 def test_a_table_indexed_by_age_is_given_one_entry_per_year() -> None:
     model = model_of(DOCUMENTED, "qx")
     (table,) = [leaf for leaf in model.leaves if leaf.display == "mt.qx"]
