@@ -100,6 +100,29 @@ def name_matcher(name: str) -> Matcher:
     return Matcher(lambda node: isinstance(node, ast.Name) and node.id == name, frozenset({name}))
 
 
+# What a numpy array (or a pandas object) tells of itself, not of the values it holds.
+ARRAY_METADATA = frozenset({"ndim", "shape", "dtype", "size", "T", "itemsize", "nbytes", "strides"})
+# Calls that make an array of what they are given.
+ARRAY_MAKERS = frozenset(
+    {"asarray", "array", "asanyarray", "atleast_1d", "atleast_2d", "ascontiguousarray", "ravel"}
+)
+
+
+def made_arrays(fn: ast.AST) -> set[str]:
+    """Names the function binds to an array made of them: `x = np.asarray(x, dtype=int)`."""
+    found: set[str] = set()
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        maker = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if maker not in ARRAY_MAKERS:
+            continue
+        given = {n.id for a in node.value.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        found |= {t.id for t in node.targets if isinstance(t, ast.Name) and t.id in given}
+    return found
+
+
 def field_read(node: ast.AST, base: Matcher, method_calls: set[int]) -> FieldAccess | None:
     """How `node` reads a field named by text of an object `base` matches: b["k"],
     b.get("k", d), b.setdefault("k", d), b.k (no method, no dunder), getattr(b, "k", d), an
@@ -221,8 +244,12 @@ def record_accesses(
         if looped
         else set()
     )
+    # `x = np.asarray(x); x.ndim == 0`: what an array tells of itself is no field of the input
+    array_metadata = ARRAY_METADATA if matcher.words & made_arrays(fn) else frozenset()
     for node in nodes:
         read = field_read(node, matcher, method_calls)
+        if read is not None and read.by == "attribute" and read.name in array_metadata:
+            continue
         if read is not None and read.name not in fields:
             fields[read.name] = FieldRead.of(fn, matcher, read.name, read.step)
         if id(node) in operands:

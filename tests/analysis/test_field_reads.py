@@ -231,3 +231,29 @@ def test_a_method_named_for_the_person_s_attribute_hands_it_out() -> None:
     model = model_of(source, "retire")
     assert [leaf.display for leaf in model.protected] == ["p.age"]
     assert verdict(source, "retire").biased_attributes == ["age"]
+
+
+def test_what_an_array_made_of_the_input_tells_of_itself_is_no_field() -> None:
+    # `x` is an age (the module writes life-table notation); `x.ndim` is the array's.
+    source = '''\
+import numpy as np
+
+
+class LifeTable:
+    def __init__(self, lx):
+        self.lx = np.asarray(lx, dtype=float)
+
+    def qx(self, x):
+        x = np.asarray(x, dtype=int)
+        scalar = x.ndim == 0
+        q = 1 - self.lx[x + 1] / self.lx[x]
+        return float(q) if scalar else q
+
+    def Dx(self, x):
+        return self.lx[x]
+'''
+    assert [leaf.display for leaf in model_of(source, "LifeTable.qx").protected] == ["x"]
+    assert verdict(source, "LifeTable.qx").status == "biased"
+    # a record's own `shape` (not made an array) stays a field
+    kept = model_of("def f(box):\n    return box.shape == 'round'\n")
+    assert {leaf.name for leaf in kept.leaves} == {"shape"}
