@@ -436,8 +436,11 @@ class LeafMaker:
             return None
         return self.compared_category(self.function, name, self.shown.get(name, []))
 
-    def compared_category(self, fn: FunctionNode, name: str, shown: list[Any]) -> str | None:
-        """category_of_values of `name` in `fn`, beside the values `shown` it."""
+    def compared_category(
+        self, fn: FunctionNode, name: str, shown: list[Any], by_names: bool = True
+    ) -> str | None:
+        """category_of_values of `name` in `fn`, beside the values `shown` it; `by_names`:
+        the names it is compared with or worked into count too."""
         values = self.facts.caches.value(
             COMPARED_VALUES, id(fn), lambda: compared_values(fn, self.facts)
         )
@@ -461,6 +464,8 @@ class LeafMaker:
         # `s == "F"` beside `s == "M"`, `{"M": 1.0, "F": 0.85}[code]`: a sex by its letters
         if SEX_LETTERS <= letters(compared):
             return "gender"
+        if not by_names:
+            return None
         # `for edad in edades: if edad >= x`: what it is compared with names what it is
         named = self.facts.caches.value(COMPARED_NAMES, id(fn), lambda: compared_names(fn))
         categories = {self.named_category(other) for other in named.get(name, [])}
@@ -499,7 +504,8 @@ class LeafMaker:
         for helper, name in handed_names(fn, self.facts).get(param, []):
             category = self.named_category(name)
             if category is None and helper is not None:
-                category = self.compared_category(helper, name, [])
+                # by values only: a helper's `observation_date < birth_date` makes no age
+                category = self.compared_category(helper, name, [], by_names=False)
             categories.add(category)
         categories.discard(None)
         return categories.pop() if len(categories) == 1 else None
