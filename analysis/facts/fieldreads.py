@@ -92,6 +92,7 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # it to `self._prepare`, which hands it to `self._score`, which hands it to the rule.
 HELPER_DEPTH = 3
 FIELDS_READ: Cache[tuple[int, str, int], dict[str, FieldRead]] = Cache("fields read")
+MADE_ARRAYS: Cache[int, set[str]] = Cache("names made arrays")
 # (function, record's name, helper depth) -> the attributes it must have.
 REQUIRED_ATTRIBUTES: Cache[tuple[int, str, int], set[str]] = Cache("required attributes")
 
@@ -245,7 +246,8 @@ def record_accesses(
         else set()
     )
     # `x = np.asarray(x); x.ndim == 0`: what an array tells of itself is no field of the input
-    array_metadata = ARRAY_METADATA if matcher.words & made_arrays(fn) else frozenset()
+    arrays = facts.caches.value(MADE_ARRAYS, id(fn), lambda: made_arrays(fn))
+    array_metadata = ARRAY_METADATA if matcher.words & arrays else frozenset()
     for node in nodes:
         read = field_read(node, matcher, method_calls)
         if read is not None and read.by == "attribute" and read.name in array_metadata:
