@@ -118,7 +118,9 @@ def _handed_names(
                 add(param, callee, callee_param)
                 for where, name in further.get(callee_param, []):
                     add(param, where, name)
-    for name, value in bindings(fn, facts):  # a helper's parameters again, of no helper now
+    # Locals, keys and keywords of other calls; a helper's parameters (bindings yields them
+    # too) are in `found` already, with their helper.
+    for name, value in bindings(fn, facts):
         param = handed(value)
         if param is not None and name not in {n for _, n in found.get(param, [])}:
             add(param, None, name)
